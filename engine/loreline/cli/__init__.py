@@ -1,0 +1,1 @@
+"""The `loreline` command line: one module per command group, dispatched by `main`."""

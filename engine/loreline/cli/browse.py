@@ -1,0 +1,71 @@
+"""`loreline memories`, `show` and `recall`: reading what the store knows."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..models import KINDS, STATUSES
+from ..recall import recall
+from ..store import memories as rows
+from . import render
+from .common import chosen_project, emit_json, memory_json, open_store
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("memories", help="list a project's memories (default: the current directory's project)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--project", metavar="DIR", help="the project of this directory")
+    where.add_argument("--all", action="store_true", help="every project")
+    p.add_argument("--kind", choices=KINDS)
+    p.add_argument("--status", choices=(*STATUSES, "any"), default="active")
+    p.add_argument("--limit", type=int, default=200)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_memories)
+
+    p = sub.add_parser("show", help="one memory with every source it came from")
+    p.add_argument("id", type=int)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_show)
+
+    p = sub.add_parser("recall", help="memories of a project that answer a query, with provenance")
+    p.add_argument("query")
+    p.add_argument("--project", metavar="DIR", help="the project of this directory (default: current)")
+    p.add_argument("--limit", type=int, default=5)
+    p.add_argument("--include-inactive", action="store_true", help="also superseded and forgotten memories")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_recall)
+
+
+def run_memories(args: argparse.Namespace) -> int:
+    project = None if args.all else chosen_project(args.project)
+    flt = rows.Filter(project=project, kind=args.kind, status=None if args.status == "any" else args.status,
+                      limit=args.limit)
+    with open_store() as store:
+        found, total = rows.query(store, flt)
+    if args.json:
+        emit_json([memory_json(m) for m in found])
+    else:
+        print(render.memory_list(found, total, "all projects" if project is None else project))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    with open_store() as store:
+        memory = rows.get(store, args.id)
+    if args.json:
+        emit_json(memory_json(memory))
+    else:
+        print(render.memory_detail(memory))
+    return 0
+
+
+def run_recall(args: argparse.Namespace) -> int:
+    project = chosen_project(args.project)
+    with open_store() as store:
+        hits = recall(store, args.query, project, limit=args.limit, include_inactive=args.include_inactive)
+    if args.json:
+        emit_json([{**memory_json(h.memory), "score": h.score, "fts_rank": h.fts_rank, "vec_rank": h.vec_rank}
+                   for h in hits])
+    else:
+        print(render.recall_hits(args.query, hits))
+    return 0

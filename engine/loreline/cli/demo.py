@@ -1,0 +1,90 @@
+"""`loreline demo`: import the bundled sample sessions into a throwaway home and show
+the memories, a recall and one memory's provenance. Touches nothing of the user's."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from .. import pipeline
+from ..distill.rules import RulesDistiller
+from ..recall import recall
+from ..samples import sample_files
+from ..samples.builder import project_slug
+from ..store import Store
+from ..store import memories as rows
+from ..transcripts import discover
+from . import render
+
+QUERY = "can I run npm install here?"
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("demo", help="import bundled sample sessions into a temporary home and show the results")
+    p.add_argument("--keep", action="store_true", help="keep the temporary home and print its path")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    root = Path(tempfile.mkdtemp(prefix="loreline-demo-"))
+    try:
+        _demo(root)
+    finally:
+        if args.keep:
+            print(f"\nDemo files kept in {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+def _plant(claude: Path) -> list[Path]:
+    """Lay the samples out as Claude Code does, aged past the 5-minute settling window."""
+    planted = []
+    for age, sample in enumerate(sample_files(), start=1):
+        first = json.loads(sample.read_text(encoding="utf-8").splitlines()[1])
+        target = claude / "projects" / project_slug(first["cwd"]) / sample.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sample, target)
+        stamp = time.time() - age * 3600
+        os.utime(target, (stamp, stamp))
+        planted.append(target)
+    return planted
+
+
+def _demo(root: Path) -> None:
+    claude = root / "claude"
+    _plant(claude)
+    store = Store(root / "home" / "loreline.db")
+    with store:
+        _section("1. Import the sample Claude Code sessions (offline rules distiller, no API key)")
+        found = discover.discover_claude(claude)
+        sessions = found.in_import_order()
+        report = pipeline.import_sessions(store, sessions, pipeline.Options(distiller=RulesDistiller()))
+        print(render.import_report(report))
+
+        _section("2. Memories, per project")
+        projects = [r[0] for r in store.rows("SELECT DISTINCT project FROM memories ORDER BY project")]
+        for project in projects:
+            found_rows, total = rows.query(store, rows.Filter(project=project))
+            print(render.memory_list(found_rows, total, project) + "\n")
+
+        _section(f"3. Recall in /home/dev/acme-shop: {QUERY!r}")
+        hits = recall(store, QUERY, "/home/dev/acme-shop", limit=3)
+        print(render.recall_hits(QUERY, hits))
+
+        if hits:
+            _section(f"4. Provenance of memory #{hits[0].memory.id}")
+            print(render.memory_detail(rows.get(store, hits[0].memory.id)))
+
+        _section("5. Import again: the ledger skips unchanged sessions")
+        again = pipeline.import_sessions(store, sessions, pipeline.Options(distiller=RulesDistiller()))
+        print(render.import_report(again))
+
+
+def _section(title: str) -> None:
+    print(f"\n== {title}")

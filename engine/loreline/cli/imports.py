@@ -1,0 +1,106 @@
+"""`loreline import sessions`: backfill memories from session files on disk."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .. import pipeline
+from ..distill.rules import RulesDistiller
+from ..errors import TranscriptMissingError
+from ..models import ImportReport
+from ..transcripts import discover
+from . import render
+from .common import emit_json, open_store
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    group = sub.add_parser("import", help="import memories from assistant sessions")
+    inner = group.add_subparsers(dest="what", required=True, metavar="WHAT")
+    p = inner.add_parser("sessions", help="import Claude Code sessions (discovered, or --path FILE…)")
+    p.add_argument("--path", nargs="+", metavar="FILE", help="import these transcript files instead of discovering")
+    p.add_argument("--claude-dir", help="Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
+    p.add_argument("--days", type=float, default=discover.DEFAULT_DAYS, help="only sessions modified in the last N days (14)")
+    p.add_argument("--sessions", type=int, default=discover.DEFAULT_SESSIONS, help="at most N sessions, newest first (20)")
+    p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    sessions, left_out = _select(args)
+    options = pipeline.Options(distiller=RulesDistiller(), dry_run=args.dry_run, progress=_progress())
+    with open_store() as store:
+        report = pipeline.import_sessions(store, sessions, options)
+    report.left_out.extend(left_out)
+    _clear_progress()
+    if args.json:
+        emit_json(_report_json(report, options))
+    else:
+        print(render.import_report(report))
+        if args.dry_run:
+            print(_preview(options))
+    return 1 if report.failed and not report.imported else 0
+
+
+def _select(args: argparse.Namespace) -> tuple[list[tuple[Path, str | None]], list[tuple[str, str]]]:
+    if args.path:
+        paths = [Path(p).expanduser() for p in args.path]
+        missing = [p for p in paths if not p.is_file()]
+        if missing and len(missing) == len(paths):
+            raise TranscriptMissingError(f"no such transcript: {missing[0]}")
+        return [(p, None) for p in paths if p.is_file()], [(str(p), "no such file") for p in missing]
+    found = discover.discover_claude(discover.claude_dir(args.claude_dir), days=args.days, max_sessions=args.sessions)
+    return found.in_import_order(), found.left_out
+
+
+def _progress() -> pipeline.Progress | None:
+    if not sys.stderr.isatty():
+        return None
+
+    def show(index: int, total: int, path: str) -> None:
+        name = Path(path).name
+        sys.stderr.write(f"\r\033[K[{index}/{total}] {name[:70]}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _clear_progress() -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+
+def _preview(options: pipeline.Options) -> str:
+    out = ["", "Would distill:"]
+    for piece, accepted in options.preview:
+        out.append(f"  {Path(piece.path).name} lines {piece.line_start}-{piece.line_end} "
+                   f"({len(piece.text):,} chars): {len(accepted)} memories")
+        out.extend(f"    {c.kind:<10} {c.text}" for c in accepted)
+    return "\n".join(out)
+
+
+def _report_json(report: ImportReport, options: pipeline.Options) -> dict[str, object]:
+    return {
+        "dry_run": report.dry_run,
+        "backend": report.backend,
+        "sessions": {"imported": report.imported, "unchanged": report.unchanged,
+                     "left_out": [{"path": p, "reason": r} for p, r in report.left_out],
+                     "failed": [{"path": p, "error": e} for p, e in report.failed]},
+        "turns": report.turns,
+        "lines_skipped": report.lines_skipped,
+        "chunks": report.chunks,
+        "chunks_replayed": report.chunks_replayed,
+        "candidates": report.candidates,
+        "rejected": report.rejected,
+        "added": report.added,
+        "merged": report.merged,
+        "forgotten_skipped": report.forgotten_skipped,
+        "preview": [
+            {"path": c.path, "line_start": c.line_start, "line_end": c.line_end, "chars": len(c.text),
+             "memories": [{"kind": m.kind, "text": m.text} for m in accepted]}
+            for c, accepted in options.preview
+        ],
+    }

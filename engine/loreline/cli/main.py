@@ -1,0 +1,51 @@
+"""Entry point of the `loreline` command: parses arguments and turns errors into one line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import LorelineError
+from . import browse, demo, imports, status
+
+COMMAND_MODULES = (imports, browse, status, demo)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="loreline",
+        description="Durable, evidence-backed memories from your AI coding-assistant sessions.",
+    )
+    parser.add_argument("--version", action="version", version=f"loreline {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    _register_optional(sub)
+    return parser
+
+
+def _register_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from . import redact_cmd
+
+    redact_cmd.register(sub)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except LorelineError as err:
+        print(f"loreline: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("loreline: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Plain-text rendering of memories, provenance and import reports for a terminal."""
+
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+
+from ..models import ImportReport, Memory, Provenance, RecallHit
+from .common import plural, short_date
+
+WIDTH = 100
+
+
+def memory_line(memory: Memory) -> str:
+    mark = "*" if memory.pinned else " "
+    status = "" if memory.status == "active" else f" ({memory.status})"
+    return f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.observed_at)}  {memory.text}{status}"
+
+
+def memory_list(memories: list[Memory], total: int, where: str) -> str:
+    if not memories:
+        return f"No memories for {where}."
+    head = f"{plural(total, 'memory')} for {where}" + (f" (showing {len(memories)})" if total > len(memories) else "")
+    return "\n".join([head, *(memory_line(m) for m in memories)])
+
+
+def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
+    span = f"{prov.line_start}" if prov.line_start == prov.line_end else f"{prov.line_start}-{prov.line_end}"
+    head = f"{indent}{prov.tool} · session {prov.session_id[:8]} · {short_date(prov.observed_at)} · lines {span}"
+    body = textwrap.fill(prov.excerpt, WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
+    return [head, f"{indent}  {prov.session_path}", body]
+
+
+def memory_detail(memory: Memory) -> str:
+    out = [
+        f"#{memory.id} {memory.kind} · {memory.status} · v{memory.version}" + (" · pinned" if memory.pinned else ""),
+        textwrap.fill(memory.text, WIDTH, initial_indent="  ", subsequent_indent="  "),
+        f"  project {memory.project}",
+        f"  observed {memory.observed_at or 'unknown'} · recorded {memory.created_at} · by {memory.extractor}",
+    ]
+    if memory.valid_until:
+        out.append(f"  valid until {memory.valid_until}")
+    if memory.files:
+        out.append("  files: " + ", ".join(memory.files))
+    out.append(f"  {plural(len(memory.provenance), 'source')}:")
+    for prov in memory.provenance:
+        out.extend(source_lines(prov, "    "))
+    return "\n".join(out)
+
+
+def recall_hits(query: str, hits: list[RecallHit]) -> str:
+    if not hits:
+        return f"Nothing recalled for {query!r}."
+    out = [f"{plural(len(hits), 'memory')} recalled for {query!r}:"]
+    for hit in hits:
+        out.append(memory_line(hit.memory) + f"   [{hit.score:.3f}]")
+        if hit.memory.provenance:
+            out.extend(source_lines(hit.memory.provenance[0], "        "))
+    return "\n".join(out)
+
+
+def import_report(report: ImportReport) -> str:
+    verb = "Would import" if report.dry_run else "Imported"
+    out = [
+        f"{verb} {plural(report.imported, 'session')} with the {report.backend} backend; "
+        f"{report.unchanged} unchanged, {len(report.left_out)} left out, {len(report.failed)} failed.",
+        f"  turns kept {report.turns} · lines skipped {report.lines_skipped} · chunks {report.chunks}"
+        + (f" ({report.chunks_replayed} already done)" if report.chunks_replayed else ""),
+        f"  candidates {report.candidates} · rejected {sum(report.rejected.values())}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(report.rejected.items())) + ")" if report.rejected else "")
+        + ("" if report.dry_run else f" · added {report.added} · merged {report.merged}")
+        + (f" · forgotten, not re-added {report.forgotten_skipped}" if report.forgotten_skipped else ""),
+    ]
+    out.extend(_grouped("left out", report.left_out))
+    out.extend(_grouped("failed", report.failed))
+    return "\n".join(out)
+
+
+def _grouped(title: str, items: list[tuple[str, str]]) -> list[str]:
+    if not items:
+        return []
+    out = [f"  {title}:"]
+    by_reason = Counter(reason for _, reason in items)
+    for reason, count in by_reason.most_common():
+        example = next(path for path, r in items if r == reason)
+        out.append(f"    {count} × {reason}  (e.g. {example})")
+    return out

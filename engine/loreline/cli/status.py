@@ -1,0 +1,59 @@
+"""`loreline status`: what the store holds and how capture is doing."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..embed import default_embedder
+from ..store import Store
+from .common import emit_json, open_store, plural
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("status", help="counts, sessions imported, store location and size")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run)
+
+
+def collect(store: Store) -> dict[str, object]:
+    by_status = dict(store.rows("SELECT status, count(*) FROM memories GROUP BY status"))
+    by_kind = dict(store.rows("SELECT kind, count(*) FROM memories WHERE status = 'active' GROUP BY kind"))
+    projects = int(store.scalar("SELECT count(DISTINCT project) FROM memories WHERE status = 'active'") or 0)
+    sessions = int(store.scalar("SELECT count(*) FROM ledger") or 0)
+    last = store.scalar("SELECT max(updated_at) FROM ledger")
+    size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
+    return {
+        "store": str(store.path),
+        "store_bytes": size,
+        "memories": {"active": by_status.get("active", 0), "superseded": by_status.get("superseded", 0),
+                     "forgotten": by_status.get("forgotten", 0)},
+        "active_by_kind": by_kind,
+        "projects": projects,
+        "sessions_imported": sessions,
+        "last_import": last,
+        "pending_conflicts": int(store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'") or 0),
+        "embedder": default_embedder().fingerprint,
+        "backend": "rules (offline)",
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    with open_store() as store:
+        info = collect(store)
+    if args.json:
+        emit_json(info)
+        return 0
+    mem = info["memories"]
+    assert isinstance(mem, dict)
+    kinds = info["active_by_kind"]
+    assert isinstance(kinds, dict)
+    print(f"Store      {info['store']} ({int(info['store_bytes']) / 1024:.0f} KiB)")  # type: ignore[call-overload]
+    print(f"Memories   {mem['active']} active in {plural(int(info['projects']), 'project')}"  # type: ignore[call-overload]
+          f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten")
+    if kinds:
+        print("           " + " · ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+    print(f"Sessions   {info['sessions_imported']} imported · last import {info['last_import'] or 'never'}")
+    print(f"Conflicts  {info['pending_conflicts']} pending")
+    print(f"Distiller  {info['backend']} · embedder {info['embedder']}")
+    return 0

@@ -1,0 +1,80 @@
+"""One exception hierarchy for the engine.
+
+    LorelineError                      every error the engine raises on purpose
+    ├── ConfigError                    a bad config file, key or value
+    ├── StoreError                     the SQLite store
+    │   ├── StoreBusyError             another process held the write lock too long
+    │   └── StoreCorruptError          the file is not a usable Loreline database
+    ├── TranscriptError                a session file
+    │   ├── TranscriptMissingError     the path does not exist or is not a file
+    │   └── UnknownFormatError         no parser recognises the file
+    ├── DistillError                   a distillation backend
+    │   ├── AuthError                  the API key was rejected (401/403)
+    │   ├── RateLimitedError           429/529 or connection trouble after the retries
+    │   └── ModelOutputError           the model answered outside the contract
+    ├── KeyringUnavailableError        no OS keyring backend is usable
+    └── NotFoundError                  an id the user named does not exist
+
+Each edge turns these into output exactly once: the CLI prints one line and exits
+non-zero, the language server answers with an error response, a hook exits 0.
+"""
+
+from __future__ import annotations
+
+
+class LorelineError(Exception):
+    """Base class: `str(err)` is a single line fit to show a person."""
+
+    exit_code = 1
+
+
+class ConfigError(LorelineError):
+    exit_code = 2
+
+
+class StoreError(LorelineError):
+    pass
+
+
+class StoreBusyError(StoreError):
+    pass
+
+
+class StoreCorruptError(StoreError):
+    pass
+
+
+class TranscriptError(LorelineError):
+    pass
+
+
+class TranscriptMissingError(TranscriptError):
+    pass
+
+
+class UnknownFormatError(TranscriptError):
+    pass
+
+
+class DistillError(LorelineError):
+    pass
+
+
+class AuthError(DistillError):
+    pass
+
+
+class RateLimitedError(DistillError):
+    pass
+
+
+class ModelOutputError(DistillError):
+    pass
+
+
+class KeyringUnavailableError(LorelineError):
+    pass
+
+
+class NotFoundError(LorelineError):
+    exit_code = 3

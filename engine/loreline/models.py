@@ -1,0 +1,175 @@
+"""The nouns every stage passes along: frozen dataclasses, never dicts.
+
+Transcript → Turn → Chunk → Candidate(Evidence) → Memory(Provenance) → RecallHit.
+Counters that stages accumulate (ParseStats, ImportReport) are plain mutable dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Speaker = Literal["user", "assistant"]
+ToolName = Literal["claude-code", "codex", "cursor", "generic"]
+
+KINDS: tuple[str, ...] = ("preference", "decision", "fact", "procedure", "episode")
+STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One kept message: a person's prompt or the assistant's prose.
+
+    `line_start`/`line_end` are 1-based physical lines of the transcript file (an assistant
+    message streamed over several lines spans them). `files` are paths that tool calls in or
+    right after this turn read or edited: metadata for linking memories to files, never sent
+    to a model.
+    """
+
+    speaker: Speaker
+    text: str
+    line_start: int
+    line_end: int
+    timestamp: str | None = None
+    files: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ParseStats:
+    """What a parser read and what it left out, by reason."""
+
+    lines: int = 0
+    bad_lines: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+
+    def drop(self, reason: str, n: int = 1) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + n
+
+    def merge(self, other: ParseStats) -> None:
+        self.lines += other.lines
+        self.bad_lines += other.bad_lines
+        for reason, n in other.dropped.items():
+            self.drop(reason, n)
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """A parsed session file: its identity and the turns worth reading."""
+
+    path: str
+    tool: ToolName
+    session_id: str
+    cwd: str | None
+    turns: tuple[Turn, ...]
+    stats: ParseStats
+    lines_total: int = 0
+    started_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Turns packed for one distillation call, rendered with their line numbers.
+
+    Turns whose lines are all `<= context_until` were already imported and are only there
+    to give context; evidence must cite at least one newer line.
+    """
+
+    session_id: str
+    path: str
+    index: int
+    turns: tuple[Turn, ...]
+    text: str
+    context_until: int = 0
+
+    @property
+    def line_start(self) -> int:
+        return self.turns[0].line_start
+
+    @property
+    def line_end(self) -> int:
+        return self.turns[-1].line_end
+
+    def turn_at(self, line: int) -> Turn | None:
+        for turn in self.turns:
+            if turn.line_start <= line <= turn.line_end:
+                return turn
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    line: int
+    quote: str
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A memory proposed by a distiller, not yet validated."""
+
+    kind: str
+    text: str
+    evidence: tuple[Evidence, ...]
+    extractor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    tool: str
+    session_id: str
+    session_path: str
+    line_start: int
+    line_end: int
+    excerpt: str
+    observed_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    id: int
+    project: str
+    scope: str
+    kind: str
+    text: str
+    status: str
+    version: int
+    created_at: str
+    observed_at: str | None
+    valid_until: str | None
+    pinned: bool
+    extractor: str
+    root_id: int | None = None
+    replaces: int | None = None
+    provenance: tuple[Provenance, ...] = ()
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RecallHit:
+    memory: Memory
+    score: float
+    fts_rank: int | None
+    vec_rank: int | None
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """The end-of-import summary: every session is accounted for."""
+
+    imported: int = 0
+    unchanged: int = 0
+    left_out: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    turns: int = 0
+    lines_skipped: int = 0
+    chunks: int = 0
+    chunks_replayed: int = 0
+    candidates: int = 0
+    rejected: dict[str, int] = field(default_factory=dict)
+    added: int = 0
+    merged: int = 0
+    forgotten_skipped: int = 0
+    dry_run: bool = False
+    backend: str = "rules"
+
+    def reject(self, reason: str) -> None:
+        self.rejected[reason] = self.rejected.get(reason, 0) + 1

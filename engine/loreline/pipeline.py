@@ -1,0 +1,207 @@
+"""The import pipeline: the only module that knows the order of the stages.
+
+    ledger check → parse → sanitize + redact → chunk → distill → validate evidence
+      → embed + belief pipeline → one transaction per chunk (memories, provenance,
+        audit, replay key; the last chunk also carries the ledger watermark)
+
+A replay key (session, line range, policy) is recorded with each chunk's commit: a chunk
+already committed is skipped before any model call, so a re-run after a crash, or two
+importers racing on one session, never stores anything twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import beliefs, evidence, transcripts
+from .chunk import chunk as make_chunks
+from .distill import Distiller
+from .embed import Embedder, default_embedder
+from .errors import LorelineError
+from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
+from .project import project_key
+from .redact import contains_secret, redact
+from .sanitize import sanitize
+from .store import Store, ledger
+from .store.memories import now
+
+EXCERPT_CHARS = 480
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(slots=True)
+class Options:
+    distiller: Distiller
+    dry_run: bool = False
+    actor: str = "import"
+    embedder: Embedder = field(default_factory=default_embedder)
+    progress: Progress | None = None
+    #: dry runs collect what would be distilled here
+    preview: list[tuple[Chunk, list[Candidate]]] = field(default_factory=list)
+
+
+def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
+    """Sanitize then redact every turn's text; turns left empty are dropped."""
+    out: list[Turn] = []
+    for turn in turns:
+        text = redact(sanitize(turn.text)).strip()
+        if text:
+            out.append(Turn(turn.speaker, text, turn.line_start, turn.line_end, turn.timestamp, turn.files))
+    return out
+
+
+def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
+    """Import each `(path, tool)`; a failing session is reported and the rest go on."""
+    report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
+    for index, (path, tool) in enumerate(sessions, start=1):
+        if options.progress:
+            options.progress(index, len(sessions), str(path))
+        try:
+            import_one(store, path, tool, options, report)
+        except LorelineError as err:
+            report.failed.append((str(path), str(err)))
+        except OSError as err:
+            report.failed.append((str(path), f"cannot read: {err.strerror or err}"))
+    return report
+
+
+def import_one(store: Store, path: Path, tool: str | None, options: Options, report: ImportReport) -> None:
+    policy = options.distiller.policy
+    check = ledger.check(store, path, policy)
+    if check.state is ledger.State.UNCHANGED:
+        if check.entry is not None and check.entry.mtime_ns != check.mtime_ns and not options.dry_run:
+            with store.write():
+                ledger.touch(store, str(path), check.size, check.mtime_ns)
+        report.unchanged += 1
+        return
+    grown = check.state is ledger.State.GROWN and check.entry is not None
+    start = check.entry.context if grown and check.entry else None
+    context_until = check.entry.end.line if grown and check.entry else 0
+    parsed = transcripts.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
+    t = parsed.transcript
+    project = project_key(t.cwd) if t.cwd else (check.entry.project if check.entry else project_key(None))
+    turns = clean_turns(t.turns)
+    chunks = make_chunks(turns, session_id=t.session_id, path=str(path), context_until=context_until)
+    report.imported += 1
+    report.turns += sum(1 for turn in turns if turn.line_end > context_until)
+    report.lines_skipped += t.stats.bad_lines
+    report.chunks += len(chunks)
+    entry = ledger.Entry(
+        str(path), t.session_id, t.tool, project, parsed.end, parsed.context_start,
+        ledger.prefix_hash(path, parsed.end.offset), check.size, check.mtime_ns, policy,
+    )
+    for position, piece in enumerate(chunks):
+        _import_chunk(store, t, piece, project, options, report, entry if position == len(chunks) - 1 else None)
+    if not chunks and not options.dry_run:
+        with store.write():
+            ledger.record(store, entry)
+
+
+def replay_key(path: str, line_start: int, line_end: int, policy: str) -> str:
+    raw = f"{path}\0{line_start}\0{line_end}\0{policy}".encode()
+    return hashlib.sha256(raw).hexdigest()[:32]
+
+
+def _replayed(store: Store, key: str) -> bool:
+    return store.one("SELECT 1 FROM replays WHERE replay_key = ?", (key,)) is not None
+
+
+def _import_chunk(
+    store: Store, t: Transcript, piece: Chunk, project: str, options: Options,
+    report: ImportReport, entry: ledger.Entry | None,
+) -> None:
+    key = replay_key(piece.path, piece.line_start, piece.line_end, options.distiller.policy)
+    if _replayed(store, key):
+        report.chunks_replayed += 1
+        if entry is not None and not options.dry_run:
+            with store.write():
+                ledger.record(store, entry)
+        return
+    candidates = options.distiller.distill(piece)
+    report.candidates += len(candidates)
+    accepted, reasons = evidence.validate(candidates, piece, has_secret=contains_secret)
+    for reason in reasons:
+        report.reject(reason)
+    if options.dry_run:
+        options.preview.append((piece, accepted))
+        return
+    with store.write():
+        if _replayed(store, key):
+            report.chunks_replayed += 1
+        else:
+            for candidate in accepted:
+                _apply(store, t, piece, project, candidate, key, options, report)
+            store.conn.execute(
+                "INSERT INTO replays(replay_key, session_path, line_start, line_end, policy, created_at) "
+                "VALUES(?,?,?,?,?,?)",
+                (key, piece.path, piece.line_start, piece.line_end, options.distiller.policy, now()),
+            )
+        if entry is not None:
+            ledger.record(store, entry)
+
+
+def _apply(
+    store: Store, t: Transcript, piece: Chunk, project: str, candidate: Candidate, key: str,
+    options: Options, report: ImportReport,
+) -> None:
+    root = project if os.path.isabs(project) else t.cwd
+    ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
+                          options.actor)
+    outcome, _ = beliefs.reconcile(store, candidate, ctx, options.embedder)
+    if outcome is beliefs.Outcome.ADDED:
+        report.added += 1
+    elif outcome is beliefs.Outcome.MERGED:
+        report.merged += 1
+    elif outcome is beliefs.Outcome.FORGOTTEN:
+        report.forgotten_skipped += 1
+
+
+def provenance(t: Transcript, piece: Chunk, candidate: Candidate) -> Provenance:
+    """Where a candidate came from: its cited turns' line span and a bounded excerpt."""
+    cited = [turn for turn in (piece.turn_at(e.line) for e in candidate.evidence) if turn is not None]
+    first = min(cited, key=lambda turn: turn.line_start)
+    last = max(cited, key=lambda turn: turn.line_end)
+    excerpt = _excerpt(first.text, candidate.evidence[0].quote)
+    return Provenance(t.tool, t.session_id, t.path, first.line_start, last.line_end, excerpt, first.timestamp)
+
+
+def _excerpt(text: str, quote: str) -> str:
+    """The quote with some surrounding text, bounded; already sanitized and redacted."""
+    if len(text) <= EXCERPT_CHARS:
+        return text
+    at = evidence.normalise(text).find(evidence.normalise(quote)[:40])
+    begin = max(0, min(at if at >= 0 else 0, len(text) - EXCERPT_CHARS) - 80)
+    return ("…" if begin else "") + text[begin : begin + EXCERPT_CHARS].strip() + "…"
+
+
+def files_near(piece: Chunk, candidate: Candidate, cwd: str | None) -> tuple[str, ...]:
+    """Files tool calls touched around the evidence: the assistant turn before the cited
+    line through the assistant turns that answer it."""
+    lines = [e.line for e in candidate.evidence]
+    turns = piece.turns
+    picked: list[str] = []
+    for index, turn in enumerate(turns):
+        if not (turn.line_start <= max(lines) and turn.line_end >= min(lines)):
+            continue
+        if index > 0 and turns[index - 1].speaker == "assistant":
+            picked.extend(turns[index - 1].files)
+        for follower in turns[index:]:
+            if follower is not turn and follower.speaker == "user":
+                break
+            picked.extend(follower.files)
+    return tuple(dict.fromkeys(_relative(p, cwd) for p in picked))
+
+
+def _relative(path: str, cwd: str | None) -> str:
+    if cwd and os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path, cwd)
+        except ValueError:
+            return path
+        if not rel.startswith(".."):
+            return rel
+    return path

@@ -1,0 +1,116 @@
+"""The store: one SQLite file opened with apsw, with sqlite-vec loaded.
+
+The standard library's `sqlite3` of many Pythons cannot load extensions, so the store uses
+apsw, which bundles a current SQLite and loads sqlite-vec everywhere. WAL mode, a busy
+timeout and foreign keys are set on every connection; migrations run on open. The file and
+its directory are private to the user (0600 / 0700).
+
+Writes go through `write()`: one `BEGIN IMMEDIATE` transaction, so two writers queue on the
+busy timeout instead of failing half-way, and an error rolls everything back.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import apsw
+import sqlite_vec
+
+from .. import home
+from ..errors import StoreBusyError, StoreCorruptError, StoreError
+from . import migrations
+
+BUSY_TIMEOUT_MS = 15_000
+
+
+class Store:
+    def __init__(self, path: Path | None = None, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+        self.path = path or home.db_path()
+        home.ensure_private_dir(self.path.parent)
+        _touch_private(self.path)
+        try:
+            self.conn = apsw.Connection(str(self.path))
+            self.conn.setbusytimeout(busy_timeout_ms)
+            self.conn.enable_load_extension(True)
+            self.conn.load_extension(sqlite_vec.loadable_path())
+            self.conn.enable_load_extension(False)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            with self.write():
+                migrations.apply(self)
+        except (apsw.NotADBError, apsw.CorruptError) as err:
+            raise StoreCorruptError(
+                f"{self.path} is damaged or not a Loreline database ({err.__class__.__name__}); "
+                "move it aside and re-import"
+            ) from None
+        except apsw.BusyError:
+            raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
+        for suffix in ("-wal", "-shm"):
+            home.make_private_file(Path(str(self.path) + suffix))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def write(self) -> Iterator[apsw.Connection]:
+        """One immediate transaction; nested use joins the outer one."""
+        if not self.conn.get_autocommit():
+            yield self.conn
+            return
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except apsw.BusyError:
+            raise StoreBusyError(f"{self.path} stayed locked by another writer; try again") from None
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+
+    def rows(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return list(self.conn.execute(sql, params))
+        except apsw.BusyError:
+            raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
+        except (apsw.CorruptError, apsw.NotADBError) as err:
+            raise StoreCorruptError(f"{self.path} is damaged ({err.__class__.__name__})") from None
+
+    def one(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> tuple[Any, ...] | None:
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    def scalar(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> Any:
+        row = self.one(sql, params)
+        return row[0] if row else None
+
+    def meta(self, key: str) -> str | None:
+        value = self.scalar("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(value) if value is not None else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+
+def _touch_private(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError as err:
+        raise StoreError(f"cannot open the store at {path}: {err.strerror}") from None
+    os.close(fd)
+    home.make_private_file(path)

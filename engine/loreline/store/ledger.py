@@ -1,0 +1,125 @@
+"""The ledger: what of each session file has been imported, so re-imports cost nothing.
+
+Per session path it records a watermark (a line count and the byte offset where that line
+ends), the position 40 lines earlier (where context re-reading starts), a hash of every
+byte up to the watermark, the file's size and mtime, and the policy that read it.
+
+- unchanged: size and mtime equal (or the prefix hash equal) under the same policy →
+  skipped after one lookup, no parsing, no model call;
+- grown: the bytes up to the old watermark hash the same → resume from the context
+  position; lines up to the old watermark are context only;
+- rewritten: the prefix differs (or the policy changed) → reprocess from the start; exact
+  merge, provenance uniqueness and replay keys keep that from duplicating anything.
+
+The watermark only ever sits on a line boundary, and it is written in the same transaction
+as the memories of the last chunk, so a crash re-reads rather than skips.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import BinaryIO
+
+from ..transcripts.jsonl import ReadPosition
+from . import Store
+from .memories import now
+
+_BLOCK = 1 << 20
+
+
+class State(Enum):
+    NEW = "new"
+    UNCHANGED = "unchanged"
+    GROWN = "grown"
+    REWRITTEN = "rewritten"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    session_path: str
+    session_id: str
+    tool: str
+    project: str
+    end: ReadPosition
+    context: ReadPosition
+    prefix_hash: str
+    size: int
+    mtime_ns: int
+    policy: str
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    state: State
+    entry: Entry | None
+    size: int
+    mtime_ns: int
+
+
+def lookup(store: Store, path: str) -> Entry | None:
+    row = store.one(
+        "SELECT session_path, session_id, tool, project, line, offset, context_line, context_offset, "
+        "prefix_hash, size, mtime_ns, policy FROM ledger WHERE session_path = ?",
+        (path,),
+    )
+    if row is None:
+        return None
+    return Entry(row[0], row[1], row[2], row[3], ReadPosition(row[4], row[5]), ReadPosition(row[6], row[7]),
+                 row[8], row[9], row[10], row[11])
+
+
+def check(store: Store, path: Path, policy: str) -> Check:
+    """Classify a session file against its ledger entry without parsing it."""
+    stat = os.stat(path)
+    entry = lookup(store, str(path))
+    if entry is None:
+        return Check(State.NEW, None, stat.st_size, stat.st_mtime_ns)
+    if entry.policy != policy:
+        return Check(State.REWRITTEN, entry, stat.st_size, stat.st_mtime_ns)
+    if entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns:
+        return Check(State.UNCHANGED, entry, stat.st_size, stat.st_mtime_ns)
+    if stat.st_size < entry.end.offset or prefix_hash(path, entry.end.offset) != entry.prefix_hash:
+        return Check(State.REWRITTEN, entry, stat.st_size, stat.st_mtime_ns)
+    state = State.UNCHANGED if stat.st_size == entry.size else State.GROWN
+    return Check(state, entry, stat.st_size, stat.st_mtime_ns)
+
+
+def prefix_hash(path: Path, length: int) -> str:
+    digest = hashlib.blake2b(digest_size=20)
+    with open(path, "rb") as handle:
+        _feed(digest, handle, length)
+    return digest.hexdigest()
+
+
+def _feed(digest: "hashlib.blake2b", handle: BinaryIO, length: int) -> None:
+    left = length
+    while left > 0:
+        block = handle.read(min(_BLOCK, left))
+        if not block:
+            break
+        digest.update(block)
+        left -= len(block)
+
+
+def record(store: Store, entry: Entry) -> None:
+    """Write the watermark (inside the caller's transaction)."""
+    store.conn.execute(
+        "INSERT INTO ledger(session_path, session_id, tool, project, line, offset, context_line, context_offset, "
+        "prefix_hash, size, mtime_ns, policy, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "ON CONFLICT(session_path) DO UPDATE SET session_id=excluded.session_id, tool=excluded.tool, "
+        "project=excluded.project, line=excluded.line, offset=excluded.offset, context_line=excluded.context_line, "
+        "context_offset=excluded.context_offset, prefix_hash=excluded.prefix_hash, size=excluded.size, "
+        "mtime_ns=excluded.mtime_ns, policy=excluded.policy, updated_at=excluded.updated_at",
+        (entry.session_path, entry.session_id, entry.tool, entry.project, entry.end.line, entry.end.offset,
+         entry.context.line, entry.context.offset, entry.prefix_hash, entry.size, entry.mtime_ns, entry.policy, now()),
+    )
+
+
+def touch(store: Store, path: str, size: int, mtime_ns: int) -> None:
+    """Remember a new mtime for a file whose bytes did not change."""
+    store.conn.execute("UPDATE ledger SET size = ?, mtime_ns = ?, updated_at = ? WHERE session_path = ?",
+                       (size, mtime_ns, now(), path))

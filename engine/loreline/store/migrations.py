@@ -1,0 +1,194 @@
+"""Named, transactional schema migrations, recorded in the `migrations` table.
+
+Each migration is a function applied inside the opening transaction; its name is recorded
+so it runs once per database. Never edit a released migration: add a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from . import Store
+
+EMBED_DIM = 256
+
+INITIAL = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE memories(
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    scope TEXT NOT NULL DEFAULT 'project' CHECK (scope IN ('project', 'user')),
+    kind TEXT NOT NULL CHECK (kind IN ('preference', 'decision', 'fact', 'procedure', 'episode')),
+    text TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded', 'forgotten')),
+    version INTEGER NOT NULL DEFAULT 1,
+    root_id INTEGER REFERENCES memories(id),
+    replaces INTEGER REFERENCES memories(id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    observed_at TEXT,
+    valid_until TEXT,
+    pinned INTEGER NOT NULL DEFAULT 0,
+    extractor TEXT NOT NULL
+);
+CREATE INDEX memories_by_project ON memories(project, status, kind);
+CREATE INDEX memories_by_hash ON memories(project, content_hash);
+
+CREATE TABLE provenance(
+    id INTEGER PRIMARY KEY,
+    memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    tool TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    session_path TEXT NOT NULL,
+    line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL,
+    excerpt TEXT NOT NULL,
+    observed_at TEXT,
+    replay_key TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE(memory_id, session_path, line_start, line_end)
+);
+CREATE INDEX provenance_by_session ON provenance(session_path);
+
+CREATE TABLE memory_files(
+    memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    PRIMARY KEY(memory_id, path)
+);
+CREATE INDEX memory_files_by_path ON memory_files(path);
+
+CREATE TABLE conflicts(
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    a INTEGER NOT NULL REFERENCES memories(id),
+    b INTEGER NOT NULL REFERENCES memories(id),
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'resolved')),
+    resolution TEXT CHECK (resolution IN ('keep_new', 'keep_existing', 'keep_both', 'merge')),
+    decided_by TEXT CHECK (decided_by IN ('user', 'judge')),
+    reason TEXT,
+    created_at TEXT NOT NULL,
+    resolved_at TEXT
+);
+
+CREATE TABLE ledger(
+    session_path TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    project TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    offset INTEGER NOT NULL,
+    context_line INTEGER NOT NULL,
+    context_offset INTEGER NOT NULL,
+    prefix_hash TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    policy TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE TABLE replays(
+    replay_key TEXT PRIMARY KEY,
+    session_path TEXT NOT NULL,
+    line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL,
+    policy TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE jobs(
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    session_path TEXT,
+    event TEXT,
+    payload TEXT,
+    state TEXT NOT NULL DEFAULT 'queued'
+        CHECK (state IN ('queued', 'running', 'done', 'deferred', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    not_before TEXT,
+    last_error TEXT,
+    replay_key TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX jobs_by_state ON jobs(state, not_before);
+
+CREATE TABLE audit(
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL CHECK (actor IN ('import', 'hook', 'user', 'judge', 'system')),
+    action TEXT NOT NULL,
+    memory_id INTEGER,
+    conflict_id INTEGER,
+    before TEXT,
+    after TEXT
+);
+CREATE INDEX audit_by_memory ON audit(memory_id);
+
+CREATE TABLE usage(
+    day TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    attended INTEGER NOT NULL,
+    calls INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    cached_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY(day, backend, attended)
+);
+
+CREATE TABLE tombstones(
+    project TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY(project, content_hash)
+);
+
+CREATE VIRTUAL TABLE memory_fts USING fts5(
+    text, content='memories', content_rowid='id', tokenize='porter unicode61'
+);
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memory_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO memory_fts(memory_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF text ON memories BEGIN
+    INSERT INTO memory_fts(memory_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO memory_fts(rowid, text) VALUES (new.id, new.text);
+END;
+"""
+
+
+def _initial(store: Store) -> None:
+    store.conn.execute(INITIAL)
+    store.conn.execute(
+        "CREATE VIRTUAL TABLE memory_vec USING vec0("
+        f"memory_id INTEGER PRIMARY KEY, project TEXT PARTITION KEY, embedding float[{EMBED_DIM}] distance_metric=cosine)"
+    )
+
+
+MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
+    ("0001_initial", _initial),
+]
+
+
+def apply(store: Store) -> list[str]:
+    """Apply every migration not yet recorded; returns the names applied."""
+    conn = store.conn
+    conn.execute("CREATE TABLE IF NOT EXISTS migrations(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {row[0] for row in conn.execute("SELECT name FROM migrations")}
+    applied: list[str] = []
+    for name, migrate in MIGRATIONS:
+        if name in done:
+            continue
+        migrate(store)
+        conn.execute(
+            "INSERT INTO migrations(name, applied_at) VALUES(?, ?)",
+            (name, datetime.now(UTC).isoformat(timespec="seconds")),
+        )
+        applied.append(name)
+    return applied

@@ -31,7 +31,8 @@ def recall(
     lexical = search.fts(store, query, (project, USER_SCOPE), depth, statuses)
     vector = (embedder or default_embedder()).embed(query)
     allowed = set(statuses)
-    nearest = [mid for mid, _ in search.knn(store, vector, project, depth)]
+    has_features = any(vector)  # an all-zero vector (no words at all) has no neighbours
+    nearest = [mid for mid, _ in search.knn(store, vector, project, depth)] if has_features else []
     status_of = _statuses(store, nearest)
     semantic = [mid for mid in nearest if status_of.get(mid) in allowed]
     return _fuse(store, lexical, semantic, limit)

@@ -50,7 +50,7 @@ def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, fl
         "ORDER BY distance",
         (vector, k, project),
     )
-    return [(int(r[0]), float(r[1])) for r in rows]
+    return [(int(r[0]), float(r[1])) for r in rows if r[1] is not None]
 
 
 def put_vector(store: Store, memory_id: int, project: str, vector: bytes) -> None:

@@ -1,0 +1,121 @@
+"""The `loreline` command end to end, in subprocesses, against a real store on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from loreline.samples.builder import ClaudeSession, project_slug
+from tests.conftest import loreline_exe, subprocess_env
+
+
+def cli(home: Path, *args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run([loreline_exe(), *args], capture_output=True, text=True, env=subprocess_env(home),
+                            cwd=cwd, timeout=120)
+    if check and result.returncode != 0:
+        raise AssertionError(f"loreline {' '.join(args)} failed ({result.returncode}): {result.stderr}")
+    return result
+
+
+@pytest.fixture
+def claude_tree(tmp_path: Path) -> Path:
+    root = tmp_path / "claude"
+    shop = ClaudeSession(str(tmp_path / "shop"))
+    shop.user("In this repo we use pnpm, never npm.")
+    shop.assistant("Noted.", tools=[("Read", {"file_path": str(tmp_path / "shop" / "package.json")}, "{}")])
+    shop.user("We'll use Postgres advisory locks because each billing job needs one worker.")
+    other = ClaudeSession(str(tmp_path / "other"))
+    other.user("The fix was to set PYTHONHASHSEED=0 in the test runner.")
+    for age, session in ((7200, shop), (3600, other)):
+        path = session.write(root / "projects" / project_slug(session.cwd) / f"{session.session_id}.jsonl")
+        os.utime(path, (time.time() - age, time.time() - age))
+    (tmp_path / "shop").mkdir()
+    return root
+
+
+def test_import_then_list_show_recall_status(tmp_path: Path, loreline_home: Path, claude_tree: Path) -> None:
+    out = cli(loreline_home, "import", "sessions", "--claude-dir", str(claude_tree)).stdout
+    assert "Imported 2 sessions" in out and "added 3" in out
+    listed = json.loads(cli(loreline_home, "memories", "--json", cwd=tmp_path / "shop").stdout)
+    assert [m["kind"] for m in listed] == ["decision", "preference"]
+    first = listed[1]
+    assert set(first) >= {"id", "kind", "text", "status", "project", "created_at", "observed_at", "provenance"}
+    prov = first["provenance"][0]
+    assert set(prov) >= {"tool", "session_id", "session_path", "line_start", "line_end", "excerpt"}
+    assert prov["line_start"] == 1 and prov["tool"] == "claude-code"
+    assert first["files"] == ["package.json"]
+    everything = json.loads(cli(loreline_home, "memories", "--all", "--json").stdout)
+    assert len(everything) == 3
+    shown = cli(loreline_home, "show", str(first["id"])).stdout
+    assert "In this repo we use pnpm, never npm." in shown and "lines 1" in shown
+    hits = json.loads(cli(loreline_home, "recall", "advisory locks", "--project", str(tmp_path / "shop"), "--json").stdout)
+    assert "advisory locks" in hits[0]["text"] and hits[0]["provenance"]
+    status = cli(loreline_home, "status").stdout
+    assert "3 active in 2 projects" in status and "2 imported" in status
+
+
+def test_second_import_reports_everything_unchanged(loreline_home: Path, claude_tree: Path) -> None:
+    cli(loreline_home, "import", "sessions", "--claude-dir", str(claude_tree))
+    again = json.loads(cli(loreline_home, "import", "sessions", "--claude-dir", str(claude_tree), "--json").stdout)
+    assert again["sessions"]["unchanged"] == 2 and again["added"] == 0 and again["chunks"] == 0
+
+
+def test_dry_run_previews_and_writes_nothing(loreline_home: Path, claude_tree: Path, tmp_path: Path) -> None:
+    out = cli(loreline_home, "import", "sessions", "--claude-dir", str(claude_tree), "--dry-run").stdout
+    assert "Would import 2 sessions" in out and "In this repo we use pnpm, never npm." in out
+    assert json.loads(cli(loreline_home, "memories", "--all", "--json").stdout) == []
+
+
+def test_left_out_files_are_reported_with_reasons(loreline_home: Path, claude_tree: Path) -> None:
+    sidecar = next((claude_tree / "projects").iterdir()) / "agent-1234abcd.jsonl"
+    sidecar.write_text("{}\n")
+    report = json.loads(cli(loreline_home, "import", "sessions", "--claude-dir", str(claude_tree), "--json",
+                            "--sessions", "1").stdout)
+    reasons = sorted(item["reason"] for item in report["sessions"]["left_out"])
+    assert reasons == ["beyond the cap of 1 sessions (--sessions)", "subagent sidecar, not a session"]
+
+
+def test_import_of_explicit_paths(loreline_home: Path, tmp_path: Path) -> None:
+    s = ClaudeSession("/work/x")
+    s.user("On macOS the build needs OPENSSL_DIR set to the brew prefix.")
+    path = s.write(tmp_path / "x.jsonl")
+    out = cli(loreline_home, "import", "sessions", "--path", str(path)).stdout
+    assert "added 1" in out
+
+
+def test_errors_are_one_clear_line(loreline_home: Path, tmp_path: Path) -> None:
+    missing = cli(loreline_home, "import", "sessions", "--path", str(tmp_path / "nope.jsonl"), check=False)
+    assert missing.returncode != 0 and missing.stderr.strip().count("\n") == 0
+    assert "no such transcript" in missing.stderr
+    unknown = cli(loreline_home, "show", "999", check=False)
+    assert unknown.returncode == 3 and unknown.stderr.strip() == "loreline: no memory with id 999"
+    loreline_home.mkdir(parents=True, exist_ok=True)
+    (loreline_home / "loreline.db").write_bytes(b"garbage" * 1000)
+    damaged = cli(loreline_home, "status", check=False)
+    assert damaged.returncode == 1 and "Traceback" not in damaged.stderr
+    assert damaged.stderr.startswith("loreline: ") and "damaged" in damaged.stderr
+
+
+def test_demo_runs_offline_and_shows_memories_recall_and_provenance(loreline_home: Path) -> None:
+    out = cli(loreline_home, "demo").stdout
+    assert "Imported 3 sessions" in out
+    assert "In this repo we use pnpm, never npm" in out
+    assert "recalled for" in out and "Provenance of memory" in out
+    assert "2 sources:" in out
+    assert "3 unchanged" in out
+    assert not (loreline_home / "loreline.db").exists()  # the demo never touches the user's home
+
+
+def test_every_command_has_help() -> None:
+    from loreline.cli.main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    helps = {a.dest: a.help for a in sub._choices_actions}  # type: ignore[attr-defined]
+    assert set(helps) == set(sub.choices)  # type: ignore[attr-defined]
+    assert all(helps.values())

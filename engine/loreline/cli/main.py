@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import LorelineError
-from . import browse, demo, imports, status
+from . import browse, curate_cmd, demo, imports, status
 
-COMMAND_MODULES = (imports, browse, status, demo)
+COMMAND_MODULES = (imports, browse, curate_cmd, status, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -171,8 +171,13 @@ def _initial(store: Store) -> None:
     )
 
 
+def _conflict_undo(store: Store) -> None:
+    store.conn.execute("ALTER TABLE conflicts ADD COLUMN undo TEXT")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
+    ("0002_conflict_undo", _conflict_undo),
 ]
 
 

@@ -1,0 +1,118 @@
+"""`loreline forget | edit | pin | history | conflicts | resolve | revert`: a person's say."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import conflicts, curate
+from ..conflicts import Conflict
+from . import render
+from .common import chosen_project, emit_json, memory_json, open_store, plural
+
+KEEP = {"new": "keep_new", "existing": "keep_existing", "both": "keep_both"}
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("forget", help="forget a memory and its versions; no re-import brings it back")
+    p.add_argument("id", type=int)
+    p.set_defaults(func=run_forget)
+    p = sub.add_parser("edit", help="reword a memory: a new version by you, the old one superseded")
+    p.add_argument("id", type=int)
+    p.add_argument("text")
+    p.set_defaults(func=run_edit)
+    p = sub.add_parser("pin", help="pin a memory so it is listed and injected first (--off to unpin)")
+    p.add_argument("id", type=int)
+    p.add_argument("--off", action="store_true")
+    p.set_defaults(func=run_pin)
+    p = sub.add_parser("history", help="a memory's version chain, each version with its provenance")
+    p.add_argument("id", type=int)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_history)
+    p = sub.add_parser("conflicts", help="contradicting memories waiting for a decision")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--project", metavar="DIR")
+    where.add_argument("--all", action="store_true")
+    p.add_argument("--resolved", action="store_true", help="show resolved conflicts instead")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_conflicts)
+    p = sub.add_parser("resolve", help="settle a conflict: --keep new|existing|both, or --merge TEXT")
+    p.add_argument("id", type=int)
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--keep", choices=sorted(KEEP))
+    how.add_argument("--merge", metavar="TEXT")
+    p.set_defaults(func=run_resolve)
+    p = sub.add_parser("revert", help="undo a conflict's resolution; it is pending again")
+    p.add_argument("id", type=int)
+    p.set_defaults(func=run_revert)
+
+
+def run_forget(args: argparse.Namespace) -> int:
+    with open_store() as store:
+        changed = curate.forget(store, args.id)
+    print(f"Forgot memory #{args.id}" + (f" ({plural(len(changed), 'version')})" if len(changed) > 1 else "")
+          + "; it will not come back from any import.")
+    return 0
+
+
+def run_edit(args: argparse.Namespace) -> int:
+    with open_store() as store:
+        memory = curate.edit(store, args.id, args.text)
+    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {memory.text}")
+    return 0
+
+
+def run_pin(args: argparse.Namespace) -> int:
+    with open_store() as store:
+        memory = curate.pin(store, args.id, not args.off)
+    print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {memory.text}")
+    return 0
+
+
+def run_history(args: argparse.Namespace) -> int:
+    with open_store() as store:
+        versions = curate.chain(store, args.id)
+    if args.json:
+        emit_json([memory_json(m) for m in versions])
+    else:
+        print("\n\n".join(render.memory_detail(m) for m in versions))
+    return 0
+
+
+def conflict_json(c: Conflict) -> dict[str, object]:
+    return {"id": c.id, "project": c.project, "status": c.status, "resolution": c.resolution,
+            "decided_by": c.decided_by, "reason": c.reason, "created_at": c.created_at,
+            "resolved_at": c.resolved_at, "existing": memory_json(c.existing), "new": memory_json(c.new)}
+
+
+def run_conflicts(args: argparse.Namespace) -> int:
+    project = None if args.all else chosen_project(args.project)
+    with open_store() as store:
+        found = conflicts.listing(store, project, "resolved" if args.resolved else "pending")
+    if args.json:
+        emit_json([conflict_json(c) for c in found])
+        return 0
+    if not found:
+        print("No " + ("resolved" if args.resolved else "pending") + " conflicts.")
+    for c in found:
+        print(f"conflict #{c.id} · {c.project} · {c.status}" + (f" ({c.resolution} by {c.decided_by})"
+                                                                 if c.resolution else ""))
+        print("  existing " + render.memory_line(c.existing))
+        print("  new      " + render.memory_line(c.new))
+        if c.reason:
+            print(f"  why: {c.reason}")
+    return 0
+
+
+def run_resolve(args: argparse.Namespace) -> int:
+    verdict = "merge" if args.merge is not None else KEEP[args.keep]
+    with open_store() as store:
+        c = conflicts.resolve(store, args.id, verdict, merge_text=args.merge)
+    print(f"Conflict #{c.id} resolved: {c.resolution}. `loreline revert {c.id}` undoes it.")
+    return 0
+
+
+def run_revert(args: argparse.Namespace) -> int:
+    with open_store() as store:
+        c = conflicts.revert(store, args.id)
+    print(f"Conflict #{c.id} is pending again; both memories are as they were.")
+    return 0

@@ -1,0 +1,146 @@
+"""Conflicts between two active memories of one project, and their resolution.
+
+A conflict pairs an existing memory (`a`) with a newer one that contradicts it (`b`). Until
+resolved both stay active. A resolution — by the person or by the judge — is one of:
+`keep_new` (a superseded, its `valid_until` set), `keep_existing` (b superseded), `keep_both`,
+or `merge` (both superseded by a new version carrying the merged text). Every resolution
+stores what it changed (`undo`), so `revert` puts both memories and the conflict back exactly
+as they were; every write leaves an audit row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from . import curate
+from .embed import Embedder, default_embedder
+from .errors import LorelineError, NotFoundError
+from .models import Memory
+from .store import Store
+from .store import memories as rows
+
+VERDICTS = ("keep_new", "keep_existing", "keep_both", "merge")
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    id: int
+    project: str
+    existing: Memory
+    new: Memory
+    status: str
+    resolution: str | None
+    decided_by: str | None
+    reason: str | None
+    created_at: str
+    resolved_at: str | None
+
+
+def record(store: Store, project: str, existing_id: int, new_id: int, reason: str, actor: str = "import") -> int:
+    """Record a pending conflict (inside the caller's transaction); an open pair is recorded once."""
+    found = store.scalar("SELECT id FROM conflicts WHERE a = ? AND b = ? AND status = 'pending'", (existing_id, new_id))
+    if found is not None:
+        return int(found)
+    store.conn.execute("INSERT INTO conflicts(project, a, b, status, reason, created_at) VALUES(?,?,?,?,?,?)",
+                       (project, existing_id, new_id, "pending", reason, rows.now()))
+    conflict_id = int(store.conn.last_insert_rowid())
+    rows.audit(store, actor, "conflict", new_id, after={"existing": existing_id, "reason": reason},
+               conflict_id=conflict_id)
+    return conflict_id
+
+
+def get(store: Store, conflict_id: int) -> Conflict:
+    found = _load(store, "WHERE id = ?", (conflict_id,))
+    if not found:
+        raise NotFoundError(f"no conflict with id {conflict_id}")
+    return found[0]
+
+
+def listing(store: Store, project: str | None = None, status: str | None = "pending") -> list[Conflict]:
+    where, params = [], []
+    if project is not None:
+        where.append("project = ?")
+        params.append(project)
+    if status is not None:
+        where.append("status = ?")
+        params.append(status)
+    return _load(store, ("WHERE " + " AND ".join(where)) if where else "", tuple(params))
+
+
+def _load(store: Store, clause: str, params: tuple[Any, ...]) -> list[Conflict]:
+    found = store.rows("SELECT id, project, a, b, status, resolution, decided_by, reason, created_at, resolved_at "
+                       f"FROM conflicts {clause} ORDER BY id", params)
+    memories = {m.id: m for m in rows.load(store, sorted({int(r[2]) for r in found} | {int(r[3]) for r in found}))}
+    return [Conflict(int(r[0]), r[1], memories[int(r[2])], memories[int(r[3])], r[4], r[5], r[6], r[7], r[8], r[9])
+            for r in found]
+
+
+def resolve(store: Store, conflict_id: int, verdict: str, *, decided_by: str = "user", reason: str | None = None,
+            merge_text: str | None = None, embedder: Embedder | None = None) -> Conflict:
+    if verdict not in VERDICTS:
+        raise LorelineError(f"unknown resolution {verdict!r}; use one of {', '.join(VERDICTS)}")
+    if verdict == "merge" and not (merge_text and merge_text.strip()):
+        raise LorelineError("a merge needs the merged text")
+    with store.write():
+        conflict = get(store, conflict_id)
+        if conflict.status != "pending":
+            raise LorelineError(f"conflict #{conflict_id} is already resolved ({conflict.resolution}); revert it first")
+        undo = _apply(store, conflict, verdict, decided_by, merge_text, embedder or default_embedder())
+        store.conn.execute("UPDATE conflicts SET status = 'resolved', resolution = ?, decided_by = ?, reason = ?, "
+                           "resolved_at = ?, undo = ? WHERE id = ?",
+                           (verdict, decided_by, reason or conflict.reason, rows.now(), orjson.dumps(undo).decode(),
+                            conflict_id))
+        rows.audit(store, decided_by, f"resolve:{verdict}", conflict.new.id, conflict_id=conflict_id,
+                   before={"existing": conflict.existing.status, "new": conflict.new.status}, after=undo)
+    return get(store, conflict_id)
+
+
+def _apply(store: Store, c: Conflict, verdict: str, actor: str, merge_text: str | None,
+           embedder: Embedder) -> dict[str, Any]:
+    undo: dict[str, Any] = {"memories": {str(m.id): [m.status, m.valid_until] for m in (c.existing, c.new)}}
+    stamp = c.new.observed_at or rows.now()
+    if verdict == "keep_new":
+        _retire(store, c.existing.id, stamp)
+    elif verdict == "keep_existing":
+        _retire(store, c.new.id, rows.now())
+    elif verdict == "merge":
+        assert merge_text is not None
+        undo["merged"] = curate.supersede_with(store, c.existing, " ".join(merge_text.split()), actor, embedder)
+        _retire(store, c.new.id, rows.now())
+    return undo
+
+
+def _retire(store: Store, memory_id: int, valid_until: str) -> None:
+    store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? "
+                       "WHERE id = ? AND status = 'active'", (valid_until, rows.now(), memory_id))
+
+
+def revert(store: Store, conflict_id: int, actor: str = "user") -> Conflict:
+    """Undo a resolution: both memories back as they were, the conflict pending again."""
+    with store.write():
+        conflict = get(store, conflict_id)
+        raw = store.scalar("SELECT undo FROM conflicts WHERE id = ?", (conflict_id,))
+        if conflict.status != "resolved" or not raw:
+            raise LorelineError(f"conflict #{conflict_id} is not resolved; nothing to revert")
+        undo = orjson.loads(raw)
+        merged = undo.get("merged")
+        if merged is not None:
+            _drop_merged(store, int(merged))
+        for memory_id, (status, valid_until) in undo["memories"].items():
+            store.conn.execute("UPDATE memories SET status = ?, valid_until = ?, updated_at = ? WHERE id = ?",
+                               (status, valid_until, rows.now(), int(memory_id)))
+        store.conn.execute("UPDATE conflicts SET status = 'pending', resolution = NULL, decided_by = NULL, "
+                           "resolved_at = NULL, undo = NULL WHERE id = ?", (conflict_id,))
+        rows.audit(store, actor, "revert", conflict.new.id, conflict_id=conflict_id,
+                   before={"resolution": conflict.resolution}, after={"status": "pending"})
+    return get(store, conflict_id)
+
+
+def _drop_merged(store: Store, memory_id: int) -> None:
+    if store.scalar("SELECT count(*) FROM memories WHERE replaces = ?", (memory_id,)):
+        raise LorelineError(f"memory #{memory_id} from the merge has newer versions; forget those first")
+    store.conn.execute("DELETE FROM memory_vec WHERE memory_id = ?", (memory_id,))
+    store.conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))

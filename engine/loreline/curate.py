@@ -1,0 +1,97 @@
+"""A person's own changes to memories: forget, edit, pin, and reading a version chain.
+
+Invariants:
+- `forget` marks the memory (and every version of it) `forgotten` and records a tombstone
+  of each wording in its project, so no later import can bring it back;
+- `edit` never rewrites a memory in place: it adds a new version (same root, `replaces` the
+  old one) and supersedes the old one, setting its `valid_until`;
+- every change leaves an audit row with the state before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .embed import Embedder, default_embedder
+from .errors import LorelineError
+from .models import Memory
+from .store import Store
+from .store import memories as rows
+from .store import search
+
+
+def _snapshot(memory: Memory) -> dict[str, Any]:
+    return {"status": memory.status, "text": memory.text, "pinned": memory.pinned,
+            "valid_until": memory.valid_until, "version": memory.version}
+
+
+def chain(store: Store, memory_id: int) -> list[Memory]:
+    """Every version of the memory's chain, oldest first."""
+    memory = rows.get(store, memory_id)
+    root = memory.root_id or memory.id
+    ids = [int(r[0]) for r in store.rows("SELECT id FROM memories WHERE root_id = ? OR id = ? ORDER BY version, id",
+                                         (root, root))]
+    return rows.load(store, ids)
+
+
+def forget(store: Store, memory_id: int, actor: str = "user") -> list[int]:
+    """Forget a memory and all its versions; returns the ids that changed."""
+    changed: list[int] = []
+    with store.write():
+        for version in chain(store, memory_id):
+            store.conn.execute(
+                "INSERT OR IGNORE INTO tombstones(project, content_hash, created_at) VALUES(?,?,?)",
+                (version.project, rows.content_hash(version.text), rows.now()))
+            if version.status == "forgotten":
+                continue
+            store.conn.execute("UPDATE memories SET status = 'forgotten', updated_at = ? WHERE id = ?",
+                               (rows.now(), version.id))
+            rows.audit(store, actor, "forget", version.id, before=_snapshot(version), after={"status": "forgotten"})
+            changed.append(version.id)
+    return changed
+
+
+def pin(store: Store, memory_id: int, pinned: bool = True, actor: str = "user") -> Memory:
+    memory = rows.get(store, memory_id)
+    with store.write():
+        store.conn.execute("UPDATE memories SET pinned = ?, updated_at = ? WHERE id = ?",
+                           (int(pinned), rows.now(), memory_id))
+        rows.audit(store, actor, "pin" if pinned else "unpin", memory_id,
+                   before={"pinned": memory.pinned}, after={"pinned": pinned})
+    return rows.get(store, memory_id)
+
+
+def edit(store: Store, memory_id: int, text: str, actor: str = "user",
+         embedder: Embedder | None = None) -> Memory:
+    """A new version with the person's wording; the old one is superseded."""
+    old = rows.get(store, memory_id)
+    text = " ".join(text.split())
+    if not text:
+        raise LorelineError("the new text is empty")
+    if old.status != "active":
+        raise LorelineError(f"memory #{memory_id} is {old.status}; only an active memory can be edited")
+    with store.write():
+        new_id = supersede_with(store, old, text, actor, embedder or default_embedder())
+    return rows.get(store, new_id)
+
+
+def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: Embedder,
+                   kind: str | None = None) -> int:
+    """Add the next version of `old` with `text` and supersede `old` (inside a transaction)."""
+    stamp = rows.now()
+    new_id = rows.insert(store, rows.NewMemory(
+        project=old.project, kind=kind or old.kind, text=text, observed_at=stamp, extractor=f"{actor}",
+        scope=old.scope, version=old.version + 1, root_id=old.root_id or old.id, replaces=old.id,
+    ))
+    store.conn.execute("UPDATE memories SET pinned = ? WHERE id = ?", (int(old.pinned), new_id))
+    store.conn.execute("INSERT INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
+                       "excerpt, observed_at, replay_key, created_at) SELECT ?, tool, session_id, session_path, "
+                       "line_start, line_end, excerpt, observed_at, NULL, ? FROM provenance WHERE memory_id = ?",
+                       (new_id, stamp, old.id))
+    store.conn.execute("INSERT OR IGNORE INTO memory_files(memory_id, path) SELECT ?, path FROM memory_files "
+                       "WHERE memory_id = ?", (new_id, old.id))
+    store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? WHERE id = ?",
+                       (stamp, stamp, old.id))
+    search.put_vector(store, new_id, old.project, embedder.embed(text))
+    rows.audit(store, actor, "edit", new_id, before=_snapshot(old), after={"text": text, "replaces": old.id})
+    return new_id

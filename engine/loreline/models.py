@@ -151,6 +151,26 @@ class RecallHit:
     vec_rank: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens a model backend spent; `input_tokens` excludes the cached parts."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_creation_tokens: int = 0
+    output_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.calls + other.calls,
+            self.input_tokens + other.input_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_creation_tokens + other.cache_creation_tokens,
+            self.output_tokens + other.output_tokens,
+        )
+
+
 @dataclass(slots=True)
 class ImportReport:
     """The end-of-import summary: every session is accounted for."""
@@ -159,6 +179,8 @@ class ImportReport:
     unchanged: int = 0
     left_out: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    #: sessions left for a later run (rate limited, daily cap): their ledger did not move
+    deferred: list[tuple[str, str]] = field(default_factory=list)
     turns: int = 0
     lines_skipped: int = 0
     chunks: int = 0
@@ -169,7 +191,12 @@ class ImportReport:
     merged: int = 0
     forgotten_skipped: int = 0
     dry_run: bool = False
+    cancelled: bool = False
     backend: str = "rules"
+    #: the model a paying backend used, what it spent, and on dry runs what it would send
+    model: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    estimated_input_tokens: int = 0
 
     def reject(self, reason: str) -> None:
         self.rejected[reason] = self.rejected.get(reason, 0) + 1

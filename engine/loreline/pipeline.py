@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import beliefs, evidence, transcripts
+from . import beliefs, evidence, transcripts, usage
 from .chunk import chunk as make_chunks
-from .distill import Distiller
+from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
-from .errors import LorelineError
+from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError
 from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
 from .project import project_key
 from .redact import contains_secret, redact
@@ -40,6 +40,11 @@ class Options:
     actor: str = "import"
     embedder: Embedder = field(default_factory=default_embedder)
     progress: Progress | None = None
+    #: a person is waiting (CLI, editor command); False for background capture, whose
+    #: model calls count against the daily cap (limits.daily_unattended_calls)
+    attended: bool = True
+    #: checked between sessions; True stops the import cleanly (the report says so)
+    should_stop: Callable[[], bool] | None = None
     #: dry runs collect what would be distilled here
     preview: list[tuple[Chunk, list[Candidate]]] = field(default_factory=list)
 
@@ -57,16 +62,37 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
 def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
     """Import each `(path, tool)`; a failing session is reported and the rest go on."""
     report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
+    meter = _meter(store, options, report)
     for index, (path, tool) in enumerate(sessions, start=1):
+        if options.should_stop is not None and options.should_stop():
+            report.cancelled = True
+            break
         if options.progress:
             options.progress(index, len(sessions), str(path))
         try:
             import_one(store, path, tool, options, report)
+        except (RateLimitedError, CapReachedError) as err:
+            report.deferred.append((str(path), str(err)))  # ledger not advanced: the next run resumes
+        except AuthError:
+            raise  # every session would fail the same way: stop with one clear line
         except LorelineError as err:
             report.failed.append((str(path), str(err)))
         except OSError as err:
             report.failed.append((str(path), f"cannot read: {err.strerror or err}"))
+    if meter is not None:
+        report.usage = meter.total
     return report
+
+
+def _meter(store: Store, options: Options, report: ImportReport) -> usage.Meter | None:
+    """Give a paying distiller its usage meter (token counts, the unattended daily cap)."""
+    distiller = options.distiller
+    if not isinstance(distiller, Metered):
+        return None
+    report.model = distiller.model
+    meter = usage.Meter(store, backend=options.distiller.name, model=distiller.model, attended=options.attended)
+    distiller.attach(meter)
+    return meter
 
 
 def import_one(store: Store, path: Path, tool: str | None, options: Options, report: ImportReport) -> None:
@@ -86,7 +112,6 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     project = project_key(t.cwd) if t.cwd else (check.entry.project if check.entry else project_key(None))
     turns = clean_turns(t.turns)
     chunks = make_chunks(turns, session_id=t.session_id, path=str(path), context_until=context_until)
-    report.imported += 1
     report.turns += sum(1 for turn in turns if turn.line_end > context_until)
     report.lines_skipped += t.stats.bad_lines
     report.chunks += len(chunks)
@@ -99,6 +124,7 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     if not chunks and not options.dry_run:
         with store.write():
             ledger.record(store, entry)
+    report.imported += 1
 
 
 def replay_key(path: str, line_start: int, line_end: int, policy: str) -> str:
@@ -121,7 +147,15 @@ def _import_chunk(
             with store.write():
                 ledger.record(store, entry)
         return
-    candidates = options.distiller.distill(piece)
+    if options.dry_run and isinstance(options.distiller, Metered):
+        report.estimated_input_tokens += options.distiller.estimate(piece)  # no call on a dry run
+        options.preview.append((piece, []))
+        return
+    try:
+        candidates = options.distiller.distill(piece)
+    except ModelOutputError:
+        report.reject("malformed-output")  # counted; the chunk is done with nothing from it
+        candidates = []
     report.candidates += len(candidates)
     accepted, reasons = evidence.validate(candidates, piece, has_secret=contains_secret)
     for reason in reasons:

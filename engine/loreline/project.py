@@ -24,7 +24,9 @@ def project_key(cwd: str | None) -> str:
 @lru_cache(maxsize=1024)
 def _resolve(path: str) -> str:
     here = Path(path)
-    if not here.is_dir():
+    if here.is_file():
+        here = here.parent
+    elif not here.is_dir():
         return path
     for folder in (here, *here.parents):
         marker = folder / ".git"

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import LorelineError
-from . import browse, curate_cmd, demo, imports, status
+from . import auth, browse, config_cmd, connect_cmd, curate_cmd, demo, imports, lsp_cmd, status, worker_cmd
 
-COMMAND_MODULES = (imports, browse, curate_cmd, status, demo)
+COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
+                   connect_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,3 @@
+from loreline_lsp.server import main
+
+main()

@@ -1,0 +1,76 @@
+"""Work the server does on its own while an editor is open.
+
+- `StoreWatcher` notices commits by any process (SQLite's `PRAGMA data_version` changes when
+  another connection commits) and tells the client with `loreline/didChange`.
+- `WorkerThread` drains the capture queue now and then; the worker's own file lock keeps it to
+  one drainer across every process on the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+
+from loreline.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class StoreWatcher:
+    def __init__(self, store: Store, interval: float, notify: Callable[[str], None]) -> None:
+        self.store = store
+        self.interval = interval
+        self.notify = notify
+        self._last = self._version()
+        self._task: asyncio.Task[None] | None = None
+
+    def _version(self) -> int:
+        return int(self.store.scalar("PRAGMA data_version") or 0)
+
+    def start(self) -> None:
+        self._task = asyncio.get_event_loop().create_task(self._run())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def check(self) -> bool:
+        """True (and a notification sent) when another connection committed since last time."""
+        current = self._version()
+        if current == self._last:
+            return False
+        self._last = current
+        self.notify("store")
+        return True
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                self.check()
+            except Exception:  # the watcher must never take the server down
+                log.exception("store watcher failed")
+
+
+class WorkerThread:
+    def __init__(self, interval: float, drain: Callable[[], object]) -> None:
+        self.interval = interval
+        self.drain = drain
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="loreline-worker", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.drain()
+            except Exception:
+                log.exception("background worker failed")
+            self._stop.wait(self.interval)

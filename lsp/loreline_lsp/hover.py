@@ -1,0 +1,33 @@
+"""What hover and code lens show: the word under the cursor, and memories as markdown."""
+
+from __future__ import annotations
+
+import re
+
+from loreline.models import Memory
+
+_SYMBOL = re.compile(r"[A-Za-z0-9_$][A-Za-z0-9_$.\-]*")
+
+
+def word_at(line: str, character: int) -> str | None:
+    """The identifier-like word covering `character` (dots and dashes allowed inside)."""
+    for match in _SYMBOL.finditer(line):
+        if match.start() <= character <= match.end():
+            return match.group().strip(".-") or None
+    return None
+
+
+def markdown(memories: list[Memory]) -> str:
+    return "\n\n---\n\n".join(_one(m) for m in memories)
+
+
+def _one(m: Memory) -> str:
+    head = f"**Loreline** · {m.kind} · {(m.observed_at or m.created_at)[:10]}" + (" · pinned" if m.pinned else "")
+    parts = [head, "", m.text]
+    for p in m.provenance[:2]:
+        span = f"{p.line_start}" if p.line_start == p.line_end else f"{p.line_start}-{p.line_end}"
+        parts += ["", f"*{p.tool} · session `{p.session_id[:8]}` · {(p.observed_at or '')[:10]} · lines {span}*",
+                  "> " + p.excerpt.replace("\n", " ")[:300]]
+    if len(m.provenance) > 2:
+        parts += ["", f"*… and {len(m.provenance) - 2} more sources*"]
+    return "\n".join(parts)

@@ -1,0 +1,250 @@
+"""The real language server over stdio, driven by pytest-lsp's client, on a store filled by a
+real import of a session in a real git repository."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from loreline import conflicts, pipeline
+from loreline.distill.rules import RulesDistiller
+from loreline.samples.builder import ClaudeSession
+from loreline.store import Store
+from tests.conftest import ROOT
+
+PROTOCOL_DOC = ROOT / "docs" / "protocol.md"
+
+
+def make_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "app.py").write_text("# install deps with pnpm\nimport os\nLOCK = 'advisory'\n")
+    (repo / "README.md").write_text("nothing to see\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return repo
+
+
+def fill(tmp_path: Path, repo: Path, count: int = 1) -> list[Path]:
+    paths = []
+    for n in range(count):
+        s = ClaudeSession(str(repo / "src"))
+        s.user("In this repo we use pnpm, never npm.")
+        s.assistant("Checking the app.", tools=[("Read", {"file_path": str(repo / "src" / "app.py")}, "import os")])
+        s.user("We'll use Postgres advisory locks because each billing job needs one worker.")
+        s.user(f"The fix was to bump the worker pool to {n + 8} threads.")
+        paths.append(s.write(tmp_path / "sessions" / f"s{n}.jsonl"))
+    return paths
+
+
+def import_paths(paths: list[Path]) -> None:
+    with Store() as store:
+        pipeline.import_sessions(store, [(p, None) for p in paths], pipeline.Options(distiller=RulesDistiller()))
+
+
+@pytest.fixture
+async def lsp(tmp_path: Path, loreline_home: Path) -> AsyncIterator[tuple[LanguageClient, Path]]:
+    repo = make_repo(tmp_path)
+    import_paths(fill(tmp_path, repo))
+    env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    client = await ClientServerConfig(server_command=[sys.executable, "-m", "loreline_lsp"], server_env=env).start()
+    changes: list[Any] = []
+    client.feature("loreline/didChange")(lambda params: changes.append(params))
+    client.did_change_log = changes  # type: ignore[attr-defined]
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+        workspace_folders=[types.WorkspaceFolder(uri=repo.as_uri(), name="repo")],
+        initialization_options={"hoverLimit": 2, "pollSeconds": 0.2, "backgroundWorker": False, "bogus": 1},
+    ))
+    yield client, repo
+    await client.shutdown_session()
+
+
+async def call(client: LanguageClient, method: str, params: dict[str, Any]) -> Any:
+    return await client.protocol.send_request_async(method, params)
+
+
+def doc_methods() -> set[str]:
+    return set(re.findall(r"^### `(loreline/\w+)`", PROTOCOL_DOC.read_text(encoding="utf-8"), re.M))
+
+
+def test_the_server_implements_exactly_the_documented_methods() -> None:
+    from loreline_lsp.server import NOTIFICATIONS, custom_methods
+
+    assert doc_methods() == set(custom_methods()) | set(NOTIFICATIONS)
+
+
+async def test_bad_initialization_options_are_reported_and_defaults_used(lsp: tuple[LanguageClient, Path]) -> None:
+    client, _ = lsp
+    messages = [m.message for m in client.messages]
+    assert any("unknown initialization option 'bogus'" in m for m in messages)
+
+
+async def test_memories_paging_and_filters(lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    page = await call(client, "loreline/memories", {})
+    assert page.project == str(repo) and page.total == 3
+    assert {m.kind for m in page.items} == {"preference", "decision", "fact"}
+    only = await call(client, "loreline/memories", {"kind": "decision"})
+    assert [m.text[:9] for m in only.items] == ["We'll use"]
+    first = await call(client, "loreline/memories", {"limit": 1, "offset": 1})
+    assert len(first.items) == 1 and first.total == 3
+    text = await call(client, "loreline/memories", {"text": "pnpm"})
+    assert [m.kind for m in text.items] == ["preference"]
+    elsewhere = await call(client, "loreline/memories", {"folder": str(repo.parent)})
+    assert elsewhere.total == 0
+
+
+async def test_provenance_and_recall(lsp: tuple[LanguageClient, Path]) -> None:
+    client, _ = lsp
+    hits = await call(client, "loreline/recall", {"query": "advisory locks billing"})
+    top = hits.items[0]
+    assert "advisory locks" in top.memory.text and top.ftsRank == 1
+    prov = await call(client, "loreline/provenance", {"id": top.memory.id})
+    source = prov.sources[0]
+    assert (source.tool, source.lineStart, source.lineEnd) == ("claude-code", 5, 5)
+    assert source.sessionUri.startswith("file://") and "advisory" in source.excerpt
+
+
+async def test_hover_shows_matching_memories_with_provenance(lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    uri = (repo / "src" / "app.py").as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="python", version=1, text=(repo / "src" / "app.py").read_text())))
+    found = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(line=0, character=22)))
+    assert found is not None
+    value = found.contents.value  # type: ignore[union-attr]
+    assert "preference" in value and "In this repo we use pnpm, never npm." in value
+    assert "claude-code" in value and "lines 1" in value
+    nothing = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(line=1, character=8)))
+    assert nothing is None
+
+
+async def test_code_lens_lists_memories_tied_to_the_file(lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    uri = (repo / "src" / "app.py").as_uri()
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert len(lenses) == 1 and lenses[0].range.start.line == 0
+    assert lenses[0].command is not None and "memories about this file" in lenses[0].command.title
+    listed = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=lenses[0].command.command, arguments=lenses[0].command.arguments))
+    assert {m["kind"] for m in listed["items"]} == {"preference", "decision"}
+    none = await client.text_document_code_lens_async(types.CodeLensParams(
+        types.TextDocumentIdentifier((repo / "README.md").as_uri())))
+    assert not none
+
+
+async def test_conflicts_written_by_another_process_arrive_with_did_change(
+        lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    page = await call(client, "loreline/memories", {})
+    ids = {m.kind: m.id for m in page.items}
+    with Store() as store, store.write():
+        cid = conflicts.record(store, str(repo), ids["preference"], ids["decision"], "test pair")
+    for _ in range(50):
+        if client.did_change_log:  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.1)
+    assert client.did_change_log, "no loreline/didChange after another process wrote"  # type: ignore[attr-defined]
+    pending = await call(client, "loreline/conflicts", {})
+    assert [c.id for c in pending.items] == [cid]
+    resolved = await call(client, "loreline/resolveConflict", {"id": cid, "keep": "new"})
+    assert (resolved.status, resolved.resolution, resolved.existing.status) == ("resolved", "keep_new", "superseded")
+    assert (await call(client, "loreline/conflicts", {})).items == []
+
+
+async def test_forget_removes_from_listing_and_notifies(lsp: tuple[LanguageClient, Path]) -> None:
+    client, _ = lsp
+    page = await call(client, "loreline/memories", {"kind": "fact"})
+    before = len(client.did_change_log)  # type: ignore[attr-defined]
+    result = await call(client, "loreline/forget", {"id": page.items[0].id})
+    assert result.forgotten == [page.items[0].id]
+    assert (await call(client, "loreline/memories", {"kind": "fact"})).total == 0
+    await asyncio.sleep(0.1)
+    assert len(client.did_change_log) > before  # type: ignore[attr-defined]
+
+
+async def test_import_reports_progress(lsp: tuple[LanguageClient, Path], tmp_path: Path) -> None:
+    client, repo = lsp
+    paths = fill(tmp_path / "more", repo, count=3)
+    result = await call(client, "loreline/import", {"paths": [p.as_uri() for p in paths]})
+    # the first session repeats what the store already knows; the other two add one fact each
+    assert (result.imported, result.added, result.merged) == (3, 2, 7)
+    (token, reports), = client.progress_reports.items()
+    assert str(token).startswith("loreline-import-")
+    kinds = [getattr(r, "kind", None) for r in reports]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and kinds.count("report") == 3
+
+
+async def test_import_can_be_cancelled_between_sessions(lsp: tuple[LanguageClient, Path], tmp_path: Path) -> None:
+    client, repo = lsp
+    paths = fill(tmp_path / "many", repo, count=150)
+    task = asyncio.ensure_future(call(client, "loreline/import", {"paths": [str(p) for p in paths]}))
+    token = None
+    for _ in range(500):
+        started = [t for t, reports in client.progress_reports.items()
+                   if any(getattr(r, "kind", "") == "report" for r in reports)]
+        if started:
+            token = started[0]
+            break
+        await asyncio.sleep(0.01)
+    assert token is not None
+    client.protocol.notify("window/workDoneProgress/cancel", types.WorkDoneProgressCancelParams(token=token))
+    result = await task
+    assert result.cancelled is True and result.imported < 150
+
+
+async def test_status(lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    info = await call(client, "loreline/status", {})
+    assert info.memories.active == 3 and info.project == str(repo) and info.sessions_imported == 1
+
+
+BAD_PARAMS = [
+    ("loreline/memories", {"limit": "ten"}),
+    ("loreline/memories", {"kind": "opinion"}),
+    ("loreline/provenance", {"id": "7"}),
+    ("loreline/provenance", {}),
+    ("loreline/recall", {"query": 42}),
+    ("loreline/conflicts", {"status": 1}),
+    ("loreline/resolveConflict", {"id": 1, "keep": "new", "merge": "x"}),
+    ("loreline/resolveConflict", {"id": 1, "keep": "maybe"}),
+    ("loreline/forget", {"id": None}),
+    ("loreline/import", {"paths": "not-a-list"}),
+    ("loreline/status", {"folder": 3}),
+    ("loreline/setApiKey", {"key": 123}),
+]
+
+
+@pytest.mark.parametrize(("method", "params"), BAD_PARAMS)
+async def test_wrong_parameter_types_are_rejected_and_the_server_stays_up(
+        lsp: tuple[LanguageClient, Path], method: str, params: dict[str, Any]) -> None:
+    client, _ = lsp
+    with pytest.raises(JsonRpcException) as caught:
+        await call(client, method, params)
+    assert caught.value.code == -32602
+    assert (await call(client, "loreline/memories", {})).total == 3
+
+
+async def test_engine_errors_are_request_failed_responses(lsp: tuple[LanguageClient, Path]) -> None:
+    client, _ = lsp
+    for method, params, text in (("loreline/provenance", {"id": 999}, "no memory with id 999"),
+                                 ("loreline/forget", {"id": 999}, "no memory with id 999"),
+                                 ("loreline/resolveConflict", {"id": 5, "keep": "new"}, "no conflict"),
+                                 ("loreline/setApiKey", {"key": "sk-ant-test-key"}, "keyring")):
+        with pytest.raises(JsonRpcException) as caught:
+            await call(client, method, params)
+        assert caught.value.code == -32803 and text in caught.value.message
+    assert (await call(client, "loreline/memories", {})).total == 3

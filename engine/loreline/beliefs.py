@@ -1,32 +1,57 @@
-"""The belief pipeline: how a validated candidate changes what the project believes.
+"""The belief pipeline: how a validated candidate changes what a project believes.
+
+Two phases, so no model call ever runs inside a write transaction:
+`plan()` reads the store and asks the model (outside any transaction); `apply()` runs inside
+the chunk's transaction, re-checks what it relies on, and writes.
 
 Invariants:
-- everything happens within one project; a memory never merges across projects;
+- everything happens within one project; nothing merges or conflicts across projects;
 - a wording the user forgot (a tombstone) never comes back from any import;
-- an exact duplicate (same normalised wording) is merged: no new memory, one more
-  provenance row (the same source twice adds nothing), so re-reading a session is a no-op;
-- otherwise the candidate is added as an active memory with its first provenance row,
-  its files and its vector;
-- every write leaves an audit row naming the actor.
-
-Near-duplicate classification, contradictions and the judge build on this module.
+- an exact duplicate (same normalised wording) is merged: no new memory, one more provenance
+  row (the same source twice adds nothing), so re-reading a session is a no-op;
+- near duplicates are the active memories among the 5 nearest vectors with similarity at or
+  above NEAR_SIMILARITY. With a judge each is classified: `identical` → a new version of
+  that memory with the new wording (the old one superseded, its `valid_until` set);
+  `contradictory` → the candidate is added and a conflict recorded (both stay active), and an
+  imported contradiction is judged once, right away, with both excerpts and timestamps:
+  `keep_new` / `keep_existing` / `keep_both` resolve it (revertibly), `unsure` leaves it
+  pending for the person; `complementary` → added. Without a judge only a near-identical
+  wording of the same kind is versioned (similarity ≥ IDENTICAL_SIMILARITY and the same
+  content words, so "stage 0" never versions "stage 1"); contradictions
+  cannot be seen and wait until a model is available;
+- if the store changed between plan and apply (another importer got there first), apply
+  falls back to merge or add: never a duplicate;
+- every write leaves an audit row naming the actor (import, hook, user, judge).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import array
+import re
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Protocol
 
+from . import conflicts, curate
 from .embed import Embedder
-from .models import Candidate, Provenance
+from .errors import ModelOutputError
+from .models import Candidate, Memory, Provenance
 from .store import Store
 from .store import memories as rows
 from .store import search
+
+NEIGHBOURS = 5
+NEAR_SIMILARITY = 0.55
+IDENTICAL_SIMILARITY = 0.92
+RELATIONS = ("identical", "complementary", "contradictory")
+VERDICTS = ("keep_new", "keep_existing", "keep_both", "unsure")
 
 
 class Outcome(Enum):
     ADDED = "added"
     MERGED = "merged"
+    VERSIONED = "versioned"
+    CONFLICTED = "conflicted"
     KNOWN_SOURCE = "known-source"
     FORGOTTEN = "forgotten"
 
@@ -42,32 +67,162 @@ class Context:
     actor: str = "import"
 
 
-def reconcile(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder) -> tuple[Outcome, int | None]:
-    """Apply one candidate inside the caller's write transaction."""
+class Judge(Protocol):
+    """A model that compares a new belief with an existing memory."""
+
+    def classify(self, candidate: Candidate, ctx: Context, existing: Memory) -> tuple[str, str]:
+        """(relation, reason): relation is one of RELATIONS."""
+        ...
+
+    def judge(self, candidate: Candidate, ctx: Context, existing: Memory) -> tuple[str, str]:
+        """(verdict, reason) for a contradiction: verdict is one of VERDICTS."""
+        ...
+
+
+@dataclass(slots=True)
+class Plan:
+    candidate: Candidate
+    ctx: Context
+    digest: str
+    vector: bytes
+    forgotten: bool = False
+    version_of: int | None = None
+    contradicts: list[tuple[int, str]] = field(default_factory=list)
+    verdicts: dict[int, tuple[str, str]] = field(default_factory=dict)
+    relations: dict[int, str] = field(default_factory=dict)
+
+
+def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None) -> Plan:
+    """Decide what a candidate would do (reads and model calls only, no writes)."""
     digest = rows.content_hash(candidate.text)
+    result = Plan(candidate, ctx, digest, embedder.embed(candidate.text))
     if rows.is_tombstoned(store, ctx.project, digest):
+        result.forgotten = True
+        return result
+    if rows.find_by_hash(store, ctx.project, digest) is not None:
+        return result
+    for memory, similarity in near(store, ctx.project, result.vector):
+        if judge is None:
+            if similarity >= IDENTICAL_SIMILARITY and memory.kind == candidate.kind \
+                    and content_words(memory.text) == content_words(candidate.text):
+                result.version_of = memory.id
+                break
+            continue
+        try:
+            relation, reason = judge.classify(candidate, ctx, memory)
+        except ModelOutputError:
+            continue  # an answer outside the contract: the pair stays unclassified
+        result.relations[memory.id] = relation
+        if relation == "identical":
+            result.version_of = memory.id
+            break
+        if relation == "contradictory":
+            result.contradicts.append((memory.id, reason))
+            if ctx.actor == "import":
+                try:
+                    result.verdicts[memory.id] = judge.judge(candidate, ctx, memory)
+                except ModelOutputError:
+                    result.verdicts[memory.id] = ("unsure", "the judge answered outside the contract")
+    return result
+
+
+_WORD = re.compile(r"[\w.$-]+")
+_FILLER = frozenset("a an the this that these those to of for in on at by with and or we i you our it is are be "
+                    "will 'll shall should".split())
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words that carry meaning: near-identical wordings without a model must share all of them."""
+    words = (w.strip(".-").lower() for w in _WORD.findall(text))
+    return frozenset(w for w in words if w and w not in _FILLER)
+
+
+def near(store: Store, project: str, vector: bytes) -> list[tuple[Memory, float]]:
+    """Active memories of the project among the nearest vectors, most similar first."""
+    if not any(array.array("f", vector)):
+        return []
+    found = [(mid, 1.0 - dist) for mid, dist in search.knn(store, vector, project, NEIGHBOURS)
+             if 1.0 - dist >= NEAR_SIMILARITY]
+    loaded = {m.id: m for m in rows.load(store, [mid for mid, _ in found])}
+    return [(loaded[mid], sim) for mid, sim in found if mid in loaded and loaded[mid].status == "active"]
+
+
+def apply(store: Store, p: Plan, embedder: Embedder) -> tuple[Outcome, int | None]:
+    """Carry out a plan inside the caller's write transaction."""
+    ctx = p.ctx
+    if p.forgotten or rows.is_tombstoned(store, ctx.project, p.digest):
         return Outcome.FORGOTTEN, None
-    existing = rows.find_by_hash(store, ctx.project, digest)
+    existing = rows.find_by_hash(store, ctx.project, p.digest)
     if existing is not None:
-        memory_id, _status = existing
-        if not rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key):
-            return Outcome.KNOWN_SOURCE, memory_id
-        rows.add_files(store, memory_id, ctx.files)
-        rows.note_observed(store, memory_id, ctx.provenance.observed_at)
-        rows.audit(store, ctx.actor, "merge", memory_id, after=_source(ctx))
-        return Outcome.MERGED, memory_id
+        return _merge(store, existing[0], ctx)
+    target = _still_active(store, p.version_of)
+    if target is not None:
+        return Outcome.VERSIONED, _version(store, target, p, embedder)
+    memory_id = _add(store, p)
+    live = [(mid, reason) for mid, reason in p.contradicts if _still_active(store, mid) is not None]
+    for existing_id, reason in live:
+        _conflict(store, ctx, existing_id, memory_id, reason, p.verdicts.get(existing_id))
+    return (Outcome.CONFLICTED if live else Outcome.ADDED), memory_id
+
+
+def _still_active(store: Store, memory_id: int | None) -> Memory | None:
+    if memory_id is None:
+        return None
+    found = rows.load(store, [memory_id])
+    return found[0] if found and found[0].status == "active" else None
+
+
+def _merge(store: Store, memory_id: int, ctx: Context) -> tuple[Outcome, int]:
+    if not rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key):
+        return Outcome.KNOWN_SOURCE, memory_id
+    rows.add_files(store, memory_id, ctx.files)
+    rows.note_observed(store, memory_id, ctx.provenance.observed_at)
+    rows.audit(store, ctx.actor, "merge", memory_id, after=_source(ctx))
+    return Outcome.MERGED, memory_id
+
+
+def _add(store: Store, p: Plan) -> int:
+    ctx, candidate = p.ctx, p.candidate
     memory_id = rows.insert(store, rows.NewMemory(
         project=ctx.project, kind=candidate.kind, text=candidate.text,
         observed_at=ctx.provenance.observed_at, extractor=candidate.extractor,
     ))
     rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key)
     rows.add_files(store, memory_id, ctx.files)
-    search.put_vector(store, memory_id, ctx.project, embedder.embed(candidate.text))
-    rows.audit(store, ctx.actor, "add", memory_id,
-               after={"kind": candidate.kind, "text": candidate.text, **_source(ctx)})
-    return Outcome.ADDED, memory_id
+    search.put_vector(store, memory_id, ctx.project, p.vector)
+    rows.audit(store, ctx.actor, "add", memory_id, after={"kind": candidate.kind, "text": candidate.text,
+                                                          **_source(ctx)})
+    return memory_id
+
+
+def _version(store: Store, old: Memory, p: Plan, embedder: Embedder) -> int:
+    ctx = p.ctx
+    details = {"relation": p.relations.get(old.id, "near-identical"), **_source(ctx)}
+    new_id = curate.supersede_with(store, old, p.candidate.text, ctx.actor, embedder, kind=p.candidate.kind,
+                                   action="version", details=details)
+    store.conn.execute("UPDATE memories SET observed_at = ?, extractor = ? WHERE id = ?",
+                       (ctx.provenance.observed_at, p.candidate.extractor, new_id))
+    if ctx.provenance.observed_at:
+        store.conn.execute("UPDATE memories SET valid_until = ? WHERE id = ?", (ctx.provenance.observed_at, old.id))
+    rows.add_provenance(store, new_id, ctx.provenance, ctx.replay_key)
+    rows.add_files(store, new_id, ctx.files)
+    return new_id
+
+
+def _conflict(store: Store, ctx: Context, existing_id: int, new_id: int, reason: str,
+              verdict: tuple[str, str] | None) -> None:
+    conflict_id = conflicts.record(store, ctx.project, existing_id, new_id, reason, actor=ctx.actor)
+    if verdict is None or verdict[0] not in VERDICTS or verdict[0] == "unsure":
+        return
+    conflicts.resolve(store, conflict_id, verdict[0], decided_by="judge", reason=verdict[1])
 
 
 def _source(ctx: Context) -> dict[str, object]:
     p = ctx.provenance
     return {"session_id": p.session_id, "path": p.session_path, "lines": [p.line_start, p.line_end]}
+
+
+def reconcile(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder,
+              judge: Judge | None = None) -> tuple[Outcome, int | None]:
+    """Plan and apply in one go (the caller holds the write transaction; no judge calls then)."""
+    return apply(store, plan(store, candidate, ctx, embedder, judge), embedder)

@@ -76,7 +76,7 @@ def edit(store: Store, memory_id: int, text: str, actor: str = "user",
 
 
 def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: Embedder,
-                   kind: str | None = None) -> int:
+                   kind: str | None = None, action: str = "edit", details: dict[str, Any] | None = None) -> int:
     """Add the next version of `old` with `text` and supersede `old` (inside a transaction)."""
     stamp = rows.now()
     new_id = rows.insert(store, rows.NewMemory(
@@ -93,5 +93,6 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
     store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? WHERE id = ?",
                        (stamp, stamp, old.id))
     search.put_vector(store, new_id, old.project, embedder.embed(text))
-    rows.audit(store, actor, "edit", new_id, before=_snapshot(old), after={"text": text, "replaces": old.id})
+    rows.audit(store, actor, action, new_id, before=_snapshot(old),
+               after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

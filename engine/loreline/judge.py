@@ -1,0 +1,82 @@
+"""The model judge of the belief pipeline: `classify_relation` and `judge_conflict`.
+
+Both are forced tool calls through the same `ModelClient` as the distiller (retries, usage
+metering and the daily cap included). Everything sent is already sanitized and redacted:
+memory texts and provenance excerpts are stored that way. An answer outside the contract
+raises `ModelOutputError`; the caller treats the pair as unclassified.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from .beliefs import RELATIONS, VERDICTS, Context
+from .errors import ModelOutputError
+from .models import Candidate, Memory
+
+if TYPE_CHECKING:
+    from .distill.anthropic import ModelClient
+
+CLASSIFY_TOOL: dict[str, Any] = {
+    "name": "classify_relation",
+    "description": "Record how the new note relates to the existing note.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"relation": {"type": "string", "enum": list(RELATIONS)}, "reason": {"type": "string"}},
+        "required": ["relation", "reason"],
+    },
+}
+JUDGE_TOOL: dict[str, Any] = {
+    "name": "judge_conflict",
+    "description": "Record which of two contradicting notes holds now.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"verdict": {"type": "string", "enum": list(VERDICTS)}, "reason": {"type": "string"}},
+        "required": ["verdict", "reason"],
+    },
+}
+
+
+@functools.cache
+def _prompt(name: str) -> str:
+    return resources.files("loreline.distill").joinpath(f"prompts/{name}.md").read_text(encoding="utf-8")
+
+
+def _note(label: str, kind: str, text: str, excerpt: str, when: str | None) -> str:
+    return (f"<{label} kind=\"{kind}\" said=\"{when or 'unknown'}\">\n<note>{text}</note>\n"
+            f"<excerpt>{excerpt}</excerpt>\n</{label}>")
+
+
+def _existing(memory: Memory) -> str:
+    source = memory.provenance[-1] if memory.provenance else None
+    return _note("existing", memory.kind, memory.text, source.excerpt if source else "",
+                 memory.observed_at or (source.observed_at if source else None))
+
+
+def _new(candidate: Candidate, ctx: Context) -> str:
+    return _note("new", candidate.kind, candidate.text, ctx.provenance.excerpt, ctx.provenance.observed_at)
+
+
+class ModelJudge:
+    def __init__(self, client: ModelClient) -> None:
+        self.client = client
+
+    def classify(self, candidate: Candidate, ctx: Context, existing: Memory) -> tuple[str, str]:
+        answer, _ = self.client.call_tool(CLASSIFY_TOOL, _prompt("classify"),
+                                          f"{_existing(existing)}\n\n{_new(candidate, ctx)}", max_tokens=300)
+        return _pick(answer, "relation", RELATIONS)
+
+    def judge(self, candidate: Candidate, ctx: Context, existing: Memory) -> tuple[str, str]:
+        answer, _ = self.client.call_tool(JUDGE_TOOL, _prompt("judge"),
+                                          f"{_existing(existing)}\n\n{_new(candidate, ctx)}", max_tokens=300)
+        return _pick(answer, "verdict", VERDICTS)
+
+
+def _pick(answer: dict[str, Any], field: str, allowed: tuple[str, ...]) -> tuple[str, str]:
+    value = answer.get(field)
+    if value not in allowed:
+        raise ModelOutputError(f"the model answered {field}={value!r}, not one of {', '.join(allowed)}")
+    reason = answer.get("reason")
+    return str(value), (reason.strip()[:500] if isinstance(reason, str) else "")

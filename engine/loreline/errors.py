@@ -11,6 +11,7 @@
     ├── DistillError                   a distillation backend
     │   ├── AuthError                  the API key was rejected (401/403)
     │   ├── RateLimitedError           429/529 or connection trouble after the retries
+    │   ├── CapReachedError            the daily cap on unattended model calls is spent
     │   └── ModelOutputError           the model answered outside the contract
     ├── KeyringUnavailableError        no OS keyring backend is usable
     └── NotFoundError                  an id the user named does not exist
@@ -66,6 +67,10 @@ class AuthError(DistillError):
 
 class RateLimitedError(DistillError):
     pass
+
+
+class CapReachedError(DistillError):
+    """Deferred, not failed: the work waits for tomorrow's allowance or a higher cap."""
 
 
 class ModelOutputError(DistillError):

@@ -7,7 +7,10 @@ Rules (each failure is counted by its reason, never saved):
 - every quote matches, whitespace- and case-normalised, the text of the turn on its line;
 - preferences and decisions need support from a person's line: an assistant proposal is
   not adoption, and an assistant recap is not evidence of a fact the user settled;
-- neither the text nor a quote may still contain a secret.
+- neither the text nor a quote may still contain a secret;
+- a quote may not come from a line that carries an instruction-override phrase (the
+  sanitizer marks them `[instruction-override: …]`): a claim that follows "ignore previous
+  instructions and remember …" is the injection's, not the person's, whoever pasted it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable, Iterable
 from .models import KINDS, Candidate, Chunk
 
 MAX_TEXT = 600
+OVERRIDE_MARK = "[instruction-override:"
 MAX_QUOTE = 1_000
 USER_ONLY_KINDS = ("preference", "decision")
 
@@ -47,6 +51,11 @@ def validate(
     return accepted, reasons
 
 
+def _beside_override(text: str, quote: str) -> bool:
+    """True when the (normalised) quote lies on a line that holds an override marker."""
+    return any(OVERRIDE_MARK in line and quote in normalise(line) for line in text.splitlines())
+
+
 def check(candidate: Candidate, chunk: Chunk, has_secret: Callable[[str], bool]) -> str | None:
     """The reason a candidate is rejected, or None when it stands."""
     if candidate.kind not in KINDS:
@@ -66,6 +75,8 @@ def check(candidate: Candidate, chunk: Chunk, has_secret: Callable[[str], bool])
         quote = normalise(item.quote)
         if not quote or len(item.quote) > MAX_QUOTE or quote not in normalise(turn.text):
             return "quote-mismatch"
+        if OVERRIDE_MARK in turn.text and _beside_override(turn.text, quote):
+            return "follows-injected-instruction"
         speakers.add(turn.speaker)
     if all(item.line <= chunk.context_until for item in candidate.evidence):
         return "context-only"

@@ -189,6 +189,8 @@ class ImportReport:
     rejected: dict[str, int] = field(default_factory=dict)
     added: int = 0
     merged: int = 0
+    versioned: int = 0
+    conflicts: int = 0
     forgotten_skipped: int = 0
     dry_run: bool = False
     cancelled: bool = False

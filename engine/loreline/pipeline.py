@@ -40,6 +40,9 @@ class Options:
     actor: str = "import"
     embedder: Embedder = field(default_factory=default_embedder)
     progress: Progress | None = None
+    #: compares near duplicates and judges contradictions; None = no model (exact merges and
+    #: near-identical versioning only)
+    judge: beliefs.Judge | None = None
     #: a person is waiting (CLI, editor command); False for background capture, whose
     #: model calls count against the daily cap (limits.daily_unattended_calls)
     attended: bool = True
@@ -163,12 +166,13 @@ def _import_chunk(
     if options.dry_run:
         options.preview.append((piece, accepted))
         return
+    plans = [_plan(store, t, piece, project, candidate, key, options) for candidate in accepted]
     with store.write():
         if _replayed(store, key):
             report.chunks_replayed += 1
         else:
-            for candidate in accepted:
-                _apply(store, t, piece, project, candidate, key, options, report)
+            for plan in plans:
+                _count(report, beliefs.apply(store, plan, options.embedder)[0])
             store.conn.execute(
                 "INSERT INTO replays(replay_key, session_path, line_start, line_end, policy, created_at) "
                 "VALUES(?,?,?,?,?,?)",
@@ -178,16 +182,23 @@ def _import_chunk(
             ledger.record(store, entry)
 
 
-def _apply(
-    store: Store, t: Transcript, piece: Chunk, project: str, candidate: Candidate, key: str,
-    options: Options, report: ImportReport,
-) -> None:
+def _plan(
+    store: Store, t: Transcript, piece: Chunk, project: str, candidate: Candidate, key: str, options: Options,
+) -> beliefs.Plan:
+    """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
     root = project if os.path.isabs(project) else t.cwd
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
                           options.actor)
-    outcome, _ = beliefs.reconcile(store, candidate, ctx, options.embedder)
-    if outcome is beliefs.Outcome.ADDED:
+    return beliefs.plan(store, candidate, ctx, options.embedder, options.judge)
+
+
+def _count(report: ImportReport, outcome: beliefs.Outcome) -> None:
+    if outcome in (beliefs.Outcome.ADDED, beliefs.Outcome.CONFLICTED):
         report.added += 1
+    if outcome is beliefs.Outcome.CONFLICTED:
+        report.conflicts += 1
+    elif outcome is beliefs.Outcome.VERSIONED:
+        report.versioned += 1
     elif outcome is beliefs.Outcome.MERGED:
         report.merged += 1
     elif outcome is beliefs.Outcome.FORGOTTEN:

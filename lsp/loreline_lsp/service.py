@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlparse
 
 from loreline import conflicts, curate, pipeline
 from loreline.conflicts import Conflict
-from loreline.distill.rules import RulesDistiller
+from loreline.distill import select as backends
 from loreline.models import ImportReport, Memory, Provenance
 from loreline.project import project_key
 from loreline.recall import USER_SCOPE, recall
@@ -118,7 +118,9 @@ def run_import(paths: list[str] | None, scope: str, days: float, sessions: int,
     else:
         found = discover.discover_claude(discover.claude_dir(None), days=days, max_sessions=sessions)
         chosen, left_out = found.in_import_order(), found.left_out
-    options = pipeline.Options(distiller=RulesDistiller(), progress=progress, should_stop=should_stop)
+    choice = backends.choose()
+    options = pipeline.Options(distiller=choice.distiller, judge=choice.judge, progress=progress,
+                               should_stop=should_stop)
     with Store() as store:
         report = pipeline.import_sessions(store, chosen, options)
     report.left_out.extend(left_out)

@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from .. import pipeline
-from ..distill.rules import RulesDistiller
+from .. import pipeline, usage
+from ..distill import Metered
+from ..distill import select as backends
 from ..errors import TranscriptMissingError
 from ..models import ImportReport
 from ..transcripts import discover
@@ -18,19 +19,31 @@ from .common import emit_json, open_store
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     group = sub.add_parser("import", help="import memories from assistant sessions")
     inner = group.add_subparsers(dest="what", required=True, metavar="WHAT")
-    p = inner.add_parser("sessions", help="import Claude Code sessions (discovered, or --path FILE…)")
+    p = inner.add_parser("sessions", help="import assistant sessions (discovered with --tool, or --path FILE…)")
     p.add_argument("--path", nargs="+", metavar="FILE", help="import these transcript files instead of discovering")
     p.add_argument("--claude-dir", help="Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
+    p.add_argument("--tool", choices=(*discover.TOOLS, "all"), default="claude-code",
+                   help="whose sessions to discover: claude-code, codex, cursor or all (default: claude-code)")
+    p.add_argument("--codex-home", help="Codex home (default: $CODEX_HOME or ~/.codex)")
+    p.add_argument("--cursor-dir", help="Cursor config dir (default: ~/.cursor)")
     p.add_argument("--days", type=float, default=discover.DEFAULT_DAYS, help="only sessions modified in the last N days (14)")
     p.add_argument("--sessions", type=int, default=discover.DEFAULT_SESSIONS, help="at most N sessions, newest first (20)")
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--backend", choices=backends.BACKENDS, help="distiller: auto (Claude when a key is available, "
+                   "else offline rules), anthropic or rules (default: config distill.backend, auto)")
+    p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
+                   "`loreline auth set` or ANTHROPIC_API_KEY)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     sessions, left_out = _select(args)
-    options = pipeline.Options(distiller=RulesDistiller(), dry_run=args.dry_run, progress=_progress())
+    choice = backends.choose(args.backend, args.api_key)
+    if choice.notice:
+        print(choice.notice, file=sys.stderr)
+    options = pipeline.Options(distiller=choice.distiller, judge=choice.judge, dry_run=args.dry_run,
+                               progress=_progress(), attended=True)
     with open_store() as store:
         report = pipeline.import_sessions(store, sessions, options)
     report.left_out.extend(left_out)
@@ -39,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         emit_json(_report_json(report, options))
     else:
         print(render.import_report(report))
+        if report.model is not None:
+            print(_spend_line(report))
         if args.dry_run:
             print(_preview(options))
     return 1 if report.failed and not report.imported else 0
@@ -51,7 +66,9 @@ def _select(args: argparse.Namespace) -> tuple[list[tuple[Path, str | None]], li
         if missing and len(missing) == len(paths):
             raise TranscriptMissingError(f"no such transcript: {missing[0]}")
         return [(p, None) for p in paths if p.is_file()], [(str(p), "no such file") for p in missing]
-    found = discover.discover_claude(discover.claude_dir(args.claude_dir), days=args.days, max_sessions=args.sessions)
+    found = discover.discover_all(
+        [args.tool], claude_root=discover.claude_dir(args.claude_dir), codex_root=discover.codex_home(args.codex_home),
+        cursor_root=discover.cursor_dir(args.cursor_dir), window=discover.Window(args.days, args.sessions))
     return found.in_import_order(), found.left_out
 
 
@@ -74,12 +91,29 @@ def _clear_progress() -> None:
 
 
 def _preview(options: pipeline.Options) -> str:
-    out = ["", "Would distill:"]
+    paid = isinstance(options.distiller, Metered)
+    out = ["", "Would distill:" if not paid else "Would send (not distilled: a dry run makes no model call):"]
     for piece, accepted in options.preview:
         out.append(f"  {Path(piece.path).name} lines {piece.line_start}-{piece.line_end} "
-                   f"({len(piece.text):,} chars): {len(accepted)} memories")
+                   f"({len(piece.text):,} chars)" + ("" if paid else f": {len(accepted)} memories"))
         out.extend(f"    {c.kind:<10} {c.text}" for c in accepted)
     return "\n".join(out)
+
+
+def _spend_line(report: ImportReport) -> str:
+    assert report.model is not None
+    if report.dry_run:
+        pending = report.chunks - report.chunks_replayed
+        return usage.estimate_line(report.model, pending, report.estimated_input_tokens)
+    return usage.cost_line(report.model, report.usage)
+
+
+def _spend_json(report: ImportReport) -> dict[str, object]:
+    spent = report.usage
+    return {"model": report.model, "calls": spent.calls, "input_tokens": spent.input_tokens,
+            "cache_read_tokens": spent.cache_read_tokens, "cache_creation_tokens": spent.cache_creation_tokens,
+            "output_tokens": spent.output_tokens, "estimated_input_tokens": report.estimated_input_tokens,
+            "cost_usd_estimate": usage.cost(report.model, spent) if report.model else None}
 
 
 def _report_json(report: ImportReport, options: pipeline.Options) -> dict[str, object]:
@@ -88,7 +122,9 @@ def _report_json(report: ImportReport, options: pipeline.Options) -> dict[str, o
         "backend": report.backend,
         "sessions": {"imported": report.imported, "unchanged": report.unchanged,
                      "left_out": [{"path": p, "reason": r} for p, r in report.left_out],
-                     "failed": [{"path": p, "error": e} for p, e in report.failed]},
+                     "failed": [{"path": p, "error": e} for p, e in report.failed],
+                     "deferred": [{"path": p, "reason": r} for p, r in report.deferred]},
+        "model_use": _spend_json(report),
         "turns": report.turns,
         "lines_skipped": report.lines_skipped,
         "chunks": report.chunks,

@@ -63,7 +63,8 @@ def import_report(report: ImportReport) -> str:
     verb = "Would import" if report.dry_run else "Imported"
     out = [
         f"{verb} {plural(report.imported, 'session')} with the {report.backend} backend; "
-        f"{report.unchanged} unchanged, {len(report.left_out)} left out, {len(report.failed)} failed.",
+        f"{report.unchanged} unchanged, {len(report.left_out)} left out, {len(report.failed)} failed"
+        + (f", {len(report.deferred)} deferred" if report.deferred else "") + ".",
         f"  turns kept {report.turns} · lines skipped {report.lines_skipped} · chunks {report.chunks}"
         + (f" ({report.chunks_replayed} already done)" if report.chunks_replayed else ""),
         f"  candidates {report.candidates} · rejected {sum(report.rejected.values())}"
@@ -73,6 +74,7 @@ def import_report(report: ImportReport) -> str:
     ]
     out.extend(_grouped("left out", report.left_out))
     out.extend(_grouped("failed", report.failed))
+    out.extend(_grouped("deferred to the next run", report.deferred))
     return "\n".join(out)
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 
+from .. import usage
 from ..embed import default_embedder
+from ..errors import LorelineError
 from ..store import Store
+from . import capture_status
 from .common import emit_json, open_store, plural
 
 
@@ -34,8 +37,19 @@ def collect(store: Store) -> dict[str, object]:
         "last_import": last,
         "pending_conflicts": int(store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'") or 0),
         "embedder": default_embedder().fingerprint,
-        "backend": "rules (offline)",
+        "backend": _backend(),
+        "model_use": usage.today_summary(store),
+        "capture": capture_status.collect(store),
     }
+
+
+def _backend() -> str:
+    from ..distill import select
+
+    try:
+        return select.describe()
+    except LorelineError as err:
+        return f"unknown ({err})"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
     assert isinstance(mem, dict)
     kinds = info["active_by_kind"]
     assert isinstance(kinds, dict)
+    spent = info["model_use"]
+    assert isinstance(spent, dict)
+    if spent["cap_reached"]:
+        print("!! " + usage.cap_message(spent["unattended_calls"], spent["daily_unattended_cap"]))
     print(f"Store      {info['store']} ({int(info['store_bytes']) / 1024:.0f} KiB)")  # type: ignore[call-overload]
     print(f"Memories   {mem['active']} active in {plural(int(info['projects']), 'project')}"  # type: ignore[call-overload]
           f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten")
@@ -56,4 +74,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"Sessions   {info['sessions_imported']} imported · last import {info['last_import'] or 'never'}")
     print(f"Conflicts  {info['pending_conflicts']} pending")
     print(f"Distiller  {info['backend']} · embedder {info['embedder']}")
+    print(f"Model use  today {spent['attended_calls']} attended · {spent['unattended_calls']}/"
+          f"{spent['daily_unattended_cap']} unattended calls · {spent['input_tokens']:,} tokens in"
+          f" · {spent['output_tokens']:,} out")
+    capture = info["capture"]
+    assert isinstance(capture, dict)
+    print("\n".join(capture_status.lines(capture)))
     return 0

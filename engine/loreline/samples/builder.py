@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 
+ToolResult = str | list[dict[str, Any]]
+
+
 @dataclass
 class ClaudeSession:
     cwd: str
@@ -24,9 +27,13 @@ class ClaudeSession:
     version: str = "2.1.38"
     branch: str = "main"
     records: list[dict[str, Any]] = field(default_factory=list)
+    #: a subagent's sidecar file: every line is `isSidechain` and carries `agentId`
+    sidechain: bool = False
+    agent_id: str | None = None
     _clock: int = 0
     _parent: str | None = None
     _seq: int = 0
+    _tools: int = 0
 
     @property
     def next_line(self) -> int:
@@ -39,15 +46,26 @@ class ClaudeSession:
 
     def _uuid(self) -> str:
         self._seq += 1
-        return str(uuidlib.uuid5(uuidlib.NAMESPACE_URL, f"{self.session_id}/{self._seq}"))
+        return str(uuidlib.uuid5(uuidlib.NAMESPACE_URL, f"{self._key}/{self._seq}"))
+
+    @property
+    def _key(self) -> str:
+        """What makes ids unique: a subagent shares its parent's session id."""
+        return self.session_id if self.agent_id is None else f"{self.session_id}/{self.agent_id}"
+
+    def _tool_id(self) -> str:
+        self._tools += 1
+        return "toolu_" + uuidlib.uuid5(uuidlib.NAMESPACE_OID, f"{self._key}/tool/{self._tools}").hex[:24]
 
     def _envelope(self, kind: str, **extra: Any) -> dict[str, Any]:
         uid = self._uuid()
         record = {
-            "parentUuid": self._parent, "isSidechain": False, "userType": "external", "cwd": self.cwd,
+            "parentUuid": self._parent, "isSidechain": self.sidechain, "userType": "external", "cwd": self.cwd,
             "sessionId": self.session_id, "version": self.version, "gitBranch": self.branch,
             "type": kind, "uuid": uid, "timestamp": self._stamp(),
         }
+        if self.agent_id is not None:
+            record["agentId"] = self.agent_id
         record.update(extra)
         self._parent = uid
         return record
@@ -58,18 +76,26 @@ class ClaudeSession:
         self.records.append(self._envelope("user", message={"role": "user", "content": text}, **extra))
         return line
 
+    def user_blocks(self, blocks: list[dict[str, Any]], **extra: Any) -> int:
+        """A prompt made of content blocks (text next to a pasted image); returns its line number."""
+        line = self.next_line
+        self.records.append(self._envelope("user", message={"role": "user", "content": blocks}, **extra))
+        return line
+
     def assistant(self, *texts: str, thinking: str | None = None,
-                  tools: list[tuple[str, dict[str, Any], str]] = ()) -> tuple[int, int]:  # type: ignore[assignment]
-        """One API message written block per line, then its tool results; returns its line span."""
+                  tools: list[tuple[str, dict[str, Any], ToolResult]] = ()) -> tuple[int, int]:  # type: ignore[assignment]
+        """One API message written block per line, then its tool results; returns its line span.
+
+        A tool result is text, or a list of content blocks (an image a tool read)."""
         first = self.next_line
-        msg_id = f"msg_{uuidlib.uuid5(uuidlib.NAMESPACE_OID, self.session_id + str(first)).hex[:24]}"
+        msg_id = f"msg_{uuidlib.uuid5(uuidlib.NAMESPACE_OID, self._key + str(first)).hex[:24]}"
         blocks: list[dict[str, Any]] = []
         if thinking is not None:
             blocks.append({"type": "thinking", "thinking": thinking, "signature": "EuYBCkQYAiJA" + "x" * 40})
         blocks.extend({"type": "text", "text": t} for t in texts)
         ids = []
         for name, tool_input, _ in tools:
-            ids.append(f"toolu_{uuidlib.uuid4().hex[:24]}")
+            ids.append(self._tool_id())
             blocks.append({"type": "tool_use", "id": ids[-1], "name": name, "input": tool_input})
         for block in blocks:
             self.records.append(self._envelope("assistant", requestId="req_" + msg_id[4:], message={
@@ -79,15 +105,21 @@ class ClaudeSession:
             }))
         last = self.next_line - 1
         for tool_id, (_, _, result) in zip(ids, tools):
+            outcome: dict[str, Any] = (
+                {"stdout": result, "stderr": "", "interrupted": False, "isImage": False} if isinstance(result, str)
+                else {"status": "completed", "content": result})
             self.records.append(self._envelope("user", message={"role": "user", "content": [
-                {"tool_use_id": tool_id, "type": "tool_result", "content": result}]},
-                toolUseResult={"stdout": result, "stderr": "", "interrupted": False, "isImage": False}))
+                {"tool_use_id": tool_id, "type": "tool_result", "content": result}]}, toolUseResult=outcome))
         return first, last
 
     def raw(self, record: dict[str, Any]) -> int:
         line = self.next_line
         self.records.append(record)
         return line
+
+    def line(self, kind: str, **fields: Any) -> int:
+        """Any other enveloped line (`system`, `attachment`, `progress` …) with its fields."""
+        return self.raw(self._envelope(kind, **fields))
 
     def snapshot(self) -> int:
         return self.raw({"type": "file-history-snapshot", "messageId": self._uuid(), "isSnapshotUpdate": False,

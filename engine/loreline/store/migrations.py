@@ -175,9 +175,56 @@ def _conflict_undo(store: Store) -> None:
     store.conn.execute("ALTER TABLE conflicts ADD COLUMN undo TEXT")
 
 
+USAGE_BY_MODEL = """
+CREATE TABLE usage_by_model(
+    day TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    model TEXT NOT NULL DEFAULT '',
+    attended INTEGER NOT NULL,
+    calls INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_creation_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY(day, backend, model, attended)
+);
+INSERT INTO usage_by_model(day, backend, attended, calls, input_tokens, cache_read_tokens, output_tokens)
+    SELECT day, backend, attended, calls, input_tokens, cached_tokens, output_tokens FROM usage;
+DROP TABLE usage;
+ALTER TABLE usage_by_model RENAME TO usage;
+"""
+
+
+def _usage_by_model(store: Store) -> None:
+    """Usage per model (prices differ), with cache reads and cache writes apart."""
+    store.conn.execute(USAGE_BY_MODEL)
+
+
+CAPTURE_QUEUE = """
+ALTER TABLE jobs ADD COLUMN session_key TEXT;
+ALTER TABLE jobs ADD COLUMN session_id TEXT;
+ALTER TABLE jobs ADD COLUMN tool TEXT;
+ALTER TABLE jobs ADD COLUMN finished_at TEXT;
+CREATE UNIQUE INDEX jobs_one_open_per_session ON jobs(session_key) WHERE state IN ('queued', 'deferred', 'running');
+CREATE INDEX jobs_by_session ON jobs(session_key, state);
+CREATE TABLE spooled(
+    name TEXT PRIMARY KEY,
+    job_id INTEGER,
+    ingested_at TEXT NOT NULL
+);
+"""
+
+
+def _capture_queue(store: Store) -> None:
+    """Hook capture: jobs coalesced per session, and the spool files already ingested."""
+    store.conn.execute(CAPTURE_QUEUE)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
+    ("0003_usage_by_model", _usage_by_model),
+    ("0004_capture_queue", _capture_queue),
 ]
 
 

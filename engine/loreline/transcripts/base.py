@@ -1,14 +1,43 @@
-"""Shared pieces of the transcript parsers: building turns and reading a file.
+"""Shared pieces of the transcript parsers: building turns and cleaning their text.
 
 `TurnBuilder` accumulates turns while records stream past. Assistant content that arrives
 as several lines of one message is merged into one turn; tool-call file paths without any
 prose are held until the next assistant turn (or attached to the previous one at the end),
 so no touch is lost.
+
+Invariant shared by every reader: text injected into a session by a harness or a hook —
+above all Loreline's own `<loreline-memories>` block — never becomes (part of) a turn.
+`strip_injected` removes such spans from any text a reader is about to keep and counts
+each removal by reason; a text left empty is dropped.
 """
 
 from __future__ import annotations
 
-from ..models import Speaker, Turn
+import re
+from pathlib import Path
+from typing import Any, Protocol, TypeGuard
+
+from ..models import ParseStats, Speaker, Turn
+
+LORELINE_TAG = "<loreline-memories>"
+#: (opening tag, closing tag, drop reason); a span without its closing tag runs to the end.
+INJECTED_SPANS: tuple[tuple[str, str, str], ...] = (
+    (LORELINE_TAG, "</loreline-memories>", "loreline-memories"),
+    ("<system-reminder>", "</system-reminder>", "hook-context"),
+)
+#: keys of a tool input that name one file the tool reads or edits
+FILE_KEYS = ("file_path", "notebook_path", "filePath", "target_file", "target_notebook", "path")
+_FILE_KEY_SET = frozenset(FILE_KEYS)
+#: tools whose `path` is a folder searched, not a file read
+SEARCH_TOOLS = frozenset({"Grep", "Glob", "LS", "grep", "glob", "list_dir", "codebase_search", "file_search"})
+MAX_PATH_CHARS = 1024
+_UUID_TAIL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+
+
+class Drops(Protocol):
+    """Anything that counts dropped things by reason (`ParseStats`, a reader's own tally)."""
+
+    def drop(self, reason: str, n: int = 1) -> None: ...
 
 
 class TurnBuilder:
@@ -19,7 +48,7 @@ class TurnBuilder:
 
     def add(self, speaker: Speaker, text: str, lineno: int, stamp: str | None, files: tuple[str, ...] = ()) -> None:
         self._close()
-        self.turns.append(Turn(speaker, text, lineno, lineno, stamp, files))
+        self.turns.append(Turn(speaker, text, lineno, lineno, stamp, _unique(files)))
 
     def add_assistant(self, text: str, lineno: int, stamp: str | None, files: list[str], *, merge: bool) -> None:
         """Add one line of assistant output; `merge` continues the open message."""
@@ -37,6 +66,16 @@ class TurnBuilder:
         if text:
             self._open = Turn("assistant", text, lineno, lineno, stamp, _unique(tuple(self._loose_files + files)))
             self._loose_files = []
+        else:
+            self._loose_files.extend(files)
+
+    def add_files(self, files: list[str]) -> None:
+        """Files touched by a tool call outside any message: they join the open assistant
+        turn (its lines unchanged), else wait for the next one."""
+        if self._open is not None:
+            turn = self._open
+            self._open = Turn(turn.speaker, turn.text, turn.line_start, turn.line_end, turn.timestamp,
+                              _unique(turn.files + tuple(files)))
         else:
             self._loose_files.extend(files)
 
@@ -62,3 +101,97 @@ class TurnBuilder:
 
 def _unique(paths: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(paths))
+
+
+def remove_spans(text: str, opening: str, closing: str) -> tuple[str, int]:
+    """`text` without every `opening…closing` span (an unclosed one runs to the end)."""
+    pieces: list[str] = []
+    count = 0
+    at = 0
+    while True:
+        start = text.find(opening, at)
+        if start < 0:
+            break
+        count += 1
+        pieces.append(text[at:start])
+        end = text.find(closing, start + len(opening))
+        if end < 0:
+            at = len(text)
+            break
+        at = end + len(closing)
+    if not count:
+        return text, 0
+    pieces.append(text[at:])
+    return "".join(pieces), count
+
+
+def strip_injected(text: str, stats: Drops) -> str:
+    """`text` without injected spans (counted by reason), stripped of outer whitespace."""
+    if "<" in text:
+        for opening, closing, reason in INJECTED_SPANS:
+            if opening in text:
+                text, count = remove_spans(text, opening, closing)
+                stats.drop(reason, count)
+    return text.strip()
+
+
+def mentions(value: Any, needle: str) -> bool:
+    """True when a string, or a list of strings or text blocks, contains `needle`."""
+    if isinstance(value, str):
+        return needle in value
+    if isinstance(value, list):
+        for item in value:
+            text = item.get("text") if isinstance(item, dict) else item
+            if isinstance(text, str) and needle in text:
+                return True
+    return False
+
+
+def block_texts(content: Any, stats: ParseStats, *, text_types: tuple[str, ...] = ("text",)) -> str | None:
+    """The text of a string or a list of content blocks; None when the content is malformed.
+
+    Non-text blocks are counted as `block:<type>`; tool inputs are not read here.
+    """
+    if isinstance(content, str):
+        return content.strip()
+    if not isinstance(content, list):
+        stats.drop("bad-content")
+        return None
+    texts: list[str] = []
+    for block in content:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind in text_types:
+            text = block.get("text") if isinstance(block, dict) else None
+            if isinstance(text, str):
+                if text.strip():
+                    texts.append(text.strip())
+            else:
+                stats.drop("bad-content")
+        else:
+            stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
+    return "\n\n".join(texts)
+
+
+def tool_input_paths(name: Any, tool_input: Any) -> list[str]:
+    """File paths a structured tool call reads or edits (never a searched folder)."""
+    if not isinstance(tool_input, dict) or not _FILE_KEY_SET.intersection(tool_input):
+        return []
+    found: list[str] = []
+    for key in FILE_KEYS:
+        if key == "path" and isinstance(name, str) and name in SEARCH_TOOLS:
+            continue
+        value = tool_input.get(key)
+        if is_path(value):
+            found.append(value)
+    return found
+
+
+def is_path(value: Any) -> TypeGuard[str]:
+    return isinstance(value, str) and 0 < len(value) < MAX_PATH_CHARS and "\n" not in value
+
+
+def session_from_name(path: Path) -> str:
+    """A session id from a file name: the UUID it ends with, else the name without suffix."""
+    stem = path.name.removesuffix(".jsonl").removesuffix(".json")
+    match = _UUID_TAIL.search(stem)
+    return match.group(0) if match else stem

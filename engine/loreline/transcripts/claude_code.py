@@ -1,11 +1,24 @@
 """Claude Code session transcripts (`~/.claude/projects/<slug>/<session-id>.jsonl`).
 
-Kept: a person's prompts and the assistant's prose, with their physical line numbers.
-Dropped, each counted by reason: tool calls and results, thinking, images, sidechain
-(subagent) turns, meta lines, slash-command envelopes and local command output,
-interrupts, compaction summaries, synthetic/API-error messages, every non-message line
-type (`summary`, `progress`, `attachment`, `system`, `file-history-snapshot`, …), and
-lines replayed with a uuid already seen (resumed sessions).
+Kept: a person's prompts and the assistant's prose, with their physical line numbers, and
+the words typed after a slash command (`/orchestrator update CLAUDE.md` is kept as that
+text; a bare `/model` or a settings command is not).
+Dropped, each counted by reason in `ParseStats.dropped`:
+
+* every non-message line type (`line-type:<type>`: summary, progress, file-history-snapshot,
+  queue-operation, permission-mode, last-prompt, api-request*, cost-state, mode, …) —
+  unknown future types included; `system` lines as `compact-boundary`, `local-command` or
+  `line-type:system`; hook attachments as `hook-context` (or `loreline-memories` when they
+  carry Loreline's own block), other attachments as `line-type:attachment`;
+* blocks that are not prose (`block:tool_use`, `block:tool_result`, `block:thinking`,
+  `block:image`, …) — tool inputs are still read for the file paths they name;
+* user lines that are not a person's words: `meta` (isMeta: caveats, expanded command
+  bodies, injected reminders), `slash-command`, `local-command`, `bash-mode`, `interrupt`,
+  `compaction-summary`, `task-notification`, `hook-context`;
+* subagent work: `sidechain`, with the noise agents named (`warmup-agent`,
+  `compaction-agent`), so a sidecar file parsed on its own yields no turns and says why;
+* `synthetic` (API-error) assistant lines and `replayed-uuid` lines of resumed sessions;
+* malformed shapes (`bad-message`, `bad-content`, `block:unknown`) — never fatal.
 
 One API message is written as one line per content block sharing `message.id`; those
 lines are merged into one assistant turn spanning them. File paths named by tool calls
@@ -17,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import ParseStats, Turn
-from .base import TurnBuilder
+from .base import LORELINE_TAG, TurnBuilder, block_texts, mentions, strip_injected, tool_input_paths
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -32,20 +45,33 @@ NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("[Request interrupted by user", "interrupt"),
     ("This session is being continued from a previous conversation", "compaction-summary"),
     ("<user-prompt-submit-hook>", "hook-context"),
+    ("SessionStart hook additional context", "hook-context"),
+    ("UserPromptSubmit hook additional context", "hook-context"),
 )
-
-FILE_KEYS = ("file_path", "notebook_path", "path")
+_NOISE_STARTS = tuple(prefix for prefix, _ in NOISE_PREFIXES)
+#: built-in commands whose arguments configure the tool rather than say anything
+SETTINGS_COMMANDS = frozenset({
+    "add-dir", "agents", "bashes", "bug", "clear", "config", "context", "continue", "cost", "doctor", "effort",
+    "exit", "export", "fast", "feedback", "help", "hooks", "ide", "init", "install-github-app", "login",
+    "logout", "mcp", "memory", "model", "output-style", "permissions", "plugin", "plugins", "privacy-settings",
+    "quit", "release-notes", "resume", "review", "rewind", "sandbox", "security-review", "status", "statusline",
+    "tasks", "terminal-setup", "theme", "todos", "upgrade", "usage", "vim",
+})
+COMPACTION_PROMPT = "Your task is to create a detailed summary of the conversation so far"
 MESSAGE_TYPES = ("user", "assistant")
+HOOK_ATTACHMENTS = frozenset({"hook_success", "hook_additional_context", "hook_blocking_error",
+                              "hook_non_blocking_error", "hook_system_message"})
+SYSTEM_REASONS = {"compact_boundary": "compact-boundary", "local_command": "local-command"}
 
 
 def looks_like(record: dict[str, Any]) -> bool:
     """True when a record has the shape of a Claude Code transcript line."""
     kind = record.get("type")
+    if not isinstance(kind, str) or "payload" in record:
+        return False
     if kind in MESSAGE_TYPES:
         return "sessionId" in record or "uuid" in record or "parentUuid" in record
-    return kind in ("summary", "file-history-snapshot", "queue-operation", "progress") or (
-        kind in ("system", "attachment", "permission-mode", "last-prompt") and "sessionId" in record
-    )
+    return kind in ("summary", "file-history-snapshot", "queue-operation") or "sessionId" in record
 
 
 class ClaudeCodeReader:
@@ -61,23 +87,26 @@ class ClaudeCodeReader:
         self.started_at: str | None = None
         self._seen_uuids: set[str] = set()
         self._pending_id: str | None = None
+        self._noise_agents: dict[str, str] = {}
+        self._identified = False
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
         self._note_identity(record)
         kind = record.get("type")
         if kind not in MESSAGE_TYPES:
-            self.stats.drop(f"line-type:{kind}" if isinstance(kind, str) else "line-type:unknown")
+            self.stats.drop(self._other_reason(kind, record))
             return
         if self._is_replay(record):
             return
         if record.get("isSidechain") is True:
-            self.stats.drop("sidechain")
+            self.stats.drop(self._sidechain_reason(record))
             return
         message = record.get("message")
         if not isinstance(message, dict):
-            self.stats.drop("no-message")
+            self.stats.drop("bad-message")
             return
-        stamp = record.get("timestamp") if isinstance(record.get("timestamp"), str) else None
+        stamp = record.get("timestamp")
+        stamp = stamp if isinstance(stamp, str) else None
         if kind == "user":
             self._user(lineno, record, message, stamp)
         else:
@@ -86,9 +115,48 @@ class ClaudeCodeReader:
     def finish(self) -> list[Turn]:
         return self.builder.finish()
 
-    # -- records ---------------------------------------------------------------
+    # -- lines that are not messages ---------------------------------------------
+
+    def _other_reason(self, kind: Any, record: dict[str, Any]) -> str:
+        if kind == "system":
+            subtype = record.get("subtype")
+            if isinstance(subtype, str) and subtype in SYSTEM_REASONS:
+                return SYSTEM_REASONS[subtype]
+            return "loreline-memories" if mentions(record.get("content"), LORELINE_TAG) else "line-type:system"
+        if kind == "attachment":
+            attachment = record.get("attachment")
+            if isinstance(attachment, dict) and str(attachment.get("type")) in HOOK_ATTACHMENTS:
+                said = (attachment.get("content"), attachment.get("stdout"))
+                return "loreline-memories" if any(mentions(s, LORELINE_TAG) for s in said) else "hook-context"
+            return "line-type:attachment"
+        return f"line-type:{kind}" if isinstance(kind, str) else "line-type:unknown"
+
+    def _sidechain_reason(self, record: dict[str, Any]) -> str:
+        """Why a subagent line is dropped: its agent is noise (warm-up, compaction) or it is delegated work."""
+        agent = record.get("agentId")
+        agent = agent if isinstance(agent, str) else ""
+        if agent.startswith("acompact"):
+            return "compaction-agent"
+        if agent in self._noise_agents:
+            return self._noise_agents[agent]
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if record.get("type") == "user" and isinstance(content, str):
+            text = content.strip()
+            reason = "warmup-agent" if text == "Warmup" else ""
+            reason = "compaction-agent" if text.startswith(COMPACTION_PROMPT) else reason
+            if reason:
+                if agent:
+                    self._noise_agents[agent] = reason
+                return reason
+        return "sidechain"
+
+    # -- messages ----------------------------------------------------------------
 
     def _note_identity(self, record: dict[str, Any]) -> None:
+        if self._identified:
+            return
+        self._identified = self.session_id is not None and self.cwd is not None and self.started_at is not None
         if self.session_id is None and isinstance(record.get("sessionId"), str):
             self.session_id = record["sessionId"]
         if self.cwd is None and isinstance(record.get("cwd"), str) and record["cwd"]:
@@ -107,60 +175,59 @@ class ClaudeCodeReader:
         return False
 
     def _user(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:
+        content = message.get("content")
         if record.get("isCompactSummary") is True:
             self.stats.drop("compaction-summary")
             return
         if record.get("isMeta") is True:
-            self.stats.drop("meta")
+            self.stats.drop("loreline-memories" if mentions(content, LORELINE_TAG) else "meta")
             return
-        text = self._user_text(message.get("content"))
+        text = block_texts(content, self.stats)
         if not text:
             return
-        reason = noise_reason(text)
-        if reason is not None:
-            self.stats.drop(reason)
+        text = strip_injected(text, self.stats)
+        if not text:
             return
+        if text.startswith(_NOISE_STARTS):
+            reason = noise_reason(text)
+            typed = slash_command(text) if reason == "slash-command" else None
+            if typed is None:
+                self.stats.drop(reason or "meta")
+                return
+            text = typed
         self._pending_id = None
         self.builder.add("user", text, lineno, stamp)
-
-    def _user_text(self, content: Any) -> str:
-        if isinstance(content, str):
-            return content.strip()
-        if not isinstance(content, list):
-            self.stats.drop("bad-content")
-            return ""
-        texts: list[str] = []
-        for block in content:
-            kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "text" and isinstance(block.get("text"), str):
-                texts.append(block["text"])
-            else:
-                self.stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
-        return "\n".join(t for t in texts if t.strip()).strip()
 
     def _assistant(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
         content = message.get("content")
-        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(blocks, list):
+            self.stats.drop("bad-content")
+            return
         texts: list[str] = []
         files: list[str] = []
         for block in blocks:
             kind = block.get("type") if isinstance(block, dict) else None
-            text = block.get("text") if kind == "text" else None
-            if isinstance(text, str):
-                if text.strip():
-                    texts.append(text.strip())
+            if kind == "text":
+                text = block.get("text")
+                if isinstance(text, str):
+                    if text.strip():
+                        texts.append(text.strip())
+                else:
+                    self.stats.drop("bad-content")
             elif kind == "tool_use":
                 self.stats.drop("block:tool_use")
-                files.extend(tool_paths(block.get("input")))
+                files.extend(tool_input_paths(block.get("name"), block.get("input")))
             else:
                 self.stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
         msg_id = message.get("id") if isinstance(message.get("id"), str) else None
         same = msg_id is not None and msg_id == self._pending_id
         self._pending_id = msg_id
-        self.builder.add_assistant("\n\n".join(texts), lineno, stamp, files, merge=same)
+        text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
+        self.builder.add_assistant(text, lineno, stamp, files, merge=same)
 
 
 def noise_reason(text: str) -> str | None:
@@ -171,13 +238,21 @@ def noise_reason(text: str) -> str | None:
     return None
 
 
-def tool_paths(tool_input: Any) -> list[str]:
-    """File paths a tool call names (Read, Edit, Write, NotebookEdit, Grep/Glob paths)."""
-    if not isinstance(tool_input, dict):
-        return []
-    found: list[str] = []
-    for key in FILE_KEYS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and value and len(value) < 1024 and "\n" not in value:
-            found.append(value)
-    return found
+def slash_command(text: str) -> str | None:
+    """`/name args` for a slash-command envelope whose arguments are a person's words, else None."""
+    name = _tag(text, "command-name") or _tag(text, "command-message") or ""
+    args = _tag(text, "command-args")
+    name = name.strip().lstrip("/").split(" ", 1)[0]
+    if not args or not name or name in SETTINGS_COMMANDS:
+        return None
+    return f"/{name} {args}"
+
+
+def _tag(text: str, tag: str) -> str | None:
+    start = text.find(f"<{tag}>")
+    if start < 0:
+        return None
+    start += len(tag) + 2
+    end = text.find(f"</{tag}>", start)
+    return (text[start:] if end < 0 else text[start:end]).strip()
+

@@ -1,10 +1,21 @@
 """Finding session files on disk, newest first, with every left-out file accounted for.
 
-Claude Code keeps main transcripts at `<config>/projects/<slug>/<session-uuid>.jsonl`
-(`<config>` is `--claude-dir`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`). Sidecar
-subagent files (`<slug>/agent-*.jsonl`, `<slug>/<session>/subagents/*.jsonl`) are not
-sessions. A file modified in the last few minutes is probably still being written and waits
-for the next run. Files outside the window or beyond the cap are left out, with the reason.
+Where each tool keeps its sessions:
+
+* Claude Code: `<config>/projects/<slug>/<session-uuid>.jsonl` (`<config>` is `--claude-dir`,
+  else `$CLAUDE_CONFIG_DIR`, else `~/.claude`). Sidecar subagent files
+  (`<slug>/agent-*.jsonl`, `<slug>/<session>/subagents/*.jsonl`) are not sessions.
+* Codex: `<home>/sessions/**/rollout-*.jsonl`, `<home>/archived_sessions/rollout-*.jsonl` and
+  the TypeScript CLI's `<home>/sessions/rollout-*.json` (`<home>` is `--codex-home`, else
+  `$CODEX_HOME`, else `~/.codex`). Compressed `.jsonl.zst` rollouts are reported, not read.
+* Cursor: `<dir>/projects/<slug>/agent-transcripts/<uuid>/<uuid>.jsonl` and the flat
+  `agent-transcripts/<uuid>.jsonl` (`<dir>` is `--cursor-dir`, else `~/.cursor`); subagent
+  transcripts and legacy `.txt` transcripts are reported, not read.
+
+Every tool goes through the same window: a file modified in the last few minutes is
+probably still being written and waits for the next run; files outside `--days` or beyond
+the `--sessions` cap (newest first, across all tools asked for) are left out, with the
+reason. Nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -12,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +31,8 @@ SESSION_NAME = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 SETTLE_SECONDS = 300
 DEFAULT_DAYS = 14
 DEFAULT_SESSIONS = 20
+TOOLS = ("claude-code", "codex", "cursor")
+SUBAGENT = "subagent sidecar, not a session"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,39 +53,153 @@ class Discovery:
         return [(f.path, f.tool) for f in sorted(self.sessions, key=lambda f: f.mtime)]
 
 
+Collector = Callable[[Path, Discovery], list[Found]]
+
+
 def claude_dir(explicit: str | None = None) -> Path:
+    return _root(explicit, "CLAUDE_CONFIG_DIR", ".claude")
+
+
+def codex_home(explicit: str | None = None) -> Path:
+    return _root(explicit, "CODEX_HOME", ".codex")
+
+
+def cursor_dir(explicit: str | None = None) -> Path:
+    return _root(explicit, None, ".cursor")
+
+
+def _root(explicit: str | None, env_name: str | None, default: str) -> Path:
     if explicit:
         return Path(explicit).expanduser()
-    env = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
-    return Path(env).expanduser() if env else Path.home() / ".claude"
+    env = os.environ.get(env_name, "").strip() if env_name else ""
+    return Path(env).expanduser() if env else Path.home() / default
 
 
-def discover_claude(
-    root: Path,
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Which discovered sessions are taken: age, count, and how long a file must be still."""
+
+    days: float = DEFAULT_DAYS
+    max_sessions: int = DEFAULT_SESSIONS
+    now: float | None = None
+    settle_seconds: float = SETTLE_SECONDS
+
+
+def discover_claude(root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
+                    now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
+    return _discover([(_claude_candidates, root)], Window(days, max_sessions, now, settle_seconds))
+
+
+def discover_codex(root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
+                   now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
+    return _discover([(_codex_candidates, root)], Window(days, max_sessions, now, settle_seconds))
+
+
+def discover_cursor(root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
+                    now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
+    return _discover([(_cursor_candidates, root)], Window(days, max_sessions, now, settle_seconds))
+
+
+def discover_all(
+    tools: Sequence[str],
     *,
-    days: float = DEFAULT_DAYS,
-    max_sessions: int = DEFAULT_SESSIONS,
-    now: float | None = None,
-    settle_seconds: float = SETTLE_SECONDS,
+    claude_root: Path | None = None,
+    codex_root: Path | None = None,
+    cursor_root: Path | None = None,
+    window: Window = Window(),
 ) -> Discovery:
+    """Sessions of every tool in `tools` (`"all"` means every known tool), one window and cap."""
+    wanted = TOOLS if "all" in tools else tuple(dict.fromkeys(tools))
+    unknown = [t for t in wanted if t not in TOOLS]
+    if unknown:
+        raise ValueError(f"unknown tool {unknown[0]!r} (known: {', '.join(TOOLS)}, all)")
+    roots: dict[str, tuple[Collector, Path]] = {
+        "claude-code": (_claude_candidates, claude_root or claude_dir()),
+        "codex": (_codex_candidates, codex_root or codex_home()),
+        "cursor": (_cursor_candidates, cursor_root or cursor_dir()),
+    }
+    return _discover([roots[t] for t in wanted], window)
+
+
+def _discover(sources: list[tuple[Collector, Path]], window: Window) -> Discovery:
     result = Discovery()
+    candidates: list[Found] = []
+    for collect, root in sources:
+        candidates.extend(collect(root, result))
+    now = time.time() if window.now is None else window.now
+    _window(candidates, result, days=window.days, max_sessions=window.max_sessions, now=now,
+            settle_seconds=window.settle_seconds)
+    return result
+
+
+# -- per tool: which files are sessions ----------------------------------------------
+
+
+def _claude_candidates(root: Path, result: Discovery) -> list[Found]:
     projects = root / "projects"
     if not projects.is_dir():
         result.left_out.append((str(projects), "no Claude Code projects folder here"))
-        return result
+        return []
     candidates: list[Found] = []
     for path in sorted(projects.glob("*/*.jsonl")):
         if path.name.startswith("agent-"):
-            result.left_out.append((str(path), "subagent sidecar, not a session"))
+            result.left_out.append((str(path), SUBAGENT))
         elif not SESSION_NAME.match(path.name):
             result.left_out.append((str(path), "not a session file name"))
         else:
             candidates.append(_found(path, "claude-code"))
     for path in sorted(projects.glob("*/*/subagents/*.jsonl")):
-        result.left_out.append((str(path), "subagent sidecar, not a session"))
-    _window(candidates, result, days=days, max_sessions=max_sessions,
-            now=time.time() if now is None else now, settle_seconds=settle_seconds)
-    return result
+        result.left_out.append((str(path), SUBAGENT))
+    return candidates
+
+
+def _codex_candidates(root: Path, result: Discovery) -> list[Found]:
+    sessions, archived = root / "sessions", root / "archived_sessions"
+    if not sessions.is_dir() and not archived.is_dir():
+        result.left_out.append((str(sessions), "no Codex sessions folder here"))
+        return []
+    candidates: list[Found] = []
+    paths = sorted(sessions.rglob("rollout-*")) + sorted(archived.glob("rollout-*"))
+    for path in paths:
+        name = path.name
+        if not path.is_file():
+            continue
+        if name.endswith(".jsonl") or (name.endswith(".json") and path.parent == sessions):
+            candidates.append(_found(path, "codex"))
+        elif name.endswith(".zst"):
+            result.left_out.append((str(path), "compressed rollout (.zst), not read"))
+        else:
+            result.left_out.append((str(path), "not a rollout file"))
+    return candidates
+
+
+def _cursor_candidates(root: Path, result: Discovery) -> list[Found]:
+    projects = root / "projects"
+    if not projects.is_dir():
+        result.left_out.append((str(projects), "no Cursor projects folder here"))
+        return []
+    candidates: list[Found] = []
+    for folder in sorted(projects.glob("*/agent-transcripts")):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            reason = _cursor_reason(path.relative_to(folder).parts, path)
+            if reason is None:
+                candidates.append(_found(path, "cursor"))
+            else:
+                result.left_out.append((str(path), reason))
+    return candidates
+
+
+def _cursor_reason(parts: tuple[str, ...], path: Path) -> str | None:
+    """Why a file under `agent-transcripts/` is not a session; None when it is one."""
+    if "subagents" in parts:
+        return SUBAGENT
+    if path.suffix == ".txt":
+        return "legacy text transcript, not read"
+    if path.suffix != ".jsonl":
+        return "not a transcript file"
+    if len(parts) == 1 or (len(parts) == 2 and parts[0] == path.stem):
+        return None
+    return "not a session file name"
 
 
 def _found(path: Path, tool: str) -> Found:

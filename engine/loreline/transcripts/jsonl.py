@@ -1,9 +1,11 @@
 """Streaming JSONL reading with physical line numbers and bounded memory.
 
-A transcript is read one line at a time in binary mode. A line that is not valid UTF-8,
-not valid JSON, not an object, or longer than `MAX_LINE_BYTES` is skipped and counted,
-never fatal. A last line without a newline is only read when the caller asks for it:
-a file that is still being written must not have its half-written tail consumed.
+A transcript is read in blocks of `BLOCK_BYTES` and split into physical lines. A line that
+is not valid UTF-8, not valid JSON, not an object, or longer than `MAX_LINE_BYTES` is
+skipped and counted, never fatal. Memory stays bounded by one block plus one line of at
+most `MAX_LINE_BYTES`: the bytes of a longer line are discarded as they arrive. A last
+line without a newline is only read when the caller asks for it: a file that is still
+being written must not have its half-written tail consumed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import orjson
 from ..models import ParseStats
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
-_READ_LIMIT = 1024 * 1024
+BLOCK_BYTES = 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -34,27 +36,64 @@ class ReadPosition:
     offset: int = 0
 
 
-def _read_line(handle: IO[bytes], stats: ParseStats) -> tuple[bytes | None, int, bool]:
-    """Read one physical line: (content or None when oversized, bytes consumed, has newline)."""
-    parts: list[bytes] = []
-    size = 0
-    oversized = False
+class _Partial:
+    """The start of a line that continues in the next block (or is dropped as too long)."""
+
+    __slots__ = ("parts", "size", "oversized")
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.oversized = False
+
+    def add(self, piece: bytes) -> None:
+        self.size += len(piece)
+        if self.oversized:
+            return
+        if self.size > MAX_LINE_BYTES:
+            self.oversized = True
+            self.parts = []
+        else:
+            self.parts.append(piece)
+
+    def take(self, last: bytes) -> tuple[bytes | None, int]:
+        """The whole line ending with `last` (None when oversized) and its byte length."""
+        self.add(last)
+        content = None if self.oversized else b"".join(self.parts)
+        size = self.size
+        self.parts, self.size, self.oversized = [], 0, False
+        return content, size
+
+
+def _lines(handle: IO[bytes], include_partial_tail: bool) -> Iterator[tuple[bytes | memoryview | None, int, bool]]:
+    """Physical lines as `(content or None when oversized, bytes incl. newline, has newline)`.
+
+    Lines inside a block are zero-copy views of it; only a line spanning blocks is joined.
+    """
+    partial = _Partial()
+    read = handle.read
     while True:
-        piece = handle.readline(_READ_LIMIT)
-        if not piece:
+        block = read(BLOCK_BYTES)
+        if not block:
             break
-        size += len(piece)
-        if not oversized:
-            parts.append(piece)
-            if size > MAX_LINE_BYTES:
-                oversized = True
-                parts.clear()
-        if piece.endswith(b"\n"):
-            return (None if oversized else b"".join(parts)), size, True
-    if oversized:
-        stats.drop("oversized-line")
-        return None, size, False
-    return b"".join(parts), size, False
+        view = memoryview(block)
+        find = block.find
+        start = 0
+        end = find(b"\n")
+        if end >= 0 and partial.size:
+            content, size = partial.take(block[:end])
+            yield content, size + 1, True
+            start = end + 1
+            end = find(b"\n", start)
+        while end >= 0:
+            yield view[start:end], end - start + 1, True
+            start = end + 1
+            end = find(b"\n", start)
+        if start < len(block):
+            partial.add(block[start:])
+    if partial.size and include_partial_tail:
+        content, size = partial.take(b"")
+        yield content, size, False
 
 
 def iter_records(
@@ -63,59 +102,48 @@ def iter_records(
     position: ReadPosition,
     *,
     include_partial_tail: bool = True,
-    recent: deque[ReadPosition] | None = None,
+    recent: deque[tuple[int, int]] | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield `(line_number, object)` for every JSON-object line from the handle's position.
 
     `position` is updated as lines are consumed, so a caller can record a watermark that
-    ends at the last complete line. `recent`, when given, receives the position *before*
+    ends at the last complete line. `recent`, when given, receives `(line, offset)` *before*
     each complete line (a bounded deque keeps the last N: where context re-reading starts).
     """
-    while True:
-        before = ReadPosition(position.line, position.offset)
-        content, size, newline = _read_line(handle, stats)
-        if size == 0:
-            return
-        if not newline and not include_partial_tail:
-            return
+    loads = orjson.loads
+    for content, size, newline in _lines(handle, include_partial_tail):
         lineno = position.line + 1
         if newline:
+            if recent is not None:
+                recent.append((position.line, position.offset))
             position.line = lineno
             position.offset += size
-            if recent is not None:
-                recent.append(before)
         stats.lines += 1
         if content is None:
-            if newline:
-                stats.drop("oversized-line")
+            stats.drop("oversized-line")
             stats.bad_lines += 1
             continue
-        record = _decode(content, stats)
-        if record is not None:
+        try:
+            record = loads(content)
+        except orjson.JSONDecodeError:
+            _bad(content, stats)
+            continue
+        if type(record) is dict:
             yield lineno, record
+        else:
+            stats.bad_lines += 1
+            stats.drop("not-an-object")
 
 
-def _decode(content: bytes, stats: ParseStats) -> dict[str, Any] | None:
-    stripped = content.strip()
-    if not stripped:
+def _bad(view: bytes | memoryview, stats: ParseStats) -> None:
+    content = bytes(view)
+    if not content.strip():
         stats.drop("blank-line")
-        return None
+        return
+    stats.bad_lines += 1
     try:
-        value = orjson.loads(stripped)
-    except orjson.JSONDecodeError:
-        stats.bad_lines += 1
-        stats.drop("invalid-json" if _is_utf8(stripped) else "invalid-utf8")
-        return None
-    if not isinstance(value, dict):
-        stats.bad_lines += 1
-        stats.drop("not-an-object")
-        return None
-    return value
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
+        content.decode("utf-8")
     except UnicodeDecodeError:
-        return False
-    return True
+        stats.drop("invalid-utf8")
+        return
+    stats.drop("invalid-json")

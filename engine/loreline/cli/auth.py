@@ -1,0 +1,89 @@
+"""`loreline auth set|status|clear`: the Anthropic API key in the OS keyring.
+
+The key is read without echo (getpass) from a terminal, or as one line from a pipe; it is
+only ever printed masked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+
+from ..errors import ConfigError
+from .common import emit_json
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    group = sub.add_parser("auth", help="store, show or remove the Anthropic API key (OS keyring)")
+    inner = group.add_subparsers(dest="action", required=True, metavar="ACTION")
+    p = inner.add_parser("set", help="store a key in the OS keyring (prompted, or one line on stdin)")
+    p.set_defaults(func=run_set)
+    p = inner.add_parser("status", help="which key would be used, from where (masked)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_status)
+    p = inner.add_parser("clear", help="remove the key from the OS keyring")
+    p.set_defaults(func=run_clear)
+
+
+def read_key() -> str:
+    """The key typed at a hidden prompt, or the first line of piped input."""
+    if sys.stdin.isatty():
+        raw = getpass.getpass("Anthropic API key (input hidden): ")
+    else:
+        raw = sys.stdin.readline()
+    key = raw.strip()
+    if not key:
+        raise ConfigError("no key given; nothing stored")
+    if any(c.isspace() or not c.isprintable() for c in key):
+        raise ConfigError("that does not look like an API key (it has spaces or control characters); nothing stored")
+    return key
+
+
+def run_set(args: argparse.Namespace) -> int:
+    from .. import keys
+
+    keys.usable_backend()  # fail before asking for the key, not after
+    key = read_key()
+    backend = keys.save_key(key)
+    print(f"Stored the Anthropic API key {keys.mask(key)} in the OS keyring ({backend}).")
+    if os.environ.get(keys.ENV, "").strip():
+        print(f"Note: {keys.ENV} is set in this environment and takes precedence over the keyring.")
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from .. import keys
+    from ..errors import KeyringUnavailableError
+
+    found = keys.find_key()
+    try:
+        keys.usable_backend()
+        keyring_note = None
+    except KeyringUnavailableError as err:
+        keyring_note = str(err)
+    if args.json:
+        emit_json({"source": found[1] if found else None, "key": keys.mask(found[0]) if found else None,
+                   "keyring": keyring_note or "available"})
+        return 0 if found else 1
+    if found:
+        print(f"Key        {keys.mask(found[0])} from {found[1]}")
+    else:
+        print(f"No Anthropic API key (looked at --api-key, {keys.ENV} and {keys.FROM_KEYRING}). "
+              "`loreline auth set` stores one; until then imports use the offline rules distiller.")
+    if keyring_note:
+        print(f"Keyring    unavailable: {keyring_note}")
+    return 0 if found else 1
+
+
+def run_clear(args: argparse.Namespace) -> int:
+    from .. import keys
+
+    if keys.clear_key():
+        print("Removed the Anthropic API key from the OS keyring.")
+    else:
+        print("No Anthropic API key was stored in the OS keyring.")
+    if os.environ.get(keys.ENV, "").strip():
+        print(f"Note: {keys.ENV} is still set in this environment and will be used.")
+    return 0

@@ -1,0 +1,83 @@
+"""`loreline transcript PATH`: a session's turns exactly as a distiller would read them.
+
+The turns are parsed, sanitized and redacted by the same functions the import pipeline
+uses (`pipeline.clean_turns`) and labelled by `chunk.render`, so what this prints is what
+a model is sent — nothing else. A footer counts what the parser left out, by reason.
+Reads the session file only; the store is never opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..models import Chunk, Transcript, Turn
+from ..transcripts import READERS
+from .common import emit_json, plural
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("transcript", help="show a session's cleaned, redacted turns as a model would see them")
+    p.add_argument("path", metavar="PATH", help="a session file (Claude Code, Codex, Cursor or generic JSONL)")
+    p.add_argument("--tool", choices=tuple(READERS), help="the file's format (default: detected)")
+    p.add_argument("--chunks", action="store_true", help="show where the chunks sent to the model begin and end")
+    p.add_argument("--json", action="store_true", help="print turns, drop counts (and chunks) as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import transcripts
+    from ..chunk import chunk
+    from ..pipeline import clean_turns
+
+    path = Path(args.path).expanduser()
+    t = transcripts.parse(path, tool=args.tool).transcript
+    turns = clean_turns(t.turns)
+    dropped = dict(t.stats.dropped)
+    if len(turns) < len(t.turns):
+        dropped["empty-after-cleaning"] = len(t.turns) - len(turns)
+    chunks = chunk(turns, session_id=t.session_id, path=str(path)) if args.chunks else []
+    if args.json:
+        emit_json(_as_json(t, turns, dropped, chunks if args.chunks else None))
+    else:
+        print(_as_text(t, turns, dropped, chunks if args.chunks else None))
+    return 0
+
+
+def _as_text(t: Transcript, turns: list[Turn], dropped: dict[str, int], chunks: list[Chunk] | None) -> str:
+    from ..chunk import render
+
+    if chunks is None:
+        body = "\n\n".join(render(turn) for turn in turns)
+    else:
+        body = "\n\n".join(f"{_chunk_rule(c, len(chunks))}\n{c.text}" for c in chunks)
+    return (body + "\n\n" if body else "") + footer(t, turns, dropped)
+
+
+def _chunk_rule(piece: Chunk, total: int) -> str:
+    return (f"── chunk {piece.index + 1}/{total} · L{piece.line_start}-{piece.line_end} · "
+            f"{plural(len(piece.turns), 'turn')} · {len(piece.text):,} chars ──")
+
+
+def footer(t: Transcript, turns: list[Turn], dropped: dict[str, int]) -> str:
+    """One line: what was kept and what was dropped, by reason (most frequent first)."""
+    users = sum(1 for turn in turns if turn.speaker == "user")
+    kept = f"kept {plural(len(turns), 'turn')} ({users} user, {len(turns) - users} assistant)"
+    reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(dropped.items(), key=lambda kv: (-kv[1], kv[0])))
+    return (f"— {t.tool} session {t.session_id} · {plural(t.lines_total, 'line')} · {kept} · "
+            f"dropped: {reasons or 'nothing'}")
+
+
+def _as_json(t: Transcript, turns: list[Turn], dropped: dict[str, int], chunks: list[Chunk] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "path": t.path, "tool": t.tool, "session_id": t.session_id, "cwd": t.cwd, "started_at": t.started_at,
+        "lines": t.lines_total, "bad_lines": t.stats.bad_lines,
+        "turns": [{"speaker": turn.speaker, "line_start": turn.line_start, "line_end": turn.line_end,
+                   "timestamp": turn.timestamp, "text": turn.text, "files": list(turn.files)} for turn in turns],
+        "dropped": dict(sorted(dropped.items())),
+    }
+    if chunks is not None:
+        out["chunks"] = [{"index": c.index, "line_start": c.line_start, "line_end": c.line_end,
+                          "turns": len(c.turns), "chars": len(c.text), "text": c.text} for c in chunks]
+    return out

@@ -1,0 +1,354 @@
+"""The `anthropic` distiller: Claude through the official SDK, one forced tool call per chunk.
+
+`ModelClient.call_tool(tool, system, user)` is the one network primitive, shared with the
+belief pipeline's tools (`classify_relation`, `judge_conflict`):
+- the answer is forced (`tool_choice` names the tool); the instructions are one system
+  block marked for prompt caching; the transcript goes in the user message only;
+- the SDK's own retries are off: this module retries 408/409/429/5xx/529, timeouts and
+  connection errors with exponential backoff and jitter, honouring `retry-after` (a wait
+  longer than `distill.retry_max_seconds` is not waited out). After the last retry it
+  raises RateLimitedError so the caller defers the work instead of losing it, and every
+  later call of the same client fails fast the same way: one outage defers the rest of
+  the run without waiting it out session by session;
+- 401/403 raise AuthError naming where the key came from; the key itself never appears in
+  a message;
+- each completed call is counted by the attached `usage.Meter` (which also enforces the
+  unattended daily cap) before its answer is used.
+
+`AnthropicDistiller` adds the distill prompt (package data, `prompts/distill.md`) and the
+`record_memories` contract. An answer outside the contract is asked for once more, then
+becomes ModelOutputError; the pipeline counts it and moves on.
+
+The SDK takes about two seconds to import, so it is imported on the first call, never when
+this module is.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import functools
+import json
+import os
+import random
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any, NoReturn
+
+from ..config import Config
+from ..errors import AuthError, DistillError, ModelOutputError, RateLimitedError
+from ..models import KINDS, Candidate, Chunk, Evidence, Usage
+from ..usage import Meter
+
+NAME = "anthropic"
+PROMPT_VERSION = "1"
+DEFAULT_MODEL = "claude-haiku-4-5"
+RETRY_STATUSES = frozenset({408, 409, 429})
+MAX_MEMORIES = 100
+
+RECORD_MEMORIES: dict[str, Any] = {
+    "name": "record_memories",
+    "description": "Record the durable memories this transcript excerpt supports, each with the transcript "
+                   "lines and exact quotes that back it. Call it with an empty list when there are none.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "memories": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "kind": {"type": "string", "enum": list(KINDS)},
+                        "text": {"type": "string", "description": "one self-contained idea"},
+                        "evidence": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "line": {"type": "integer", "description": "a line number from a label"},
+                                    "quote": {"type": "string", "description": "verbatim text of that turn"},
+                                },
+                                "required": ["line", "quote"],
+                            },
+                        },
+                    },
+                    "required": ["kind", "text", "evidence"],
+                },
+            },
+        },
+        "required": ["memories"],
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    model: str = DEFAULT_MODEL
+    base_url: str | None = None
+    max_output_tokens: int = 4096
+    timeout_seconds: float = 90.0
+    max_retries: int = 4
+    retry_base_seconds: float = 1.0
+    retry_max_seconds: float = 30.0
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> Settings:
+        """distill.* settings; the endpoint is distill.base_url, else $ANTHROPIC_BASE_URL."""
+        base_url = cfg.get_str("distill.base_url").strip() or os.environ.get("ANTHROPIC_BASE_URL", "").strip()
+        return cls(
+            model=cfg.get_str("distill.model"),
+            base_url=base_url or None,
+            max_output_tokens=cfg.get_int("distill.max_output_tokens"),
+            timeout_seconds=cfg.get_float("distill.timeout_seconds"),
+            max_retries=cfg.get_int("distill.max_retries"),
+            retry_base_seconds=cfg.get_float("distill.retry_base_seconds"),
+            retry_max_seconds=cfg.get_float("distill.retry_max_seconds"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Retryable:
+    reason: str
+    retry_after: float | None = None
+
+
+class ModelClient:
+    """Forced tool calls against a Messages API endpoint, with bounded, testable retries."""
+
+    def __init__(self, settings: Settings, key: str, key_source: str, *, meter: Meter | None = None,
+                 sleep: Callable[[float], None] = time.sleep, jitter: Callable[[], float] = random.random) -> None:
+        self.settings = settings
+        self.meter = meter
+        self._key = key
+        self._key_source = key_source
+        self._sleep = sleep
+        self._jitter = jitter
+        self._sdk: Any = None
+        self._down: str | None = None
+
+    def __repr__(self) -> str:  # never show the key
+        return f"ModelClient(model={self.settings.model!r}, key from {self._key_source})"
+
+    def call_tool(self, tool: Mapping[str, Any], system: str, user: str, *,
+                  max_tokens: int | None = None) -> tuple[dict[str, Any], Usage]:
+        """Ask the model to answer by calling `tool`; returns the tool input and the tokens spent."""
+        if self._down is not None:
+            raise RateLimitedError(f"not tried: {self._down}")
+        if self.meter is not None:
+            self.meter.before_call()
+        message = self._send(request(tool, system, user, self.settings.model,
+                                     max_tokens or self.settings.max_output_tokens))
+        spent = _usage(message)
+        if self.meter is not None:
+            self.meter.record(spent)
+        return _tool_input(message, str(tool["name"])), spent
+
+    def _send(self, body: dict[str, Any]) -> Any:
+        sdk, errors = self._client()
+        attempt = 0
+        while True:
+            try:
+                return sdk.messages.create(**body)
+            except errors.AnthropicError as err:
+                failure = self._classify(err, errors)
+            delay = self._delay(attempt, failure.retry_after)
+            if attempt >= self.settings.max_retries or delay is None:
+                self._give_up(failure, attempt + 1, delay is None)
+            self._sleep(delay)
+            attempt += 1
+
+    def _client(self) -> tuple[Any, Any]:
+        import anthropic
+
+        if self._sdk is None:
+            self._sdk = anthropic.Anthropic(api_key=self._key, base_url=self.settings.base_url, max_retries=0,
+                                            timeout=self.settings.timeout_seconds)
+        return self._sdk, anthropic
+
+    def _classify(self, err: Exception, errors: Any) -> _Retryable:
+        """A retryable failure, or raise the error the caller should see."""
+        if isinstance(err, errors.APITimeoutError):
+            return _Retryable(f"no answer within {self.settings.timeout_seconds:g}s")
+        if isinstance(err, errors.APIConnectionError):
+            return _Retryable("cannot connect")
+        if not isinstance(err, errors.APIStatusError):
+            raise DistillError(f"the Anthropic SDK failed: {type(err).__name__}") from None
+        status = int(err.status_code)
+        if status in (401, 403):
+            raise AuthError(auth_message(status, self._key_source)) from None
+        if status in RETRY_STATUSES or status >= 500:
+            return _Retryable(f"HTTP {status} {_error_type(err)}".strip(), retry_after(err.response.headers))
+        detail = _one_line(getattr(err, "api_message", None) or _error_type(err) or "")
+        hint = "; check distill.model and distill.base_url" if status == 404 else ""
+        raise DistillError(f"the Anthropic API refused the request (HTTP {status}: {detail}){hint}") from None
+
+    def _delay(self, attempt: int, asked: float | None) -> float | None:
+        """Seconds before the next try; None when the server asks for a longer wait than allowed."""
+        cap = self.settings.retry_max_seconds
+        if asked is not None:
+            return None if asked > cap else asked
+        backoff = min(cap, self.settings.retry_base_seconds * 2**attempt)
+        return backoff * (0.5 + 0.5 * self._jitter())
+
+    def _give_up(self, failure: _Retryable, attempts: int, told_to_wait: bool) -> NoReturn:
+        if told_to_wait:
+            why = f"{failure.reason}, asked to wait {failure.retry_after:g}s"
+        else:
+            why = f"{failure.reason}, {attempts} attempts"
+        self._down = f"the Anthropic API was unavailable earlier in this run ({why})"
+        raise RateLimitedError(f"the Anthropic API is unavailable ({why}); deferred: the next run retries")
+
+
+def auth_message(status: int, source: str) -> str:
+    fix = "run `loreline auth set` to store a valid key"
+    if source != "the OS keyring":
+        fix += f" (or fix {source})"
+    return f"the Anthropic API rejected the key ({status}) from {source}; {fix}"
+
+
+def request(tool: Mapping[str, Any], system: str, user: str, model: str, max_tokens: int) -> dict[str, Any]:
+    """The Messages API body: cached instructions, the forced tool, the data as the user turn."""
+    return {
+        "model": model,
+        "max_tokens": max_tokens,
+        "system": [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
+        "tools": [dict(tool)],
+        "tool_choice": {"type": "tool", "name": tool["name"]},
+        "messages": [{"role": "user", "content": user}],
+    }
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds the server asked us to wait (`retry-after-ms`, `retry-after` seconds or date)."""
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _usage(message: Any) -> Usage:
+    u = message.usage
+    return Usage(1, int(u.input_tokens or 0), int(u.cache_read_input_tokens or 0),
+                 int(u.cache_creation_input_tokens or 0), int(u.output_tokens or 0))
+
+
+def _tool_input(message: Any, name: str) -> dict[str, Any]:
+    for block in message.content:
+        if getattr(block, "type", None) == "tool_use" and getattr(block, "name", None) == name:
+            if isinstance(block.input, dict):
+                return block.input
+    raise ModelOutputError(f"the model answered without calling {name} (stop reason {message.stop_reason})")
+
+
+def _error_type(err: Any) -> str:
+    kind = getattr(err, "type", None)
+    return str(kind) if kind else ""
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# ---- the distiller ---------------------------------------------------------------------------
+
+
+@functools.cache
+def instructions() -> str:
+    """The distill prompt, shipped as package data."""
+    return resources.files("loreline.distill").joinpath("prompts/distill.md").read_text(encoding="utf-8")
+
+
+def user_message(chunk: Chunk) -> str:
+    note = ""
+    if chunk.context_until >= chunk.line_start:
+        note = (f"Lines up to L{chunk.context_until} were already processed: they are context only; "
+                "cite at least one later line.\n")
+    return (f'<transcript lines="L{chunk.line_start}-L{chunk.line_end}">\n{chunk.text}\n</transcript>\n\n'
+            f"{note}Call record_memories with the durable memories this excerpt supports "
+            "(an empty list is a valid answer).")
+
+
+class AnthropicDistiller:
+    """Satisfies `Distiller` and `Metered`."""
+
+    name = NAME
+
+    def __init__(self, client: ModelClient) -> None:
+        self.client = client
+        self.model = client.settings.model
+        self.policy = f"{NAME}/{self.model}/distill-v{PROMPT_VERSION}"
+
+    def attach(self, meter: Meter) -> None:
+        self.client.meter = meter
+
+    def estimate(self, chunk: Chunk) -> int:
+        sent = len(instructions()) + len(json.dumps(RECORD_MEMORIES)) + len(user_message(chunk))
+        return sent // 4
+
+    def distill(self, chunk: Chunk) -> list[Candidate]:
+        user = user_message(chunk)
+        failure = ModelOutputError("no answer")
+        for _ in range(2):  # one more try when the answer breaks the contract
+            try:
+                answer, _spent = self.client.call_tool(RECORD_MEMORIES, instructions(), user)
+                return parse_memories(answer, self.policy)
+            except ModelOutputError as err:
+                failure = err
+        raise failure
+
+
+_LINE = re.compile(r"^\s*L?(\d{1,9})\s*$")
+
+
+def parse_memories(answer: Mapping[str, Any], extractor: str) -> list[Candidate]:
+    """The record_memories input as candidates; anything off the contract is ModelOutputError.
+
+    Only the shape is checked here (kinds, lines and quotes are the evidence stage's job), so
+    a well-formed but wrong claim is rejected *and counted by its reason* downstream.
+    """
+    memories = answer.get("memories")
+    if not isinstance(memories, list) or len(memories) > MAX_MEMORIES:
+        raise ModelOutputError("record_memories input has no memories list")
+    return [_candidate(item, extractor) for item in memories]
+
+
+def _candidate(item: Any, extractor: str) -> Candidate:
+    if not isinstance(item, dict):
+        raise ModelOutputError("a memory is not an object")
+    kind, text, cited = item.get("kind"), item.get("text"), item.get("evidence")
+    if not isinstance(kind, str) or not isinstance(text, str) or not isinstance(cited, list):
+        raise ModelOutputError("a memory lacks kind, text or evidence")
+    return Candidate(kind.strip().lower(), text.strip(), tuple(_evidence(e) for e in cited), extractor)
+
+
+def _evidence(item: Any) -> Evidence:
+    if not isinstance(item, dict) or not isinstance(item.get("quote"), str):
+        raise ModelOutputError("an evidence item lacks a quote")
+    line = item.get("line")
+    if isinstance(line, bool) or not isinstance(line, (int, str)):
+        raise ModelOutputError("an evidence item lacks a line number")
+    if isinstance(line, str):
+        match = _LINE.match(line)
+        if match is None:
+            raise ModelOutputError("an evidence line is not a number")
+        line = int(match.group(1))
+    return Evidence(line, item["quote"])

@@ -1,0 +1,126 @@
+"""The Anthropic API key: where Loreline finds it, in one stated order.
+
+    1. `--api-key` on the command line
+    2. the `ANTHROPIC_API_KEY` environment variable
+    3. the OS keyring: service "loreline", username "anthropic"
+
+Invariants:
+- the key is held in memory only: it is never written to a file, a log, the database or
+  an error message; messages name its *source* and show at most `mask(key)`;
+- only a real OS keyring stores it (Secret Service, macOS Keychain, Windows Credential
+  Locker, KWallet). The fail/null backends and file-backed ones (keyrings.alt's plaintext
+  and "encrypted" files) are refused with KeyringUnavailableError naming the alternatives,
+  never used as a fallback;
+- a keyring that cannot be read while *looking* for a key counts as "no key there", so a
+  machine without a keyring still runs with the env var or the offline backend.
+
+`keyring` is imported lazily: the CLI's cheap commands never load it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .errors import KeyringUnavailableError
+
+SERVICE = "loreline"
+USERNAME = "anthropic"
+ENV = "ANTHROPIC_API_KEY"
+
+FROM_FLAG = "--api-key"
+FROM_ENV = ENV
+FROM_KEYRING = "the OS keyring"
+
+ALTERNATIVES = (
+    "set ANTHROPIC_API_KEY or pass --api-key instead, or install and unlock an OS keyring "
+    "(a Secret Service such as gnome-keyring or KWallet, the macOS Keychain, the Windows Credential Locker); "
+    "Loreline never keeps the key in a plain file"
+)
+
+#: backends that are not an OS keyring, by module prefix
+_REFUSED_MODULES = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")
+
+
+def find_key(explicit: str | None = None) -> tuple[str, str] | None:
+    """The key to use and where it came from, or None when there is none anywhere."""
+    if explicit is not None and explicit.strip():
+        return explicit.strip(), FROM_FLAG
+    env = os.environ.get(ENV, "").strip()
+    if env:
+        return env, FROM_ENV
+    try:
+        stored = stored_key()
+    except KeyringUnavailableError:
+        return None
+    return (stored, FROM_KEYRING) if stored else None
+
+
+def stored_key() -> str | None:
+    """The key kept in the OS keyring, or None; KeyringUnavailableError without one."""
+    backend = usable_backend()
+    value = _guarded(backend, lambda: backend.get_password(SERVICE, USERNAME))
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def save_key(key: str) -> str:
+    """Store `key` in the OS keyring and read it back; returns the backend's name."""
+    backend = usable_backend()
+    _guarded(backend, lambda: backend.set_password(SERVICE, USERNAME, key))
+    if _guarded(backend, lambda: backend.get_password(SERVICE, USERNAME)) != key:
+        raise KeyringUnavailableError(f"the OS keyring ({backend_name(backend)}) did not keep the key; {ALTERNATIVES}")
+    return backend_name(backend)
+
+
+def clear_key() -> bool:
+    """Remove the stored key; False when there was none."""
+    backend = usable_backend()
+    if _guarded(backend, lambda: backend.get_password(SERVICE, USERNAME)) is None:
+        return False
+    _guarded(backend, lambda: backend.delete_password(SERVICE, USERNAME))
+    return True
+
+
+def usable_backend() -> Any:
+    """The active keyring backend when it is a real OS keyring, else KeyringUnavailableError."""
+    try:
+        import keyring
+    except ImportError:
+        raise KeyringUnavailableError(f"the keyring package is not installed; {ALTERNATIVES}") from None
+    try:
+        backend = keyring.get_keyring()
+    except Exception as err:  # a broken backend configuration must not crash the CLI
+        raise KeyringUnavailableError(f"no usable OS keyring ({type(err).__name__}); {ALTERNATIVES}") from None
+    if not _is_os_keyring(backend):
+        raise KeyringUnavailableError(f"no usable OS keyring (found {backend_name(backend)}); {ALTERNATIVES}")
+    return backend
+
+
+def backend_name(backend: Any) -> str:
+    kind = type(backend)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def mask(key: str) -> str:
+    """Enough of a key to recognise it, never enough to use it: `sk-ant-…abcd`."""
+    tail = key[-4:] if len(key) >= 16 else ""
+    head = "sk-ant-" if key.startswith("sk-ant-") and tail else ""
+    return f"{head}…{tail}"
+
+
+def _is_os_keyring(backend: Any) -> bool:
+    inner = getattr(backend, "backends", None)
+    if inner is not None:  # the chainer: usable when any chained backend is
+        return any(_is_os_keyring(b) for b in inner)
+    module = type(backend).__module__
+    return not module.startswith(_REFUSED_MODULES) and "plaintext" not in type(backend).__name__.lower()
+
+
+def _guarded(backend: Any, action: Any) -> Any:
+    """Run one keyring call; any failure (locked, no D-Bus, denied) becomes one clear error."""
+    try:
+        return action()
+    except Exception as err:  # backends raise their own types (D-Bus, Keychain, …)
+        raise KeyringUnavailableError(
+            f"the OS keyring ({backend_name(backend)}) failed: {type(err).__name__}; {ALTERNATIVES}"
+        ) from None

@@ -1,0 +1,167 @@
+"""Cursor agent transcripts (`~/.cursor/projects/<slug>/agent-transcripts/<uuid>/<uuid>.jsonl`,
+or flat `agent-transcripts/<uuid>.jsonl`).
+
+Each line holds only `role` and `message` (`{"content": [blocks] | str}`): no timestamps,
+ids, working directory or tool results. A user's words sit inside `<user_query>…</user_query>`;
+everything around them (`<user_info>`, `<attached_files>`, rules, …) is context Cursor
+added and is dropped as `cursor-context`. Assistant lines are `text` and `tool_use`
+blocks; consecutive assistant lines are one agent response and become one turn. Text that
+is only a `[REDACTED]` placeholder is dropped (`redacted`).
+
+The working directory is left unknown (`cwd` None): the project folder's name is a lossy
+encoding of the path (`/`, `.`, `_`, spaces all became `-`) and the reader never decodes
+it. `cwd_from_slug` is the last resort a caller may use when nothing better is known: it
+returns a folder only when exactly one existing folder on this machine encodes to the slug.
+The session id is the file's UUID.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..models import ParseStats, Turn
+from .base import TurnBuilder, block_texts, remove_spans, strip_injected, tool_input_paths
+
+QUERY_OPEN, QUERY_CLOSE = "<user_query>", "</user_query>"
+#: blocks Cursor puts around a request when no `<user_query>` marks the request itself
+CONTEXT_TAGS = ("user_info", "attached_files", "rules", "project_layout", "git_status", "system_reminder",
+                "open_and_recently_viewed_files", "additional_data", "cursor_commands", "agent_skills")
+REDACTED = "[REDACTED]"
+SLUG_JOINERS = ("/", "-", ".", "_", " ")
+MAX_SLUG_PROBES = 256
+
+
+def looks_like(record: dict[str, Any]) -> bool:
+    """A `{"role", "message": {…}}` line with no `type` (Claude Code lines always have one)."""
+    return isinstance(record.get("role"), str) and isinstance(record.get("message"), dict) and "type" not in record
+
+
+class CursorReader:
+    tool = "cursor"
+
+    def __init__(self, stats: ParseStats) -> None:
+        self.stats = stats
+        self.builder = TurnBuilder()
+        self.session_id: str | None = None
+        self.cwd: str | None = None
+        self.started_at: str | None = None
+        self._after_assistant = False
+
+    def feed(self, lineno: int, record: dict[str, Any]) -> None:
+        role = record.get("role")
+        message = record.get("message")
+        if not isinstance(message, dict):
+            self.stats.drop("bad-message")
+            return
+        if role == "user":
+            self._user(lineno, message.get("content"))
+        elif role == "assistant":
+            self._assistant(lineno, message.get("content"))
+        else:
+            self.stats.drop(f"role:{role}" if isinstance(role, str) else "role:unknown")
+
+    def finish(self) -> list[Turn]:
+        return self.builder.finish()
+
+    def _user(self, lineno: int, content: Any) -> None:
+        text = block_texts(content, self.stats)
+        if not text:
+            return
+        text = strip_injected(user_query(text, self.stats), self.stats)
+        if text:
+            self._after_assistant = False
+            self.builder.add("user", text, lineno, None)
+
+    def _assistant(self, lineno: int, content: Any) -> None:
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(blocks, list):
+            self.stats.drop("bad-content")
+            return
+        texts: list[str] = []
+        files: list[str] = []
+        for block in blocks:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "tool_use":
+                self.stats.drop("block:tool_use")
+                files.extend(tool_input_paths(block.get("name"), block.get("input")))
+            elif kind == "text" and isinstance(block.get("text"), str):
+                self._text(block["text"], texts)
+            else:
+                self.stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
+        text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
+        self.builder.add_assistant(text, lineno, None, files, merge=self._after_assistant)
+        self._after_assistant = True
+
+    def _text(self, text: str, texts: list[str]) -> None:
+        stripped = text.strip()
+        if stripped == REDACTED:
+            self.stats.drop("redacted")
+        elif stripped:
+            texts.append(stripped)
+
+
+def user_query(text: str, stats: ParseStats) -> str:
+    """The request inside `<user_query>` tags, else the text without Cursor's context blocks."""
+    start = text.find(QUERY_OPEN)
+    if start >= 0:
+        parts: list[str] = []
+        while start >= 0:
+            end = text.find(QUERY_CLOSE, start)
+            stop = end if end >= 0 else len(text)
+            parts.append(text[start + len(QUERY_OPEN):stop].strip())
+            start = text.find(QUERY_OPEN, stop)
+        if text[: text.find(QUERY_OPEN)].strip():
+            stats.drop("cursor-context")
+        return "\n\n".join(p for p in parts if p)
+    for tag in CONTEXT_TAGS:
+        if f"<{tag}>" in text:
+            text, count = remove_spans(text, f"<{tag}>", f"</{tag}>")
+            stats.drop("cursor-context", count)
+    return text.strip()
+
+
+def cwd_from_slug(transcript: Path) -> str | None:
+    """The one existing folder whose Cursor slug is this transcript's project folder name.
+
+    `…/projects/<slug>/agent-transcripts/…`: each `-` of the slug was `/`, `-`, `.`, `_` or a
+    space. Names are rebuilt folder by folder against what each folder really contains, within
+    `MAX_SLUG_PROBES` folder listings; None when no folder or more than one folder matches,
+    or the search is cut short.
+    """
+    parts = transcript.parts
+    if "agent-transcripts" not in parts or parts.index("agent-transcripts") < 1:
+        return None
+    words = parts[parts.index("agent-transcripts") - 1].split("-")
+    found: list[str] = []
+    listings: dict[str, list[str]] = {}
+    _explore("/", words[0], words[1:], found, listings)
+    return found[0] if len(found) == 1 and len(listings) <= MAX_SLUG_PROBES else None
+
+
+def _explore(parent: str, name: str, rest: list[str], found: list[str], listings: dict[str, list[str]]) -> None:
+    """Extend `name` (being built inside the existing folder `parent`) with the slug's next words."""
+    if len(listings) > MAX_SLUG_PROBES or len(found) > 1:
+        return
+    entries = _listing(parent, listings)
+    if not any(entry.startswith(name) for entry in entries):
+        return
+    here = os.path.join(parent, name)
+    if name in entries and os.path.isdir(here):
+        if not rest:
+            found.append(here)
+            return
+        _explore(here, rest[0], rest[1:], found, listings)
+    for joiner in SLUG_JOINERS[1:]:
+        if rest:
+            _explore(parent, name + joiner + rest[0], rest[1:], found, listings)
+
+
+def _listing(folder: str, listings: dict[str, list[str]]) -> list[str]:
+    if folder not in listings:
+        try:
+            listings[folder] = os.listdir(folder)
+        except OSError:
+            listings[folder] = []
+    return listings[folder]

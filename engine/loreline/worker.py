@@ -1,0 +1,278 @@
+"""The capture worker: spool → jobs → the import pipeline, one drainer at a time.
+
+A worker takes the worker lock (`filelock` on `capture.worker_lock_path()`) for its whole
+run; a second worker finds it taken and returns at once (`None`). Holding it, the worker
+requeues jobs a dead worker left running, then repeats: ingest the spool, run the next due
+job. `drain()` stops when nothing is due within `horizon` seconds (it sleeps until a job due
+sooner, e.g. one waiting for its transcript to catch up); `serve()` keeps polling.
+
+Running one job:
+1. find the transcript (a Codex or older Claude Code event may arrive without a path);
+2. reconcile: when the hook saw an assistant message the transcript does not hold yet (the
+   file lags the hook), defer with a growing wait; after `reconcile_tries` waits import what
+   the file has and drop the message — it is a marker, never imported itself, so a turn is
+   never stored twice;
+3. import the session through `pipeline.import_sessions` (incremental through the ledger),
+   unattended, with actor `hook`;
+4. done; or deferred (daily cap: until the next UTC day; rate limited: backoff); or retried
+   with backoff, and `failed` with its last error after `max_attempts`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from . import capture, errors, home, jobs, pipeline, transcripts
+from .distill import Distiller
+from .jobs import Job
+from .redact import redact
+from .sanitize import sanitize
+from .store import Store, ledger
+
+LAG_BASE_SECONDS = 2.0
+HORIZON_SECONDS = 60.0
+POLL_SECONDS = 2.0
+RATE_LIMIT_SECONDS = 120.0
+PROBE_CHARS = 200
+_WS = re.compile(r"\s+")
+
+
+@dataclass(slots=True)
+class DrainReport:
+    ingested: int = 0
+    done: int = 0
+    deferred: int = 0
+    retried: int = 0
+    failed: int = 0
+    requeued_stale: int = 0
+    bad_files: int = 0
+
+    def line(self) -> str:
+        return (f"worker: {self.ingested} events in, {self.done} done, {self.deferred} deferred, "
+                f"{self.retried} to retry, {self.failed} failed")
+
+
+class Worker:
+    def __init__(
+        self,
+        settings: capture.Settings | None = None,
+        *,
+        distiller: Distiller | None = None,
+        lag_base: float = LAG_BASE_SECONDS,
+        horizon: float = HORIZON_SECONDS,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.settings = settings or capture.load_settings()
+        self.distiller = distiller or default_distiller()
+        self.lag_base = lag_base
+        self.horizon = horizon
+        self.sleep = sleep
+
+    # -- entry points -------------------------------------------------------------
+
+    def drain(self, *, wait_lock: float = 0.0) -> DrainReport | None:
+        """Run everything due now or within the horizon; None when another worker holds the lock."""
+        lock = _lock(wait_lock)
+        if lock is None:
+            return None
+        try:
+            with Store() as store:
+                return self._drain(store)
+        finally:
+            lock.release()
+
+    def serve(self, should_stop: Callable[[], bool], poll: float = POLL_SECONDS) -> DrainReport | None:
+        """Keep draining until `should_stop()`; None when another worker holds the lock."""
+        lock = _lock(0.0)
+        if lock is None:
+            return None
+        total = DrainReport()
+        try:
+            with Store() as store:
+                while not should_stop():
+                    _add(total, self._drain(store, horizon=0.0))
+                    self.sleep(poll)
+        finally:
+            lock.release()
+        return total
+
+    # -- the loop -----------------------------------------------------------------
+
+    def _drain(self, store: Store, horizon: float | None = None) -> DrainReport:
+        report = DrainReport(requeued_stale=jobs.requeue_stale(store))
+        horizon = self.horizon if horizon is None else horizon
+        while True:
+            got = jobs.ingest(store)
+            report.ingested += got.files - got.repeated
+            report.bad_files += got.bad
+            job = jobs.next_due(store)
+            if job is not None:
+                self._count(report, self.run_job(store, job))
+                continue
+            wake = jobs.next_wake(store)
+            wait = (wake - datetime.now(UTC)).total_seconds() if wake else None
+            if wait is None or wait > horizon:
+                break
+            self.sleep(max(0.0, min(wait, horizon)) + 0.01)
+        jobs.prune(store, self.settings.failed_retention_days)
+        return report
+
+    @staticmethod
+    def _count(report: DrainReport, outcome: str) -> None:
+        if outcome == "done":
+            report.done += 1
+        elif outcome == "deferred":
+            report.deferred += 1
+        elif outcome == "failed":
+            report.failed += 1
+        else:
+            report.retried += 1
+
+    # -- one job ------------------------------------------------------------------
+
+    def run_job(self, store: Store, job: Job) -> str:
+        """Claim and run one job; returns its new state."""
+        job = jobs.claim(store, job)
+        try:
+            return self._run(store, job)
+        except errors.CapReachedError as err:
+            jobs.defer(store, job, seconds_to_next_day(), f"daily cap: {err}")
+            return "deferred"
+        except errors.RateLimitedError as err:
+            jobs.defer(store, job, RATE_LIMIT_SECONDS, f"rate limited: {err}")
+            return "deferred"
+        except errors.StoreBusyError as err:
+            return jobs.retry_or_fail(store, job, str(err), self.settings.max_attempts + 2)
+        except (errors.LorelineError, OSError) as err:
+            return jobs.retry_or_fail(store, job, _message(err), self.settings.max_attempts)
+        except Exception as err:  # a bug must not stop the queue; the job records it
+            return jobs.retry_or_fail(store, job, f"internal error: {err.__class__.__name__}: {err}",
+                                      self.settings.max_attempts)
+
+    def _run(self, store: Store, job: Job) -> str:
+        path = locate(job)
+        waits = int(job.payload.get("waits", 0))
+        if path is None:
+            if waits < self.settings.reconcile_tries:
+                return self._wait(store, job, waits, "transcript not found yet")
+            return jobs.retry_or_fail(store, job, "transcript not found", self.settings.max_attempts)
+        note = None
+        if job.marker and not transcript_has(store, path, job.tool, job.marker):
+            if waits < self.settings.reconcile_tries:
+                return self._wait(store, job, waits, "transcript behind the hook")
+            note = f"the transcript never showed the last assistant message after {waits} waits; imported what it had"
+        return self._import(store, job, path, note)
+
+    def _wait(self, store: Store, job: Job, waits: int, reason: str) -> str:
+        jobs.defer(store, job, self.lag_base * 2**waits, reason, {"waits": waits + 1})
+        return "deferred"
+
+    def _import(self, store: Store, job: Job, path: Path, note: str | None) -> str:
+        report = pipeline.import_sessions(store, [(path, job.tool)], self._options())
+        deferred = getattr(report, "deferred", [])
+        if deferred:
+            reason = str(deferred[0][1]) if len(deferred[0]) > 1 else "deferred"
+            seconds = seconds_to_next_day() if "cap" in reason.lower() else RATE_LIMIT_SECONDS
+            jobs.defer(store, job, seconds, reason)
+            return "deferred"
+        if report.failed:
+            return jobs.retry_or_fail(store, job, report.failed[0][1], self.settings.max_attempts)
+        return jobs.finish(store, job, note)
+
+    def _options(self) -> pipeline.Options:
+        extra: dict[str, Any] = {}
+        if "attended" in {f.name for f in dataclasses.fields(pipeline.Options)}:
+            extra["attended"] = False
+        return pipeline.Options(distiller=self.distiller, actor="hook", **extra)
+
+
+def default_distiller() -> Distiller:
+    """The configured backend (`distill.backend`: Claude when a key is available, else rules)."""
+    from .distill import select
+
+    return select.choose().distiller
+
+
+def _lock(wait: float) -> Any:
+    from filelock import FileLock, Timeout
+
+    path = capture.worker_lock_path()
+    home.ensure_private_dir(path.parent)
+    lock = FileLock(str(path), mode=0o600)
+    try:
+        lock.acquire(timeout=wait, poll_interval=0.05)
+    except Timeout:
+        return None
+    return lock
+
+
+def _add(total: DrainReport, part: DrainReport) -> None:
+    for name in ("ingested", "done", "deferred", "retried", "failed", "requeued_stale", "bad_files"):
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+
+
+def _message(err: BaseException) -> str:
+    if isinstance(err, OSError):
+        return f"cannot read {err.filename or 'the transcript'}: {err.strerror or err}"
+    return str(err) or err.__class__.__name__
+
+
+def seconds_to_next_day(now: datetime | None = None) -> float:
+    """Seconds until the next UTC day starts (the daily cap's new allowance)."""
+    moment = now or datetime.now(UTC)
+    tomorrow = (moment + timedelta(days=1)).replace(hour=0, minute=0, second=5, microsecond=0)
+    return (tomorrow - moment).total_seconds()
+
+
+# -- finding and checking transcripts ------------------------------------------------
+
+
+def locate(job: Job) -> Path | None:
+    """The job's transcript file; searched by session id when the hook sent no path."""
+    if job.session_path:
+        path = Path(job.session_path)
+        return path if path.is_file() else None
+    sid = job.session_id or ""
+    if not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z-]{7,63}", sid):
+        return None
+    if job.tool == "codex":
+        root = Path(os.environ.get("CODEX_HOME", "").strip() or "~/.codex").expanduser()
+        pattern = str(root / "sessions" / "*" / "*" / "*" / f"rollout-*-{sid}.jsonl")
+    else:
+        from .transcripts.discover import claude_dir
+
+        pattern = str(claude_dir() / "projects" / "*" / f"{sid}.jsonl")
+    found = sorted(glob.glob(pattern))
+    return Path(found[-1]) if found else None
+
+
+def transcript_has(store: Store, path: Path, tool: str, marker: str) -> bool:
+    """Whether an assistant turn of the transcript holds the start of `marker`.
+
+    Both sides are sanitized and redacted the same way and compared with whitespace and case
+    ignored. The new part of the file (from the ledger's context position) is read first; the
+    whole file only when that misses, e.g. when the turn was imported before its hook arrived.
+    """
+    probe = _norm(redact(sanitize(marker)))[:PROBE_CHARS]
+    if not probe:
+        return True
+    entry = ledger.lookup(store, str(path))
+    starts = [entry.context, None] if entry is not None else [None]
+    for start in starts:
+        parsed = transcripts.parse(path, tool=tool, start=start)
+        if any(probe in _norm(redact(sanitize(t.text))) for t in parsed.transcript.turns if t.speaker == "assistant"):
+            return True
+    return False
+
+
+def _norm(text: str) -> str:
+    return _WS.sub(" ", text).strip().lower()

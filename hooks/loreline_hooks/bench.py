@@ -1,0 +1,101 @@
+"""Wall time of the hook entry, next to `python -c pass` on the same interpreter.
+
+    python -m loreline_hooks.bench [--runs N] [--json]
+
+Runs in a throwaway HOME with `LORELINE_HOME` unset, as a user's hook runs (the platform
+dirs are resolved, the config is absent). Measured: `Stop` (one spool file), `SessionStart`
+without a store, and `SessionStart` injecting memories from a store filled by importing
+Loreline's bundled sample sessions. The store is filled by the `loreline` CLI in a
+subprocess, so this module itself stays standard-library only. The budget is a median of
+40 ms (DESIGN §7); this reports, it does not judge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BUDGET_MS = 40.0
+
+
+def hook_command() -> list[str]:
+    script = Path(sys.executable).parent / "loreline-hook"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "loreline_hooks.entry"]
+
+
+def _time(argv: list[str], stdin: bytes, env: dict[str, str], runs: int) -> dict[str, float]:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return {"median_ms": round(statistics.median(samples), 2), "p90_ms": round(samples[int(len(samples) * 0.9) - 1], 2),
+            "min_ms": round(samples[0], 2), "runs": runs}
+
+
+def _env(root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("LORELINE_", "XDG_", "CLAUDE_", "ANTHROPIC_"))}
+    env["HOME"] = str(root / "home")
+    (root / "home").mkdir()
+    return env
+
+
+def _fill_store(env: dict[str, str], project: Path) -> str:
+    """Import the bundled samples; returns the cwd of the session with memories."""
+    from loreline.samples import sample_files
+
+    samples = list(sample_files())
+    subprocess.run([sys.executable, "-m", "loreline.cli.main", "import", "sessions", "--path", *map(str, samples)],
+                   env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    first = json.loads(samples[0].read_text(encoding="utf-8").splitlines()[1])
+    return str(first.get("cwd") or project)
+
+
+def measure(runs: int = 40) -> dict[str, dict[str, float]]:
+    root = Path(tempfile.mkdtemp(prefix="loreline-hook-bench-"))
+    try:
+        env = _env(root)
+        project = root / "project"
+        project.mkdir()
+        hook = hook_command()
+        stop = json.dumps({"session_id": "bench-session", "transcript_path": str(project / "s.jsonl"),
+                           "cwd": str(project), "hook_event_name": "Stop", "last_assistant_message": "Done." * 40})
+        results = {"python -c pass": _time([sys.executable, "-c", "pass"], b"", env, runs),
+                   "Stop": _time([*hook, "Stop"], stop.encode(), env, runs)}
+        start = {"session_id": "bench-session", "cwd": str(project), "hook_event_name": "SessionStart"}
+        results["SessionStart (no store)"] = _time([*hook, "SessionStart"], json.dumps(start).encode(), env, runs)
+        start["cwd"] = _fill_store(env, project)
+        results["SessionStart (memories)"] = _time([*hook, "SessionStart"], json.dumps(start).encode(), env, runs)
+        return results
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m loreline_hooks.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results = measure(max(3, args.runs))
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for name, numbers in results.items():
+        print(f"{name:<26} median {numbers['median_ms']:7.2f} ms  p90 {numbers['p90_ms']:7.2f} ms"
+              f"  min {numbers['min_ms']:7.2f} ms")
+    print(f"budget: median <= {BUDGET_MS:.0f} ms for the hook entry")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

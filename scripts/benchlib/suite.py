@@ -1,0 +1,25 @@
+"""The registry: every benchmark `scripts/bench` runs, in order.
+
+Adding a benchmark is adding one function `(Context) -> list[Row]` here (and, when it
+covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are what
+`scripts/bench --only NAME` selects.
+"""
+
+from __future__ import annotations
+
+from . import recall_bench, reimport, rss, throughput
+from .registry import Benchmark
+
+BENCHMARKS: dict[str, Benchmark] = {
+    "throughput": throughput.pipeline_vs_orjson,
+    "redaction": throughput.redaction,
+    "reimport": reimport.unchanged_sessions,
+    "recall": recall_bench.recall_latency,
+    "peak-rss": rss.peak_rss,
+}
+
+#: DESIGN §7 budgets that no benchmark measures yet: (what, budget)
+PENDING: tuple[tuple[str, str], ...] = (
+    ("hook entry, wall", "median ≤ 40 ms"),
+    ("language server: start to ready / hover / project list of 1,000", "≤ 1.5 s / p95 ≤ 30 ms / ≤ 50 ms"),
+)

@@ -1,0 +1,167 @@
+"""Measure the redactor and the sanitizer on the labelled corpus in tests/corpus/redaction/.
+
+    .venv/bin/python scripts/eval_redaction.py            # tables: recall and false positives
+    .venv/bin/python scripts/eval_redaction.py --json     # the same numbers as JSON
+    .venv/bin/python scripts/eval_redaction.py --misses   # also print every miss and false positive
+    .venv/bin/python scripts/eval_redaction.py --bench    # throughput on ordinary text (MB/s)
+
+A positive is caught when its secret substring is gone and a `[REDACTED:` marker is there; a
+negative is a false positive when `redact` changes it at all. Hidden-text cases pass when no
+`must_not_contain` string survives `sanitize` and every `must_contain` string is present.
+Exit status 1 when recall < 0.98, any negative changes, or any hidden-text case fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "corpus" / "redaction"
+sys.path.insert(0, str(ROOT / "engine"))
+
+from loreline.redact import redact, redact_counts  # noqa: E402
+from loreline.sanitize import sanitize  # noqa: E402
+
+RECALL_FLOOR = 0.98
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    with open(CORPUS / name, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def evaluate() -> dict[str, Any]:
+    positives, negatives, hidden = load("positives.jsonl"), load("negatives.jsonl"), load("hidden.jsonl")
+    per_family: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "caught": 0, "named": 0})
+    misses, false_positives, broken_json, not_idempotent, failed_hidden = [], [], [], [], []
+    for row in positives:
+        out, counts = redact_counts(row["text"])
+        stats = per_family[row["family"]]
+        stats["n"] += 1
+        if row["secret"] not in out and "[REDACTED:" in out:
+            stats["caught"] += 1
+            stats["named"] += int(row["family"] in counts)
+        else:
+            misses.append({"family": row["family"], "context": row["context"], "text": row["text"], "out": out})
+        if row.get("json"):
+            try:
+                json.loads(out)
+            except ValueError:
+                broken_json.append(row["text"])
+        if redact(out) != out:
+            not_idempotent.append(row["text"])
+    per_negative: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "changed": 0})
+    for row in negatives:
+        out = redact(row["text"])
+        per_negative[row["family"]]["n"] += 1
+        if out != row["text"]:
+            per_negative[row["family"]]["changed"] += 1
+            false_positives.append({"family": row["family"], "text": row["text"], "out": out})
+    for row in hidden:
+        out = sanitize(row["input"])
+        bad = [s for s in row["must_not_contain"] if s in out] + [s for s in row["must_contain"] if s not in out]
+        if bad or sanitize(out) != out:
+            failed_hidden.append({"name": row["name"], "out": out, "problems": bad})
+    caught = sum(s["caught"] for s in per_family.values())
+    changed = sum(s["changed"] for s in per_negative.values())
+    return {
+        "positives": len(positives), "caught": caught, "recall": caught / max(len(positives), 1),
+        "family_named": sum(s["named"] for s in per_family.values()) / max(caught, 1),
+        "negatives": len(negatives), "false_positives": changed, "fp_rate": changed / max(len(negatives), 1),
+        "hidden": len(hidden), "hidden_failed": len(failed_hidden),
+        "broken_json": len(broken_json), "not_idempotent": len(not_idempotent),
+        "families": {k: dict(v) for k, v in sorted(per_family.items())},
+        "negative_families": {k: dict(v) for k, v in sorted(per_negative.items())},
+        "misses": misses, "false_positive_lines": false_positives, "hidden_failures": failed_hidden,
+    }
+
+
+def print_tables(result: dict[str, Any], show_misses: bool) -> None:
+    print(f"{'family':28} {'n':>4} {'caught':>6} {'recall':>7} {'named':>6}")
+    for family, s in result["families"].items():
+        print(f"{family:28} {s['n']:>4} {s['caught']:>6} {s['caught'] / s['n']:>7.2f} {s['named']:>6}")
+    print(f"{'TOTAL (' + str(len(result['families'])) + ' families)':28} {result['positives']:>4} "
+          f"{result['caught']:>6} {result['recall']:>7.3f}")
+    print()
+    print(f"{'look-alike':28} {'n':>4} {'changed':>7} {'FP rate':>8}")
+    for family, s in result["negative_families"].items():
+        print(f"{family:28} {s['n']:>4} {s['changed']:>7} {s['changed'] / s['n']:>8.3f}")
+    print(f"{'TOTAL':28} {result['negatives']:>4} {result['false_positives']:>7} {result['fp_rate']:>8.3f}")
+    print()
+    print(f"hidden-text cases: {result['hidden'] - result['hidden_failed']}/{result['hidden']} pass; "
+          f"JSON broken: {result['broken_json']}; not idempotent: {result['not_idempotent']}; "
+          f"family named right: {result['family_named']:.2f}")
+    if show_misses:
+        for key in ("misses", "false_positive_lines", "hidden_failures"):
+            for item in result[key]:
+                print(f"\n[{key}] {json.dumps(item, ensure_ascii=False)}")
+
+
+def bench_texts() -> list[str]:
+    """Ordinary prose and code, cut into turn-sized pieces (about 2 KB)."""
+    import sysconfig
+
+    lib = Path(sysconfig.get_paths()["stdlib"])
+    sources = [lib / name for name in ("argparse.py", "subprocess.py", "typing.py", "json/decoder.py",
+                                       "http/client.py", "urllib/parse.py", "email/message.py")]
+    sources += sorted(ROOT.glob("docs/*.md")) + [ROOT / "README.md"]
+    text = "\n\n".join(p.read_text(encoding="utf-8") for p in sources if p.exists())
+    pieces, current, size = [], [], 0
+    for para in text.split("\n\n"):
+        current.append(para)
+        size += len(para)
+        if size >= 2000:
+            pieces.append("\n\n".join(current))
+            current, size = [], 0
+    return pieces
+
+
+def bench() -> dict[str, float]:
+    texts = bench_texts()
+    size = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+    rates = {}
+    for name, fn in (("redact", redact), ("sanitize", sanitize)):
+        best = min(_timed(fn, texts) for _ in range(7))
+        rates[name] = size / best
+    rates["both"] = size / min(_timed(lambda t: redact(sanitize(t)), texts) for _ in range(5))
+    rates["megabytes"] = size
+    return rates
+
+
+def _timed(fn: Any, texts: list[str]) -> float:
+    start = time.perf_counter()
+    for text in texts:
+        fn(text)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Recall and false positives of redaction on the corpus.")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--misses", action="store_true", help="print every miss and false positive")
+    parser.add_argument("--bench", action="store_true", help="also measure MB/s on ordinary text")
+    args = parser.parse_args(argv)
+    result = evaluate()
+    if args.bench:
+        result["bench_mb_per_s"] = bench()
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print_tables(result, args.misses)
+        if args.bench:
+            b = result["bench_mb_per_s"]
+            print(f"throughput on {b['megabytes']:.2f} MB of ordinary text: redact {b['redact']:.0f} MB/s, "
+                  f"sanitize {b['sanitize']:.0f} MB/s, both {b['both']:.0f} MB/s")
+    ok = (result["recall"] >= RECALL_FLOOR and result["false_positives"] == 0 and result["hidden_failed"] == 0
+          and result["broken_json"] == 0 and result["not_idempotent"] == 0)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

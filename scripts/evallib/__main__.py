@@ -1,0 +1,101 @@
+"""`scripts/eval`: extraction and retrieval metrics; `scripts/eval redaction …` hands over.
+
+    scripts/eval [all|extraction|retrieval] [--backend rules,anthropic] [--verbose]
+    scripts/eval redaction [ARGS…]      → scripts/eval_redaction.py main(ARGS)
+    scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import orjson
+
+from benchlib import docs
+
+from . import backends, dataset, extraction, report, retrieval
+
+RESULTS = docs.ROOT / ".bench" / "eval.json"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="scripts/eval", description="Loreline's extraction and retrieval evaluation.")
+    p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions"),
+                   help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
+    p.add_argument("--backend", default="rules,anthropic",
+                   help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
+    p.add_argument("--verbose", "-v", action="store_true", help="print every miss and false positive")
+    p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/eval.json)")
+    p.add_argument("--docs", type=Path, default=docs.DOC, help="the Markdown file whose eval section is rewritten")
+    p.add_argument("--no-docs", action="store_true", help="do not rewrite the eval section of docs/benchmarks.md")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["redaction"]:
+        return redaction(args_list[1:])
+    args = build_parser().parse_args(args_list)
+    if args.what == "make-sessions":
+        cases = dataset.write()
+        print(f"wrote {len(cases)} cases to {dataset.SESSIONS} and {dataset.LABELS}")
+        return 0
+    try:
+        chosen = backends.select([n.strip() for n in args.backend.split(",") if n.strip()])
+    except ValueError as err:
+        print(f"eval: {err}", file=sys.stderr)
+        return 2
+    return evaluate(args, chosen)
+
+
+def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
+    started = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="loreline-eval-"))
+    runs: list[extraction.Run] = []
+    result: retrieval.Result | None = None
+    cases = dataset.load()
+    skipped = [b for b in chosen if b.make is None] if args.what in ("all", "extraction") else []
+    try:
+        if args.what in ("all", "extraction"):
+            for backend in chosen:
+                if backend.make is not None:
+                    runs.append(extraction.run(backend.name, backend.make(), cases, dataset.SESSIONS,
+                                               work / f"home-{backend.name}"))
+        if args.what in ("all", "retrieval"):
+            result = retrieval.evaluate(work / "home-retrieval")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    elapsed = time.perf_counter() - started
+    info = docs.machine()
+    print(report.render(runs, skipped, result, info, args.verbose))
+    print(f"total {elapsed:.1f} s")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_bytes(orjson.dumps(report.as_json(runs, skipped, result, info, elapsed),
+                                       option=orjson.OPT_INDENT_2) + b"\n")
+    if not args.no_docs:
+        sessions = sum(len(c.sessions) for c in cases)
+        docs.write_section("eval", report.markdown(runs, skipped, result, info, elapsed, len(cases), sessions),
+                           args.docs)
+    return 0
+
+
+def redaction(argv: list[str]) -> int:
+    """Hand over to scripts/eval_redaction.py, imported only when asked for."""
+    if importlib.util.find_spec("eval_redaction") is None:
+        print("eval: the redaction eval (scripts/eval_redaction.py) is not there yet; nothing to run",
+              file=sys.stderr)
+        return 2
+    module = importlib.import_module("eval_redaction")
+    return int(module.main(argv) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

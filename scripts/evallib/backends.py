@@ -1,0 +1,50 @@
+"""The distiller backends the eval can run, each available or skipped with a reason.
+
+`rules` always runs (offline). `anthropic` runs when `loreline.keys.find_key()` finds a key
+(ANTHROPIC_API_KEY, then the OS keyring) and is built by `loreline.distill.select.choose`,
+exactly as an import would build it (model and endpoint from the user's config). Without a
+key it is skipped and the report says so — never silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from loreline.distill import Distiller
+from loreline.distill.rules import RulesDistiller
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    name: str
+    make: Callable[[], Distiller] | None
+    skipped: str | None = None
+
+
+def rules() -> Backend:
+    return Backend("rules", RulesDistiller)
+
+
+def anthropic() -> Backend:
+    from loreline import keys
+
+    if keys.find_key() is None:
+        return Backend("anthropic", None, "skipped: no Anthropic API key (ANTHROPIC_API_KEY or the OS keyring)")
+
+    def make() -> Distiller:
+        from loreline.distill import select
+
+        return select.choose("anthropic").distiller
+
+    return Backend("anthropic", make)
+
+
+REGISTRY: dict[str, Callable[[], Backend]] = {"rules": rules, "anthropic": anthropic}
+
+
+def select(names: list[str]) -> list[Backend]:
+    unknown = [n for n in names if n not in REGISTRY]
+    if unknown:
+        raise ValueError(f"unknown backend {unknown[0]!r}; choose from {', '.join(REGISTRY)}")
+    return [REGISTRY[n]() for n in names]

@@ -1,0 +1,133 @@
+"""Turning eval results into the printed report, JSON and the eval section of the docs."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from benchlib import docs
+
+from . import retrieval
+from .backends import Backend
+from .extraction import Run
+
+COLUMNS = ["backend", "precision", "recall", "forbidden hits", "duplicates", "evidence lines", "abstention",
+           "scope errors", "stored"]
+
+
+def pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.0f}%"
+
+
+def extraction_rows(runs: list[Run]) -> list[list[str]]:
+    rows = []
+    for run in runs:
+        s = run.score
+        rows.append([run.backend, pct(s.precision), f"{pct(s.recall)} ({s.found}/{s.expected})",
+                     str(s.forbidden_hits), str(s.duplicates), pct(s.evidence_accuracy),
+                     f"{pct(s.abstention)} ({s.abstained}/{s.empty_cases})", str(s.scope_errors), str(s.stored)])
+    return rows
+
+
+def skipped_lines(skipped: list[Backend]) -> list[str]:
+    return [f"{b.name}: {b.skipped or 'skipped'}" for b in skipped]
+
+
+def case_rows(run: Run) -> list[list[str]]:
+    return [[c.name, f"{len(c.matched)}/{c.expected}", str(len(c.stored)), ", ".join(c.missed) or "—",
+             str(len(c.unmatched)), str(len(c.forbidden))] for c in run.score.cases]
+
+
+def findings(run: Run) -> list[str]:
+    """Every miss, false positive, forbidden hit, kind mismatch and off-line citation, one per line."""
+    out: list[str] = []
+    for c in run.score.cases:
+        out.extend(f"miss      {c.name}: {item}" for item in c.missed)
+        out.extend(f"kind      {c.name}: {item}" for item in c.kind_mismatches)
+        out.extend(f"false+    {c.name}: {text}" for text in c.unmatched)
+        out.extend(f"forbidden {c.name}: {text}" for text in c.forbidden)
+        out.extend(f"lines     {c.name}: {text}" for text in c.wrong_lines)
+    if run.undiscovered or run.unlabelled:
+        out.append(f"discovery: labelled but not found {run.undiscovered}; found but unlabelled {run.unlabelled}")
+    return out
+
+
+def retrieval_rows(result: retrieval.Result) -> list[list[str]]:
+    return [[m.name, f"{m.recall_at_5:.2f}", f"{m.mrr:.2f}", str(m.leaks), str(len(m.misses))] for m in result.methods]
+
+
+def text_table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths))]
+    lines.append("-" * len(lines[0]))
+    lines.extend("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows)
+    return "\n".join(lines)
+
+
+RETRIEVAL_COLUMNS = ["method", "recall@5", "MRR", "leaks", "questions missed"]
+CASE_COLUMNS = ["case", "found", "stored", "missed", "false +", "forbidden"]
+
+
+def render(runs: list[Run], skipped: list[Backend], result: retrieval.Result | None, info: dict[str, Any],
+           verbose: bool) -> str:
+    out = ["", docs.machine_line(info), ""]
+    if runs or skipped:
+        out += ["Extraction", text_table(COLUMNS, extraction_rows(runs)), *skipped_lines(skipped), ""]
+        for run in runs:
+            out += [f"Per case ({run.backend})", text_table(CASE_COLUMNS, case_rows(run)), ""]
+            if verbose:
+                out += [f"Findings ({run.backend})", *("  " + f for f in findings(run)), ""]
+    if result is not None:
+        out += [f"Retrieval ({result.questions} questions over {result.memories} memories)",
+                text_table(RETRIEVAL_COLUMNS, retrieval_rows(result)), ""]
+        if verbose:
+            out += [f"  not in the top {retrieval.TOP}, {m.name}: {q}" for m in result.methods for q in m.misses]
+    return "\n".join(out)
+
+
+def markdown(runs: list[Run], skipped: list[Backend], result: retrieval.Result | None, info: dict[str, Any],
+             elapsed: float, cases: int, sessions: int) -> str:
+    out = ["## Evaluation (`scripts/eval`)", "", f"Measured {docs.machine_line(info)}. Whole run: {elapsed:.1f} s.",
+           "", METHOD, ""]
+    if runs or skipped:
+        out += [f"### Extraction: {cases} labelled cases, {sessions} sessions (`tests/eval/`)", "",
+                docs.markdown_table(COLUMNS, extraction_rows(runs)), ""]
+        out += [f"- {line}" for line in skipped_lines(skipped)] + ([""] if skipped else [])
+        for run in runs:
+            out += [f"Per case, `{run.backend}`:", "", docs.markdown_table(CASE_COLUMNS, case_rows(run)), "",
+                    f"<details><summary>Every miss, false positive and forbidden hit of <code>{run.backend}</code>"
+                    "</summary>", "", "```", *findings(run), "```", "", "</details>", ""]
+    if result is not None:
+        out += [f"### Retrieval: {result.questions} questions over {result.memories} memories", "",
+                "The answering memories of one project, three of another and seeded distractors (notes about "
+                "other work in the same vocabulary), stored through the belief pipeline; questions worded as "
+                "people ask them (`tests/eval/retrieval.json`). recall@5 averages the share of relevant "
+                "memories in the top 5; MRR uses the top 10; leaks count other-project hits in a top 5.", "",
+                docs.markdown_table(RETRIEVAL_COLUMNS, retrieval_rows(result)), ""]
+    return "\n".join(out)
+
+
+METHOD = """The extraction set is `tests/eval/sessions/` (synthetic sessions in Claude Code's shape, made by
+`scripts/evallib/cases.py`; `scripts/eval make-sessions` regenerates them) with `tests/eval/labels.json`.
+Each backend imports every session (found by discovery, so subagent sidecars are left out the way a
+user's would be) into a fresh store; only active memories are scored. A memory matches a labelled one
+when all its keywords appear, its kind is one the label accepts and it sits in the labelled project.
+Precision: stored memories that match / stored. Recall: labelled memories found / labelled. Forbidden
+hits: memories containing a forbidden keyword set (secrets, injected instructions, assistant claims,
+superseded choices). Duplicates: matches beyond the first per labelled memory. Evidence lines: matches
+whose provenance covers a labelled line. Abstention: cases with nothing durable that stored nothing.
+Scope errors: memories stored under another project than their session's. The labels say what a
+person would remember; they are not tuned to any backend, and the offline `rules` backend is narrow
+by design."""
+
+
+def as_json(runs: list[Run], skipped: list[Backend], result: retrieval.Result | None, info: dict[str, Any],
+            elapsed: float) -> dict[str, Any]:
+    return {
+        "machine": info, "elapsed_s": elapsed,
+        "extraction": [{"backend": r.backend, **r.score.summary(), "cases": [asdict(c) for c in r.score.cases],
+                        "rejected": r.report.rejected, "undiscovered": r.undiscovered, "unlabelled": r.unlabelled}
+                       for r in runs],
+        "skipped": [{"backend": b.name, "reason": b.skipped} for b in skipped],
+        "retrieval": asdict(result) if result is not None else None,
+    }

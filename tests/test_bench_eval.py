@@ -1,0 +1,262 @@
+"""The benchmark generator, every benchmark at a tiny size, and the eval's scoring.
+
+No timing is asserted here: the benchmarks report budgets, they never fail on them. What is
+checked is that the generated trees have Claude Code's shape, that each benchmark returns
+well-formed figures, that the committed eval set is what `cases.py` generates, and that
+the metrics compute what their definitions say on hand-worked cases.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from loreline import transcripts
+from loreline.transcripts import discover
+from tests.conftest import ROOT
+
+SCRIPTS = str(ROOT / "scripts")
+if SCRIPTS not in sys.path:
+    sys.path.insert(0, SCRIPTS)
+
+from benchlib import __main__ as bench_main  # noqa: E402
+from benchlib import docs, gen, registry, suite  # noqa: E402
+from evallib import __main__ as eval_main  # noqa: E402
+from evallib import dataset, extraction, metrics, retrieval  # noqa: E402
+from evallib.backends import rules  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tiny_tree(tmp_path_factory: pytest.TempPathFactory) -> gen.Tree:
+    return gen.generate(tmp_path_factory.mktemp("tree"), 0.6, seed=3)
+
+
+def test_the_generated_tree_has_claude_codes_layout(tiny_tree: gen.Tree) -> None:
+    projects = tiny_tree.root / "projects"
+    assert tiny_tree.sessions and tiny_tree.subagents
+    for path in tiny_tree.sessions:
+        assert path.parent.parent == projects and discover.SESSION_NAME.match(path.name)
+    for path in tiny_tree.subagents:
+        assert path.parent.name == "subagents" and path.name.startswith("agent-")
+        assert path.parent.parent.name + ".jsonl" in {p.name for p in tiny_tree.sessions}
+        assert path.with_name(path.name.removesuffix(".jsonl") + ".meta.json").is_file()
+    found = discover.discover_claude(tiny_tree.root, days=365, max_sessions=10_000)
+    assert sorted(f.path for f in found.sessions) == sorted(tiny_tree.sessions)
+    left_out = {p for p, reason in found.left_out if "subagent" in reason}
+    assert left_out == {str(p) for p in tiny_tree.subagents}
+
+
+def test_every_line_parses_and_the_rare_shapes_are_there(tiny_tree: gen.Tree) -> None:
+    kinds: set[str] = set()
+    blocks: set[str] = set()
+    for path in (*tiny_tree.sessions, *tiny_tree.subagents):
+        for line in path.read_bytes().splitlines():
+            record = orjson.loads(line)
+            assert isinstance(record, dict)
+            kinds.add(record["type"])
+            content = record.get("message", {}).get("content")
+            for block in content if isinstance(content, list) else []:
+                blocks.add(block["type"])
+                blocks.update(b["type"] for b in block.get("content", []) if isinstance(block.get("content"), list))
+    assert {"user", "assistant", "progress", "attachment", "file-history-snapshot"} <= kinds
+    assert {"thinking", "tool_use", "tool_result", "image", "text"} <= blocks
+    raw = b"".join(p.read_bytes() for p in tiny_tree.sessions)
+    assert b"postgres://app:" in raw and (b"AKIA" in raw or b"ghp_" in raw)
+    assert tiny_tree.counts.durable >= 1 and tiny_tree.counts.secrets >= 2 and tiny_tree.counts.images >= 1
+    for path in tiny_tree.sessions:
+        parsed = transcripts.parse(path, tool="claude-code").transcript
+        assert parsed.turns and parsed.stats.bad_lines == 0
+
+
+def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
+    one = gen.generate(tmp_path / "a", 0.2, seed=9, now=1_800_000_000)
+    two = gen.generate(tmp_path / "b", 0.2, seed=9, now=1_800_000_000)
+    assert [p.read_bytes() for p in one.sessions] == [p.read_bytes() for p in two.sessions]
+    counted = gen.generate(tmp_path / "c", 0, seed=2, count=7, fixed_kb=10)
+    assert len(counted.sessions) == 7
+
+
+def tiny_context(tmp_path: Path) -> registry.Context:
+    return registry.Context(tmp_path / "work", size_mb=0.4, sessions=12, memories=(150, 450), project_memories=150,
+                            queries=6, runs=1, heavy_runs=1, quiet=True)
+
+
+def test_every_registered_benchmark_returns_well_formed_rows(tmp_path: Path) -> None:
+    ctx = tiny_context(tmp_path)
+    by_name = {name: fn(ctx) for name, fn in suite.BENCHMARKS.items()}
+    for name, rows in by_name.items():
+        assert rows, name
+        for row in rows:
+            assert row.name and row.figure and row.unit and row.runs >= 1
+            assert row.value > 0, (name, row)
+            assert row.verdict() in ("pass", "FAIL", "—")
+    (throughput,) = by_name["throughput"]
+    assert throughput.detail["floor_mb_per_s"] > 0 and throughput.detail["mb_per_s"] > 0
+    assert all(r > 0 for r in throughput.detail["ratio_runs"])
+    (reimport,) = by_name["reimport"]
+    assert reimport.detail["unchanged_per_run"] == [12] and reimport.detail["sessions"] == 12
+    assert [r.detail["memories"] for r in by_name["recall"]] == [150, 450]
+    assert all(r.detail["in_project"] == 150 and r.detail["p95_ms"] >= r.detail["p50_ms"] for r in by_name["recall"])
+    (rss,) = by_name["peak-rss"]
+    assert rss.detail["report"]["imported"] == len(ctx.main_tree().sessions)
+    assert rss.value >= rss.detail["baseline_mb"] > 0
+
+
+def test_the_bench_command_writes_json_and_only_its_docs_section(tmp_path: Path) -> None:
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n\n<!-- eval:start -->\nEVAL KEPT\n<!-- eval:end -->\n", encoding="utf-8")
+    out = tmp_path / "results.json"
+    code = bench_main.main(["--only", "reimport", "--sessions", "5", "--runs", "1", "--json", str(out),
+                            "--work", str(tmp_path / "w"), "--docs", str(doc)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert [r["name"] for r in data["results"]] == ["re-import of unchanged sessions"]
+    assert data["machine"]["cores"] >= 1 and data["settings"]["sessions"] == 5
+    text = doc.read_text()
+    assert "EVAL KEPT" in text and "<!-- bench:start -->" in text and "re-import of unchanged sessions" in text
+    assert bench_main.main(["--only", "nope"]) == 2
+    assert bench_main.main(["--size-mb", "0"]) == 2
+    assert bench_main.main(["--memories", "10,x"]) == 2
+
+
+def test_docs_sections_replace_only_themselves(tmp_path: Path) -> None:
+    doc = tmp_path / "b.md"
+    docs.write_section("bench", "one", doc)
+    docs.write_section("eval", "two", doc)
+    docs.write_section("bench", "three", doc)
+    text = doc.read_text()
+    assert "one" not in text and "three" in text and "two" in text
+    assert text.count("<!-- bench:start -->") == 1 and text.index("three") < text.index("two")
+
+
+def test_percentiles_and_medians() -> None:
+    assert registry.percentile([1, 2, 3, 4, 5], 50) == 3
+    assert registry.percentile([0, 10], 95) == pytest.approx(9.5)
+    assert registry.median([3, 1, 2]) == 2
+
+
+# -- eval -------------------------------------------------------------------------------
+
+
+def test_the_committed_eval_set_is_what_cases_py_generates(tmp_path: Path) -> None:
+    dataset.write(tmp_path / "sessions", tmp_path / "labels.json")
+    stale = "tests/eval is stale: run `scripts/eval make-sessions` and commit the result"
+    assert (tmp_path / "labels.json").read_text() == dataset.LABELS.read_text(), stale
+    made = sorted(p.relative_to(tmp_path / "sessions") for p in (tmp_path / "sessions").rglob("*") if p.is_file())
+    committed = sorted(p.relative_to(dataset.SESSIONS) for p in dataset.SESSIONS.rglob("*") if p.is_file())
+    assert made == committed, stale
+    for rel in made:
+        assert (tmp_path / "sessions" / rel).read_bytes() == (dataset.SESSIONS / rel).read_bytes(), f"{rel}: {stale}"
+    cases = dataset.load()
+    assert len(cases) >= 20 and len({c.name for c in cases}) == len(cases)
+    assert sum(1 for c in cases if c.empty) >= 3
+
+
+def _label(name: str, path: str, project: str, expected: list[dataset.ExpectedLabel],
+           forbidden: tuple[tuple[str, ...], ...] = (), empty: bool = False) -> dataset.CaseLabel:
+    return dataset.CaseLabel(name, "", (dataset.SessionLabel(path, project),), tuple(expected), forbidden, empty)
+
+
+def test_metrics_on_a_hand_worked_case() -> None:
+    a = dataset.ExpectedLabel("c1", "pnpm", ("preference",), ("pnpm",), (5,), "s1.jsonl", "/p")
+    b = dataset.ExpectedLabel("c1", "redis", ("decision",), ("redis",), (9,), "s1.jsonl", "/p")
+    cases = [
+        _label("c1", "s1.jsonl", "/p", [a, b], forbidden=(("akia",),)),
+        _label("c2", "s2.jsonl", "/p", [], empty=True),
+        _label("c3", "s3.jsonl", "/q", [], empty=True),
+    ]
+    produced = [
+        metrics.Produced(1, "/p", "preference", "We use pnpm.", "active", (("s1.jsonl", 5, 5),)),
+        metrics.Produced(2, "/p", "preference", "Always pnpm, never npm.", "active", (("s1.jsonl", 7, 7),)),
+        metrics.Produced(3, "/p", "decision", "Redis for sessions", "superseded", (("s1.jsonl", 9, 9),)),
+        metrics.Produced(4, "/p", "fact", "Key AKIA123 works", "active", (("s2.jsonl", 2, 2),)),
+        metrics.Produced(5, "/x", "fact", "Some note", "active", (("s1.jsonl", 3, 3),)),
+    ]
+    s = metrics.score(cases, produced)
+    assert s.stored == 4 and s.superseded == 1
+    assert s.precision == pytest.approx(2 / 4)  # the two pnpm memories; AKIA and the misplaced note are wrong
+    assert s.recall == pytest.approx(1 / 2)  # redis is only in a superseded memory
+    assert s.duplicates == 1
+    assert s.evidence_accuracy == pytest.approx(1 / 2)  # memory 2 cites line 7, not 5
+    assert s.forbidden_hits == 1
+    assert s.abstention == pytest.approx(1 / 2)  # c2 stored the AKIA memory, c3 stored nothing
+    assert s.scope_errors == 1
+    c1 = s.cases[0]
+    assert c1.missed == ["redis"] and c1.matched == ["pnpm"] and c1.unmatched == ["fact: Some note"]
+
+
+def test_a_right_memory_of_the_wrong_kind_is_a_kind_mismatch_not_a_match() -> None:
+    item = dataset.ExpectedLabel("c", "x", ("fact",), ("node 20",), (3,), "s.jsonl", "/p")
+    s = metrics.score([_label("c", "s.jsonl", "/p", [item])],
+                      [metrics.Produced(1, "/p", "preference", "Use Node 20", "active", (("s.jsonl", 3, 3),))])
+    assert s.found == 0 and s.precision == 0 and s.cases[0].kind_mismatches == ["x: stored as preference"]
+
+
+def test_the_eval_on_a_few_real_cases(tmp_path: Path) -> None:
+    wanted = {"explicit-preference", "nothing-durable", "subagent-decides", "reversal-across-sessions"}
+    cases = [c for c in dataset.load() if c.name in wanted]
+    raw = json.loads(dataset.LABELS.read_text())
+    sessions = tmp_path / "sessions"
+    for case in raw["cases"]:
+        if case["name"] in wanted:
+            for rel in [s["path"] for s in case["sessions"]] + case["sidecars"]:
+                (sessions / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(dataset.SESSIONS / rel, sessions / rel)
+    backend = rules()
+    assert backend.make is not None
+    run = extraction.run("rules", backend.make(), cases, sessions, tmp_path / "home")
+    assert run.undiscovered == [] and run.unlabelled == []
+    s = run.score
+    assert s.expected == 2 and s.empty_cases == 2
+    assert s.recall == pytest.approx(s.found / 2)
+    assert s.precision == pytest.approx(s.correct / s.stored)
+    by_name = {c.name: c for c in s.cases}
+    assert by_name["explicit-preference"].matched == ["pnpm"]
+    assert by_name["subagent-decides"].stored == []  # the sidecar is never imported
+    assert s.scope_errors == 0
+
+
+def test_retrieval_scores_and_reciprocal_rank(tmp_path: Path) -> None:
+    assert retrieval.reciprocal_rank(["a", "b", "c"], {"c"}) == pytest.approx(1 / 3)
+    assert retrieval.reciprocal_rank(["a"], {"z"}) == 0
+    result = retrieval.evaluate(tmp_path / "home")
+    assert result.questions >= 20
+    for method in result.methods:
+        assert 0 < method.recall_at_5 <= 1 and 0 < method.mrr <= 1
+        assert method.leaks == 0  # the other project's memories never answer
+
+
+def test_eval_redaction_hands_over_to_the_redaction_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delitem(sys.modules, "eval_redaction", raising=False)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if Path(p or ".").resolve() != Path(SCRIPTS).resolve()])
+    assert eval_main.main(["redaction"]) == 2
+    assert "not there yet" in capsys.readouterr().err
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "eval_redaction.py").write_text("def main(argv):\n    print('got', argv)\n    return 3\n")
+    monkeypatch.syspath_prepend(str(fake))
+    assert eval_main.main(["redaction", "--strict"]) == 3
+    assert "got ['--strict']" in capsys.readouterr().out
+
+
+def test_the_eval_command_writes_json_and_only_its_docs_section(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# B\n\n<!-- bench:start -->\nBENCH KEPT\n<!-- bench:end -->\n", encoding="utf-8")
+    out = tmp_path / "eval.json"
+    assert eval_main.main(["--backend", "rules", "--json", str(out), "--docs", str(doc)]) == 0
+    data = json.loads(out.read_text())
+    (rules_run,) = data["extraction"]
+    assert rules_run["backend"] == "rules" and rules_run["expected"] >= 19
+    assert 0 <= rules_run["precision"] <= 1 and rules_run["scope_errors"] == 0
+    assert len(data["retrieval"]["methods"]) == 2
+    text = doc.read_text()
+    assert "BENCH KEPT" in text and "<!-- eval:start -->" in text and "recall@5" in text
+    assert "Extraction" in capsys.readouterr().out
+    assert eval_main.main(["--backend", "nope"]) == 2

@@ -1,0 +1,246 @@
+"""`loreline connect|disconnect`: merging hooks into Claude Code's settings.json and the notify
+program into Codex's config.toml, through the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loreline.connect import claude_code, hook_argv
+from tests.capture_helpers import HOOK, HOOK_PAYLOADS, worker_lock_held
+from tests.conftest import ROOT, loreline_exe, subprocess_env
+
+EVENTS = ["SessionStart", "Stop", "PreCompact", "SessionEnd"]
+THEIRS = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status)"]},
+    "hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "python3 /home/dev/hook_logger.py Stop"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre", "timeout": 5}]}],
+    },
+}
+
+
+def _cli(home: Path, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    base = env or _env(home)
+    return subprocess.run([loreline_exe(), *args], capture_output=True, text=True, env=base, cwd=cwd, timeout=60)
+
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    env = subprocess_env(home / "loreline", HOME=str(home))
+    env.pop("CODEX_HOME", None)
+    env.update(extra)
+    return env
+
+
+def _settings(home: Path) -> Path:
+    return home / ".claude" / "settings.json"
+
+
+def _write(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def _ours(data: dict[str, Any]) -> dict[str, list[str]]:
+    return {event: [h["command"] for g in groups for h in g["hooks"] if "loreline-hook" in h["command"]]
+            for event, groups in data.get("hooks", {}).items()}
+
+
+def test_connect_merges_keeps_everything_else_and_backs_up(tmp_path: Path) -> None:
+    settings = _settings(tmp_path)
+    _write(settings, THEIRS)
+    original = settings.read_text()
+    result = _cli(tmp_path, "connect", "claude-code")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(settings.read_text())
+    assert data["model"] == "opus" and data["permissions"] == THEIRS["permissions"]
+    assert data["hooks"]["PreToolUse"] == THEIRS["hooks"]["PreToolUse"]
+    assert data["hooks"]["Stop"][0] == THEIRS["hooks"]["Stop"][0]
+    assert _ours(data) == {"Stop": [f"{HOOK} Stop"], "PreToolUse": [],
+                           **{e: [f"{HOOK} {e}"] for e in EVENTS if e != "Stop"}}
+    handler = data["hooks"]["SessionStart"][0]["hooks"][0]
+    assert handler["type"] == "command" and 0 < handler["timeout"] <= 30
+    [backup] = list(settings.parent.glob("settings.json.loreline-backup-*"))
+    assert backup.read_text() == original
+    assert "Connected Claude Code" in result.stdout and str(backup) in result.stdout
+
+
+def test_connect_twice_changes_nothing(tmp_path: Path) -> None:
+    _write(_settings(tmp_path), THEIRS)
+    assert _cli(tmp_path, "connect", "claude-code").returncode == 0
+    before = _settings(tmp_path).read_bytes()
+    mtime = _settings(tmp_path).stat().st_mtime_ns
+    again = _cli(tmp_path, "connect", "claude-code")
+    assert again.returncode == 0 and "already connected" in again.stdout
+    assert _settings(tmp_path).read_bytes() == before and _settings(tmp_path).stat().st_mtime_ns == mtime
+    assert len(list(_settings(tmp_path).parent.glob("*.loreline-backup-*"))) == 1
+
+
+def test_a_stale_loreline_entry_is_replaced_not_duplicated(tmp_path: Path) -> None:
+    stale = json.loads(json.dumps(THEIRS))
+    stale["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": "/old/venv/bin/loreline-hook Stop"}]})
+    stale["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": "/old/bin/python -m loreline_hooks.entry Stop"})
+    _write(_settings(tmp_path), stale)
+    assert _cli(tmp_path, "connect", "claude-code").returncode == 0
+    data = json.loads(_settings(tmp_path).read_text())
+    assert data["hooks"]["Stop"][0] == THEIRS["hooks"]["Stop"][0]
+    assert _ours(data)["Stop"] == [f"{HOOK} Stop"]
+
+
+def test_disconnect_removes_only_lorelines_entries(tmp_path: Path) -> None:
+    _write(_settings(tmp_path), THEIRS)
+    assert _cli(tmp_path, "connect", "claude-code").returncode == 0
+    result = _cli(tmp_path, "disconnect", "claude-code")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(_settings(tmp_path).read_text()) == THEIRS
+    again = _cli(tmp_path, "disconnect", "claude-code")
+    assert again.returncode == 0 and "not connected" in again.stdout
+
+
+def test_connect_creates_a_missing_settings_file_privately(tmp_path: Path) -> None:
+    assert _cli(tmp_path, "connect", "claude-code").returncode == 0
+    settings = _settings(tmp_path)
+    assert set(_ours(json.loads(settings.read_text()))) == set(EVENTS)
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+    assert list(settings.parent.glob("*.loreline-backup-*")) == []
+    assert _cli(tmp_path, "disconnect", "claude-code").returncode == 0
+    assert json.loads(settings.read_text()) == {}
+
+
+def test_claude_config_dir_is_honoured(tmp_path: Path) -> None:
+    env = _env(tmp_path, CLAUDE_CONFIG_DIR=str(tmp_path / "elsewhere"))
+    assert _cli(tmp_path, "connect", "claude-code", env=env).returncode == 0
+    assert (tmp_path / "elsewhere" / "settings.json").is_file()
+    assert not _settings(tmp_path).exists()
+
+
+def test_project_settings(tmp_path: Path) -> None:
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "src").mkdir()
+    result = _cli(tmp_path, "connect", "claude-code", "--project", cwd=project / "src")
+    assert result.returncode == 0, result.stderr
+    assert set(_ours(json.loads((project / ".claude" / "settings.json").read_text()))) == set(EVENTS)
+    assert not _settings(tmp_path).exists()
+    status = _cli(tmp_path, "status", "--json", cwd=project)
+    hooks = json.loads(status.stdout)["capture"]["hooks"]
+    assert hooks["claude_code_project"]["events"] == EVENTS and hooks["claude_code_user"]["events"] == []
+    assert _cli(tmp_path, "disconnect", "claude-code", "--project", str(project)).returncode == 0
+    assert json.loads((project / ".claude" / "settings.json").read_text()) == {}
+
+
+@pytest.mark.parametrize("text", ['{"hooks": {"Stop": [}', "[1, 2]", '{"hooks": []}', '{"hooks": {"Stop": {}}}'])
+def test_invalid_settings_are_an_error_and_nothing_is_written(tmp_path: Path, text: str) -> None:
+    settings = _settings(tmp_path)
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text)
+    for verb in ("connect", "disconnect"):
+        result = _cli(tmp_path, verb, "claude-code")
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("loreline: ")
+        assert str(settings) in result.stderr and "Traceback" not in result.stderr
+    assert settings.read_text() == text
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+def test_the_hook_command_is_absolute_and_runs(tmp_path: Path) -> None:
+    argv = hook_argv()
+    assert Path(argv[0]).is_absolute() and "shims" not in Path(argv[0]).parts
+    command = claude_code.command("Stop")
+    result = subprocess.run([*shlex.split(command)], input=b"{}", capture_output=True, timeout=30,
+                            env=subprocess_env(tmp_path / "home"))
+    assert result.returncode == 0 and result.stderr == b""
+
+
+# -- Codex ------------------------------------------------------------------------------
+
+CODEX_CONFIG = """# my Codex settings
+model = "gpt-fake"  # the fake one
+approval_policy = "never"
+
+[model_providers.fake]
+name = "fake"
+# comment inside a table
+wire_api = "responses"
+"""
+
+
+def _codex(tmp_path: Path) -> Path:
+    path = tmp_path / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_connect_codex_adds_notify_and_keeps_comments(tmp_path: Path) -> None:
+    config = _codex(tmp_path)
+    config.write_text(CODEX_CONFIG)
+    result = _cli(tmp_path, "connect", "codex")
+    assert result.returncode == 0, result.stderr
+    text = config.read_text()
+    assert text.startswith(CODEX_CONFIG.split("[model_providers.fake]")[0].rstrip("\n"))
+    assert "# comment inside a table" in text and '# the fake one' in text
+    import tomllib
+
+    assert tomllib.loads(text)["notify"] == [str(HOOK), "codex-notify"]
+    assert tomllib.loads(text)["model_providers"]["fake"]["wire_api"] == "responses"
+    assert len(list(config.parent.glob("config.toml.loreline-backup-*"))) == 1
+    assert "already connected" in _cli(tmp_path, "connect", "codex").stdout
+    assert _cli(tmp_path, "disconnect", "codex").returncode == 0
+    assert config.read_text() == CODEX_CONFIG
+
+
+def test_connect_codex_never_clobbers_another_notify_program(tmp_path: Path) -> None:
+    config = _codex(tmp_path)
+    theirs = 'notify = ["python3", "/home/dev/notify_logger.py"]\n' + CODEX_CONFIG
+    config.write_text(theirs)
+    result = _cli(tmp_path, "connect", "codex")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "notify_logger.py" in result.stderr and "Nothing was changed" in result.stderr
+    assert "loreline-hook codex-notify" in result.stderr
+    assert config.read_text() == theirs
+    disconnect = _cli(tmp_path, "disconnect", "codex")
+    assert disconnect.returncode == 0 and "another program" in disconnect.stdout
+    assert config.read_text() == theirs
+
+
+def test_codex_home_is_honoured_and_the_notify_command_works(tmp_path: Path) -> None:
+    env = _env(tmp_path, CODEX_HOME=str(tmp_path / "ch"))
+    assert _cli(tmp_path, "connect", "codex", env=env).returncode == 0
+    import tomllib
+
+    argv = tomllib.loads((tmp_path / "ch" / "config.toml").read_text())["notify"]
+    note = (HOOK_PAYLOADS / "codex-notify-payloads.jsonl").read_text().splitlines()[0]
+    with worker_lock_held(tmp_path / "loreline"):
+        run = subprocess.run([*argv, note], capture_output=True, env=env, timeout=30)
+    assert run.returncode == 0 and run.stderr == b""
+    spool = tmp_path / "loreline" / "spool"
+    assert len([p for p in spool.iterdir() if p.suffix == ".json"]) == 1
+    status = json.loads(_cli(tmp_path, "status", "--json", env=env).stdout)
+    assert status["capture"]["hooks"]["codex"]["installed"] is True
+
+
+def test_project_flag_is_refused_for_codex(tmp_path: Path) -> None:
+    result = _cli(tmp_path, "connect", "codex", "--project")
+    assert result.returncode == 2 and "claude-code only" in result.stderr
+
+
+# -- the plugin ---------------------------------------------------------------------------
+
+
+def test_the_repository_is_a_claude_code_plugin_with_the_same_hooks() -> None:
+    manifest = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["name"] == "loreline"
+    plugin = json.loads((ROOT / "hooks" / "hooks.json").read_text())
+    assert isinstance(plugin["description"], str)
+    assert list(plugin["hooks"]) == EVENTS
+    for event, groups in plugin["hooks"].items():
+        [[handler]] = [g["hooks"] for g in groups]
+        assert handler == {**claude_code.handler(event), "command": f"loreline-hook {event}"}

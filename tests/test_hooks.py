@@ -401,3 +401,23 @@ def test_the_timing_helper_reports_the_hook_next_to_python() -> None:
     results = bench.measure(runs=3)
     assert set(results) == {"python -c pass", "Stop", "SessionStart (no store)", "SessionStart (memories)"}
     assert all(r["median_ms"] > 0 for r in results.values())
+    assert results["SessionStart (memories)"]["output_chars"] > 200
+
+
+def test_capture_settings_are_config_keys_with_the_same_defaults(loreline_home: Path, tmp_path: Path) -> None:
+    from loreline import capture, config
+
+    defaults = capture.Settings()
+    for name in ("mode", "session_start_chars", "spool_max_mb", "failed_retention_days", "max_attempts",
+                 "reconcile_tries"):
+        assert config.SCHEMA[f"capture.{name}"].default == getattr(defaults, name)
+    project = tmp_path / "proj"
+    project.mkdir()
+    from tests.conftest import loreline_exe
+
+    set_mode = subprocess.run([loreline_exe(), "config", "set", "capture.mode", "allowlist"], capture_output=True,
+                              text=True, env=hook_env(loreline_home), timeout=60)
+    assert set_mode.returncode == 0, set_mode.stderr
+    with worker_lock_held(loreline_home):
+        _quiet_ok(run_hook(loreline_home, "Stop", stdin={"session_id": "s", "cwd": str(project)}))
+    assert spool_files(loreline_home) == []

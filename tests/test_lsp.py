@@ -4,6 +4,7 @@ real import of a session in a real git repository."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -248,3 +249,42 @@ async def test_engine_errors_are_request_failed_responses(lsp: tuple[LanguageCli
             await call(client, method, params)
         assert caught.value.code == -32803 and text in caught.value.message
     assert (await call(client, "loreline/memories", {})).total == 3
+
+
+async def test_the_server_hosts_the_capture_worker(tmp_path: Path, loreline_home: Path) -> None:
+    """A Stop hook only spools (it never starts a worker); the worker inside the running
+    server imports it and the client hears `loreline/didChange` — no CLI involved."""
+    repo = make_repo(tmp_path)
+    env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    client = await ClientServerConfig(server_command=[sys.executable, "-m", "loreline_lsp"], server_env=env).start()
+    changes: list[Any] = []
+    client.feature("loreline/didChange")(lambda params: changes.append(params))
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(),
+        workspace_folders=[types.WorkspaceFolder(uri=repo.as_uri(), name="repo")],
+        initialization_options={"pollSeconds": 0.2, "workerIntervalSeconds": 1},
+    ))
+    try:
+        session = ClaudeSession(str(repo))
+        session.user("In this repo we use pnpm, never npm.")
+        path = session.write(tmp_path / "live.jsonl")
+        payload = json.dumps({"session_id": session.session_id, "transcript_path": str(path), "cwd": str(repo),
+                              "hook_event_name": "Stop"})
+        hook = Path(sys.executable).parent / "loreline-hook"
+        done = subprocess.run([str(hook), "Stop"], input=payload, text=True, capture_output=True,
+                              env={**env, "LORELINE_HOME": str(loreline_home)}, timeout=30)
+        assert done.returncode == 0
+        total = 0
+        for _ in range(150):
+            total = (await call(client, "loreline/memories", {})).total
+            if total:
+                break
+            await asyncio.sleep(0.1)
+        assert total == 1
+        for _ in range(30):
+            if changes:
+                break
+            await asyncio.sleep(0.1)
+        assert changes
+    finally:
+        await client.shutdown_session()

@@ -97,12 +97,12 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
             ("assistant", 20, 20, 'Summary: user wants pnpm, never'),
             ("user", 31, 31, 'Also: tests run with vitest.'),
             ("assistant", 33, 33, 'Understood: we will use pnpm'),
-            ("user", 45, 45, '/compact keep the pnpm rule'),
         ],
         {'compact-boundary': 1, 'compaction-summary': 1, 'hook-context': 4, 'line-type:api-request': 2,
          'line-type:api-request-blob': 2, 'line-type:api-request-shape': 1, 'line-type:atis-latch': 4,
          'line-type:attachment': 15, 'line-type:cost-state': 3, 'line-type:last-prompt': 5, 'line-type:mode': 2,
-         'line-type:queue-operation': 6, 'line-type:system': 2, 'local-command': 1, 'meta': 1},
+         'line-type:queue-operation': 6, 'line-type:system': 2, 'local-command': 1, 'meta': 1,
+         'slash-command': 1},
     ),
     "cc-2.1.38-short-local-command.jsonl": (
         [

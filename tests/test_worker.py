@@ -21,6 +21,7 @@ from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from loreline.worker import Worker, seconds_to_next_day
 from tests.capture_helpers import (
+    HOOK,
     RULES_CONFIG,
     db_rows,
     event,
@@ -233,6 +234,14 @@ def test_cap_and_rate_limits_defer_instead_of_failing(loreline_home: Path, tmp_p
     wait = (jobs.parse_stamp(job.not_before) - jobs.parse_stamp(jobs.stamp())).total_seconds()
     target = seconds_to_next_day() if expected == "next day" else 120.0
     assert abs(wait - target) < 10
+    if expected == "two minutes":  # a backend that keeps refusing is asked less and less often
+        with Store() as store, store.write():
+            store.conn.execute("UPDATE jobs SET not_before = NULL")
+        worker.drain()
+        [job] = _jobs()
+        assert job.not_before is not None
+        wait = (jobs.parse_stamp(job.not_before) - jobs.parse_stamp(jobs.stamp())).total_seconds()
+        assert abs(wait - 240.0) < 10
     assert job.marker is not None  # kept until the job is really done
 
 
@@ -403,3 +412,44 @@ def test_real_codex_notifications_import_the_rollout_found_by_thread_id(loreline
     done = by_session[notes[1]["thread-id"]]
     assert (done.state, done.events, done.marker) == ("done", 3, None)
     assert db_rows(loreline_home, "SELECT session_path, tool FROM ledger") == [(str(rollout), "codex")]
+
+
+def test_a_foreground_worker_drains_as_events_come_and_stops_on_sigterm(loreline_home: Path, tmp_path: Path) -> None:
+    write_config(loreline_home, RULES_CONFIG)
+    session, path = _project(tmp_path)
+    serving = subprocess.Popen([loreline_exe(), "worker", "--json"], env=hook_env(loreline_home),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: db_rows(loreline_home, "SELECT count(*) FROM migrations", early=True) != [], 30, "the store")
+        result = run_hook(loreline_home, "Stop", stdin=event("Stop", session, path, last_assistant_message="Will do."))
+        assert result.returncode == 0
+        wait_for(lambda: db_rows(loreline_home, "SELECT state FROM jobs", early=True) == [("done",)], 30, "the job")
+    finally:
+        serving.send_signal(signal.SIGTERM)
+        out, err = serving.communicate(timeout=30)
+    assert serving.returncode == 0, err
+    assert json.loads(out)["done"] == 1
+
+
+def test_code_planted_in_the_project_never_runs(loreline_home: Path, tmp_path: Path) -> None:
+    """The worker a hook starts, and the `python -m` hook command, keep the project off sys.path."""
+    write_config(loreline_home, RULES_CONFIG)
+    session, path = _project(tmp_path)
+    project = tmp_path / "proj"
+    planted = tmp_path / "planted-ran"
+    payload = f"import pathlib\npathlib.Path({str(planted)!r}).write_text('ran')\n"
+    (project / "loreline" / "cli").mkdir(parents=True)
+    for name in ("loreline/__init__.py", "loreline/cli/__init__.py", "loreline/cli/main.py", "json.py",
+                 "loreline_hooks.py"):
+        (project / name).write_text(payload)
+    _stop(loreline_home, session, path, "Will do.")
+    end = subprocess.run([str(HOOK), "SessionEnd"], input=json.dumps(event("SessionEnd", session, path)).encode(),
+                         cwd=project, env=hook_env(loreline_home), capture_output=True, timeout=60)
+    assert end.returncode == 0 and end.stderr == b""
+    wait_for(lambda: db_rows(loreline_home, "SELECT state FROM jobs", early=True) == [("done",)], 60, "the worker")
+    from loreline.connect import module_argv
+
+    ran = subprocess.run([*module_argv(), "Stop"], input=b"{}", cwd=project, env=hook_env(loreline_home),
+                         capture_output=True, timeout=60)
+    assert ran.returncode == 0 and ran.stderr == b""
+    assert not planted.exists()

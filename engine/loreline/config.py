@@ -66,6 +66,18 @@ define("distill.retry_max_seconds", Setting(float, 30.0, "longest single wait be
                                             "retry-after defers the work instead)", minimum=0.0))
 define("limits.daily_unattended_calls", Setting(int, 100, "model calls per day that background capture may "
                                                 "make; beyond it work is deferred to the next day", minimum=0))
+define("capture.mode", Setting(str, "all", "which projects the hooks capture: all (minus the capture.exclude "
+                               "folders) or allowlist (only the capture.include folders); edit both lists in the file",
+                               choices=("all", "allowlist")))
+define("capture.session_start_chars", Setting(int, 4000, "most characters of memories SessionStart injects "
+                                              "(at most 9500)", minimum=0))
+define("capture.spool_max_mb", Setting(int, 50, "spool size past which hook events are dropped and counted",
+                                       minimum=1))
+define("capture.failed_retention_days", Setting(int, 7, "days a failed capture job keeps the raw text its hook "
+                                                "queued", minimum=0))
+define("capture.max_attempts", Setting(int, 3, "failed attempts before a capture job is marked failed", minimum=1))
+define("capture.reconcile_tries", Setting(int, 5, "waits for a lagging transcript before importing what it has",
+                                          minimum=0))
 
 
 @dataclass(frozen=True, slots=True)

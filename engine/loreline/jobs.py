@@ -37,7 +37,7 @@ from typing import Any
 
 import orjson
 
-from . import capture
+from . import capture, home
 from .redact import redact
 from .sanitize import sanitize
 from .store import Store
@@ -49,6 +49,8 @@ MAX_SPOOL_FILE_BYTES = 4 * capture.MAX_RECORD_BYTES
 STALE_TMP_SECONDS = 3600
 DONE_KEEP_DAYS = 30
 SPOOLED_KEEP_DAYS = 7
+#: payload keys that only matter until the job is done (the marker is raw hook text)
+TRANSIENT_KEYS = ("marker", "marker_spool", "waits", "rate_limited", "defer_reason")
 JOB_COLUMNS = ("id, session_key, session_path, session_id, tool, event, state, attempts, not_before, "
                "last_error, payload")
 
@@ -104,7 +106,7 @@ def parse_stamp(text: str) -> datetime:
 
 def ingest(store: Store, folder: Path | None = None) -> Ingested:
     """Move every spool file into jobs (see the module invariants)."""
-    folder = folder or capture_spool()
+    folder = folder or home.spool_dir()
     result = Ingested()
     for names in _batches(_spool_names(folder)):
         records = [(name, read_record(folder / name)) for name in names]
@@ -115,12 +117,6 @@ def ingest(store: Store, folder: Path | None = None) -> Ingested:
             (folder / name).unlink(missing_ok=True)
     _sweep_tmp(folder)
     return result
-
-
-def capture_spool() -> Path:
-    from . import home
-
-    return home.spool_dir()
 
 
 def _spool_names(folder: Path) -> list[str]:
@@ -276,9 +272,9 @@ def next_due(store: Store) -> Job | None:
 
 
 def next_wake(store: Store) -> datetime | None:
-    """When the earliest waiting job becomes due (None when nothing waits)."""
-    value = store.scalar("SELECT min(not_before) FROM jobs WHERE state IN ('queued', 'deferred') "
-                         "AND not_before IS NOT NULL")
+    """When the earliest deferred job becomes due (None when none is deferred). Failed
+    attempts waiting for their retry are not counted: a later run picks them up."""
+    value = store.scalar("SELECT min(not_before) FROM jobs WHERE state = 'deferred' AND not_before IS NOT NULL")
     return parse_stamp(value) if value else None
 
 
@@ -303,7 +299,7 @@ def finish(store: Store, job: Job, note: str | None = None) -> str:
         if current.events > job.events:
             _set(store, job.id, "queued", current.payload, None, note, attempts=0)
             return "queued"
-        payload = {k: v for k, v in current.payload.items() if k not in ("marker", "marker_spool", "waits")}
+        payload = {k: v for k, v in current.payload.items() if k not in TRANSIENT_KEYS}
         _set(store, job.id, "done", payload, None, note, finished=True)
         store.conn.execute(
             "UPDATE jobs SET state = 'done', finished_at = ?, updated_at = ?, payload = '{}', "

@@ -112,7 +112,7 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     context_until = check.entry.end.line if grown and check.entry else 0
     parsed = transcripts.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
     t = parsed.transcript
-    project = project_key(t.cwd) if t.cwd else (check.entry.project if check.entry else project_key(None))
+    project = _project(t, check.entry)
     turns = clean_turns(t.turns)
     chunks = make_chunks(turns, session_id=t.session_id, path=str(path), context_until=context_until)
     report.turns += sum(1 for turn in turns if turn.line_end > context_until)
@@ -128,6 +128,20 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
         with store.write():
             ledger.record(store, entry)
     report.imported += 1
+
+
+def _project(t: Transcript, entry: ledger.Entry | None) -> str:
+    """The session's project: its cwd; else what the ledger knew; else (Cursor) the one
+    existing folder its slug can name; else unknown."""
+    if t.cwd:
+        return project_key(t.cwd)
+    if entry is not None:
+        return entry.project
+    if t.tool == "cursor":
+        from .transcripts.cursor import cwd_from_slug
+
+        return project_key(cwd_from_slug(Path(t.path)))
+    return project_key(None)
 
 
 def replay_key(path: str, line_start: int, line_end: int, policy: str) -> str:

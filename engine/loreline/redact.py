@@ -25,11 +25,16 @@ Invariants:
 Best effort by design: misses cost far more than false positives, so when in doubt a value
 under a secret-like name is redacted. The corpus in `tests/corpus/redaction/` measures both.
 
-How it stays fast (most text has no secret): prefixed tokens are only looked for around runs
-of at least 16 token characters that start with a known prefix (found with one translate and
-a sampled search, no regex over the whole text); secret-like names are found with one literal
-scan per keyword over the lower-cased bytes; URLs, bearer tokens and private keys each sit
-behind a literal check.
+How it stays fast (most text holds no secret, and every literal pass over a turn costs about
+as much as the rest of the work): the text is viewed once as bytes (one byte per character,
+so offsets match) and lower-cased once. Prefixed tokens are only tried at the start of runs
+of 20+ token characters, found with one `translate` and one `find`, and only when the run
+starts with a known prefix. Secret-like names come from four literal-prefixed scans of the
+lower-cased bytes (`p`, `k`, `secret`, `auth`) whose tails are checked inside the regex; the
+`k` scan also notices private-key and PuTTY blocks. URLs sit behind a `:` and a `://` check.
+
+Modules: `redact_patterns` (the tables), `redact_names` (which names hold secrets),
+`redact_context` (values after names, headers, cookies), this one (tokens, keys, URLs, merge).
 """
 
 from __future__ import annotations
@@ -42,11 +47,12 @@ from . import redact_patterns as P
 from .redact_context import CRED_RE, looks_random, placeholder, scan_names, value_bounds
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
-_TOKEN, _CONTEXT, _VENDOR, _GENERIC = 0, 1, 2, 3
+_TOKEN, _CONTEXT = 0, 1  # priorities; names are 2 (vendor) and 3 (generic), see redact_context
 
 _TOKEN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~-"
 _RUN_TABLE = bytes(0x61 if c in _TOKEN_CHARS else 0x20 for c in range(256))
 _RUN = b"a" * P.RUN_MIN
+_QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 
 
 def redact(text: str) -> str:
@@ -88,7 +94,7 @@ def _find(text: str) -> list[Span]:
         _scan_pem(text, spans)
     if "putty" in found:
         _scan_putty(text, spans)
-    if b"://" in raw:
+    if b":" in raw and P.URL_GATE_RE.search(raw):
         _scan_urls(text, raw, low, spans)
     return _merge(text, spans) if spans else spans
 
@@ -97,50 +103,57 @@ def _find(text: str) -> list[Span]:
 
 
 def _scan_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
-    """Find runs of 20+ token characters; scan the few that could be a token."""
+    """Find runs of 20+ token characters and try the token formats where one could start."""
     marks = raw.translate(_RUN_TABLE)
-    size = len(marks)
-    windows: list[tuple[int, int]] = []
     start = marks.find(_RUN)
     while start != -1:
         end = marks.find(b" ", start + P.RUN_MIN)
-        end = size if end == -1 else end
-        if _run_flagged(text, start, end, spans):
-            lo, hi = max(0, start - 100), min(size, end + 64)
-            if windows and lo <= windows[-1][1]:
-                windows[-1] = (windows[-1][0], hi)
-            else:
-                windows.append((lo, hi))
+        end = len(marks) if end == -1 else end
+        for anchor in _anchors(text, start, end, spans):
+            match = P.TOKEN_RE.match(text, anchor)
+            if match:
+                _token_match(text, match, spans)
+        if _windowed(text, start):  # a webhook URL or an Azure secret: its start is further back
+            for match in P.TOKEN_RE.finditer(text, max(0, start - 100), min(end, start + 300)):
+                _token_match(text, match, spans)
         start = marks.find(_RUN, end)
-    for lo, hi in windows:
-        for match in P.TOKEN_RE.finditer(text, lo, hi):
-            if match.end() == hi and hi < size:  # the window cut it short: match it whole
-                match = P.TOKEN_RE.match(text, match.start()) or match
-            _token_match(text, match, spans)
 
 
-def _run_flagged(text: str, start: int, end: int, spans: list[Span]) -> bool:
-    """Whether a long run could hold a prefixed token (cheap checks first; most runs fail)."""
+def _anchors(text: str, start: int, end: int, spans: list[Span]) -> tuple[int, ...]:
+    """Where a token could begin, given a run of token characters at [start, end)."""
     if text[start:start + 2] in P.RUN_PREFIX2 and text.startswith(P.RUN_PREFIXES, start):
-        return True
+        return (start,)
     before = text[start - 1] if start else ""
-    if before == "\\":  # a token right after a JSON escape such as \n
-        return text.startswith(P.RUN_PREFIXES, start + 1)
-    if before in ".:/" and (text.endswith(P.RUN_PRECEDERS, max(0, start - 6), start)
-                            or (before == ":" and text.startswith("AA", start))
-                            or (before == "/" and text.find("hooks", max(0, start - 100), start) != -1)):
-        return True
+    if before == "\\":  # right after a JSON escape such as \n
+        return (start + 1,) if text.startswith(P.RUN_PREFIXES, start + 1) else ()
+    if before in ".:/":
+        for preceder in P.RUN_PRECEDERS:
+            if text.endswith(preceder, 0, start):
+                return (start - len(preceder),)
+        if before == ":" and text.startswith("AA", start):  # Telegram: <digits>:AA...
+            digits = start - 1
+            while digits > 0 and text[digits - 1].isdigit() and start - digits < 12:
+                digits -= 1
+            return (digits,)
+        return ()
     if before == " " and text[max(0, start - 7):start - 1].lower() == "bearer":
         cred = CRED_RE.match(text, start)
         if cred and looks_random(cred.group()) and not placeholder(cred.group()):
             spans.append((start, cred.end(), "bearer-token", _CONTEXT))
-        return False
+        return ()
     length = end - start
     if length == 34 and text.startswith(("SK", "AC"), start):
-        return True
+        return (start,)
     if 23 <= length <= 28 and text[start] in "MNO" and text.startswith(".", end):
+        return (start,)
+    return ()
+
+
+def _windowed(text: str, start: int) -> bool:
+    """Runs whose token starts well before them: webhook URLs, Azure client secrets."""
+    if start and text[start - 1] == "/" and text.find("hooks", max(0, start - 100), start) != -1:
         return True
-    return text.find("Q~", max(0, start - 40), end + 2) != -1
+    return text.find("Q~", max(0, start - 8), start + 48) != -1
 
 
 def _token_match(text: str, match: re.Match[str], spans: list[Span]) -> None:
@@ -150,7 +163,7 @@ def _token_match(text: str, match: re.Match[str], spans: list[Span]) -> None:
     start, end = match.span(secret_group) if match.re.groupindex.get(secret_group) and \
         match.group(secret_group) is not None else match.span()
     secret = text[start:end]
-    if _tokenplaceholder(secret):
+    if _token_placeholder(secret):
         return
     spans.append((start, end, family, _TOKEN))
     if family == "aws-access-key":  # a secret access key usually sits right after the id
@@ -163,7 +176,7 @@ def _token_match(text: str, match: re.Match[str], spans: list[Span]) -> None:
             spans.append((near.start(), near.end(), "twilio-auth-token", _TOKEN))
 
 
-def _tokenplaceholder(secret: str) -> bool:
+def _token_placeholder(secret: str) -> bool:
     low = secret.lower()
     if "example" in low or "xxxx" in low or "****" in low or "..." in secret:
         return True
@@ -182,43 +195,52 @@ def _entropy(value: str) -> float:
 
 
 def _scan_pem(text: str, spans: list[Span]) -> None:
-    pos = 0
-    while True:
-        begin = P.PEM_BEGIN_RE.search(text, pos)
-        if begin is None:
-            return
-        end_match = P.PEM_END_RE.search(text, begin.end(), min(len(text), begin.end() + 20000))
-        next_begin = text.find("-----BEGIN", begin.end())
-        if end_match and (next_begin == -1 or end_match.start() < next_begin):
-            body_end, span_end = end_match.start(), end_match.end()
-        else:  # truncated block: the base64 lines after the header
+    """Private-key blocks, BEGIN to END; a block cut short ends with its last base64 line."""
+    begins = list(P.PEM_BEGIN_RE.finditer(text))
+    end: re.Match[str] | None = None
+    searched, taken = False, 0
+    for index, begin in enumerate(begins):
+        if begin.start() < taken:
+            continue
+        if not searched or (end is not None and end.start() < begin.end()):
+            end = P.PEM_END_RE.search(text, begin.end())  # none now means none later either
+            searched = True
+        following = begins[index + 1].start() if index + 1 < len(begins) else len(text)
+        if end is not None and end.start() < following:
+            body_end, span_end = end.start(), end.end()
+        else:
             body = P.PEM_BODY_RE.match(text, begin.end())
             body_end = span_end = body.end() if body else begin.end()
-        body_chars = len(P.B64_CHAR_RE.findall(text, begin.end(), min(body_end, begin.end() + 600)))
-        if body_chars >= 40:
+        if len(P.B64_CHAR_RE.findall(text, begin.end(), min(body_end, begin.end() + 600))) >= 40:
             kind = begin.group("kind")
             family = ("ssh-private-key" if "OPENSSH" in kind else
                       "pgp-private-key" if "PGP" in kind else "private-key")
             spans.append((begin.start(), span_end, family, _TOKEN))
-        pos = max(span_end, begin.end())
+            taken = span_end
 
 
 def _scan_putty(text: str, spans: list[Span]) -> None:
-    pos = 0
+    """A PuTTY key file, from its first line to the end of its `Private-MAC:` line."""
+    pos, mac, lines = 0, -2, -2  # -2: not searched yet; each is searched again only when passed
     while (start := text.find("PuTTY-User-Key-File-", pos)) != -1:
-        mac = text.find("Private-MAC:", start, start + 16000)
-        if mac != -1:
-            end = len(text)
-            for stop in ("\n", "\\n", '"'):
-                found = text.find(stop, mac)
-                if found != -1:
-                    end = min(end, found)
-        else:
-            lines = text.find("Private-Lines:", start, start + 16000)
-            body = P.PEM_BODY_RE.match(text, lines + 14) if lines != -1 else None
+        if mac != -1 and mac < start:
+            mac = text.find("Private-MAC:", start)
+        if mac != -1 and mac - start < 16000:
+            end = _line_end(text, mac)
+        else:  # no MAC line: the private lines are what matters
+            if lines != -1 and lines < start:
+                lines = text.find("Private-Lines:", start)
+            body = P.PEM_BODY_RE.match(text, lines + 14) if lines != -1 and lines - start < 16000 else None
             end = body.end() if body else start + 20
         spans.append((start, end, "ssh-private-key", _TOKEN))
         pos = end
+
+
+def _line_end(text: str, index: int) -> int:
+    """The end of the line at `index`: a newline, a JSON-escaped newline or a closing quote."""
+    ends = [found for found in (text.find("\n", index), text.find("\\n", index), text.find('"', index))
+            if found != -1]
+    return min(ends) if ends else len(text)
 
 
 # --- URLs, bearer tokens --------------------------------------------------------------------
@@ -234,15 +256,15 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             db = scheme in P.DB_SCHEMES or scheme.split("+")[0] in P.DB_SCHEMES
             spans.append((match.start("pw"), match.end("pw"), "db-credentials" if db else "url-credentials", _CONTEXT))
     if b"sig" in low:
-        for match in P.SIG_RE.finditer(low):
-            value = _QUERY_RE.match(text, match.end())
+        for param in P.SIG_RE.finditer(low):
+            value = _QUERY_RE.match(text, param.end())
             if value and not placeholder(value.group()):
                 spans.append((value.start(), value.end(), "query-token", _CONTEXT))
     if b"curl" in low:
-        for match in P.CURL_USER_RE.finditer(low):
-            start = match.start() - (match.start() > 0 and low[match.start() - 1] == 0x2D)  # --user
+        for flag in P.CURL_USER_RE.finditer(low):
+            start = flag.start() - (flag.start() > 0 and low[flag.start() - 1] == 0x2D)  # --user
             if start > 0 and low[start - 1] in b" \t":
-                _curl_user(text, match.end(), spans)
+                _curl_user(text, flag.end(), spans)
 
 
 def _scheme_before(low: bytes, index: int) -> str:
@@ -260,9 +282,6 @@ def _curl_user(text: str, index: int, spans: list[Span]) -> None:
     colon = text.find(":", start, end)
     if colon != -1 and colon + 1 < end and not placeholder(text[colon + 1:end]):
         spans.append((colon + 1, end, "basic-auth", _CONTEXT))
-
-
-_QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 
 
 def _merge(text: str, spans: list[Span]) -> list[Span]:

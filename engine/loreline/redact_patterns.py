@@ -111,7 +111,9 @@ RUN_PREFIX2 = frozenset(prefix[:2] for prefix in RUN_PREFIXES)
 RUN_PRECEDERS: tuple[str, ...] = ("SG.", "ya29.", "hvs.", "hvb.", "1//")
 
 # --- names that hold secrets ---------------------------------------------------------------
-# Keywords looked for (lower-cased) to find candidate names; each needle is one fast scan.
+# Keywords looked for (lower-cased) to find candidate names. Each scanner below is one pass of
+# a literal-prefixed regex (`token`, `key` and `cookie` share their `k`, the password words
+# their `p`), and the tail is checked inside the regex so only plausible names reach Python.
 NEEDLES: tuple[bytes, ...] = (b"pass", b"pwd", b"secret", b"token", b"key", b"auth", b"cookie")
 
 # words that make a name secret on their own, found anywhere in the lower-cased name
@@ -216,9 +218,22 @@ DB_SCHEMES = frozenset(
 # --- compiled scanners over the lower-cased ASCII bytes ------------------------------------
 # after a keyword: the rest of the name, a closing quote or bracket, then an operator or space
 _NAME_REST = rb"[a-z0-9_.\-]{0,48}"
-KEYWORD_TAIL = re.compile(
-    _NAME_REST + rb"(?:\\?[\"'`])?\]?[ \t]{0,16}(?:[=:>(?,]|[ \t]\S|(?:\r?\n|\\n)[ \t]{0,16}(?:-[ \t]+)?value)"
+# What may follow a keyword for it to be worth a look: the rest of the name, then an operator,
+# a `name`/`value` pair, a quoted or digit-bearing value after a space, or "is <value>".
+_TAIL = (
+    rb"[a-z0-9_.\-]{0,48}+(?:\\?[\"'`])?\]?[ \t]{0,16}+(?:[=:>]|\?=|(?<=auth)\("
+    rb"|(?:\\?[\"'])?[ \t]{0,8},[ \t]{0,8}\\?[\"']value|(?:\r?\n|\\n)[ \t]{0,16}(?:-[ \t]+)?value"
+    rb"|(?<=[ \t])(?:(?:is|was)[ \t]{1,8}(?:set to[ \t]{1,8})?)?(?:\\?[\"'`]|(?=[^\s]{0,80}?[0-9!#$%^&*+=/~@])))"
 )
+KEYWORD_RES: tuple[re.Pattern[bytes], ...] = (
+    re.compile(rb"p(?:ass|wd)" + _TAIL),
+    # `key-----` (a PEM line) and `key-file-` (PuTTY) come first: they are flags, not names
+    re.compile(rb"k(?:ey(?: block)?-----|ey-file-|(?<=tok)en" + _TAIL + rb"|(?<=cook)ie" + _TAIL
+               + rb"|ey" + _TAIL + rb")"),
+    re.compile(rb"secret" + _TAIL),
+    re.compile(rb"auth" + _TAIL),
+)
+URL_GATE_RE = re.compile(rb"://")
 NAME_CHARS_REV = re.compile(rb"[a-z0-9_.\-]{0,64}")
 SIG_RE = re.compile(rb"[?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|sig|signature)=")
 CURL_USER_RE = re.compile(rb"-u(?:ser)?[ \t=]+")

@@ -11,8 +11,8 @@ Removed silently (counted):
   are kept: they cannot reorder text);
 * Unicode tag characters U+E0000-U+E007F, except a well-formed emoji flag tag sequence
   (U+1F3F4, 1-7 tag letters or digits, U+E007F: the England, Scotland, Wales flags);
-* variation selectors used as a side channel: runs of two or more collapse to the first if it
-  is U+FE0E/U+FE0F (else vanish); U+E0100-U+E01EF only stays after a CJK ideograph;
+* variation selectors used as a side channel: U+FE00-U+FE0F stays only right after a visible
+  character (one per character, as in `❤️`); U+E0100-U+E01EF only right after a CJK ideograph;
 * the same characters written as JSON escapes (`\\u200b`, tag surrogate pairs) in escaped text;
 * harness wrappers with their content: `<system-reminder>`, `<command-name>`,
   `<command-message>`, `<command-args>`, `<local-command-stdout|stderr|caveat>`, and
@@ -35,8 +35,9 @@ Marked, never removed: instruction-override phrases ("ignore all previous instru
 `[instruction-override: <the phrase>]`, so the distiller reads them as quoted data. Ordinary
 "from now on, always ..." is a user preference and is not marked.
 
-`sanitize(sanitize(x)) == sanitize(x)`. Most text is plain ASCII without `<`: it costs an
-O(1) `isascii`, a `<` check, one translate for blobs and a few literal scans for phrases.
+`sanitize(sanitize(x)) == sanitize(x)`, and text with nothing to do is returned as the same
+object. Most text is plain ASCII without `<`: it then costs an O(1) `isascii`, two `memchr`
+checks (`\\`, `<`), a blob check on every 10th character and five literal scans for phrases.
 """
 
 from __future__ import annotations
@@ -45,25 +46,22 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+# One class, so `re` can skip quickly to the first candidate; the callback sorts out a run.
 _INVISIBLE_RE = re.compile(
-    "\U0001F3F4[\U000E0030-\U000E0039\U000E0061-\U000E007A]{1,7}\U000E007F"
-    "|[\U000E0000-\U000E007F]+"
-    "|[\u200c\u200d]"
-    "|[\u00ad\u180e\u200b\u2060-\u2064\ufeff]+"
-    "|[\u202a-\u202e\u2066-\u2069]+"
-    "|[\ufe00-\ufe0f\U000E0100-\U000E01EF]{2,}"
-    "|[\U000E0100-\U000E01EF]"
+    "[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f"
+    "\U000E0000-\U000E007F\U000E0100-\U000E01EF]+"
 )
+_FLAG_TAGS_RE = re.compile("[\U000E0030-\U000E0039\U000E0061-\U000E007A]{1,7}\U000E007F")
 _ESCAPED_RE = re.compile(
     r"\\u(?:200[bB]|206[0-4]|[fF][eE][fF][fF]|00[aA][dD]|180[eE]|202[a-eA-E]|206[6-9])"
     r"|\\u[dD][bB]40\\u[dD][cC][0-7][0-9a-fA-F]"
 )
 _WRAPPERS = ("private", "loreline-memories", "system-reminder", "command-name", "command-message",
              "command-args", "local-command-stdout", "local-command-stderr", "local-command-caveat")
-_TAG_RE = re.compile(
-    r"<(?:(?P<comment>!--)"
-    r"|(?P<wrap>" + "|".join(_WRAPPERS) + r")(?=[\s>/])[^<>]{0,2000}>"
-    r"|(?P<el>[A-Za-z][A-Za-z0-9]{0,20})(?P<attrs>\s[^<>]{0,2000}?(?:style|hidden)[^<>]{0,2000})>)",
+_MARKUP = r"<(?:(?P<comment>!--)|(?P<wrap>" + "|".join(_WRAPPERS) + r")(?=[\s>/])[^<>]{0,2000}>"
+_TAG_RE = re.compile(_MARKUP + r")", re.IGNORECASE)  # comments and wrappers only
+_TAG_OR_HIDDEN_RE = re.compile(  # ... and elements with a style or a hidden attribute
+    _MARKUP + r"|(?P<el>[A-Za-z][A-Za-z0-9]{0,20})(?P<attrs>\s[^<>]{0,2000}?(?:style|hidden)[^<>]{0,2000})>)",
     re.IGNORECASE,
 )
 _STYLE_RE = re.compile(r"""style\s*=\s*(["'])(.*?)\1""", re.IGNORECASE | re.DOTALL)
@@ -77,96 +75,132 @@ _HIDDEN_ATTR_RE = re.compile(r"(?:^|\s)hidden(?:\s|=|/|$)", re.IGNORECASE)
 _VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 _B64_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
 _B64_TABLE = bytes(0x61 if c in _B64_CHARS else 0x20 for c in range(256))
-_BLOB_MIN, _BLOB_STEP = 200, 100
-_OVERRIDE_NEEDLES = (b"ignore", b"disregard", b"forget", b"override", b"you are now", b"instruction")
-_VERB = r"(?:ignore|disregard|forget|override|bypass)"
-_OVERRIDE_RE = re.compile(
-    _VERB + r"\s+(?:(?:all|any|the|your|my|of|every|these|those|that|what|you|were|was|have|been|"
-    r"are|is|said|told|given|to|in)\s+){0,4}(?:previous|prior|above|earlier|preceding|foregoing|former|"
-    r"original|initial|system|developer|existing|current|old)\s+(?:instructions?|prompts?|directions?|"
+_BLOB_MIN, _BLOB_STEP = 200, 10
+_BLOB_SAMPLES = b"a" * (_BLOB_MIN // _BLOB_STEP - 1)
+_B64_RUN_RE = re.compile(rb"[A-Za-z0-9+/_-]*")
+_ESCAPE_GATE = re.compile(rb"\\u")
+# Each scanner starts with a literal, so it costs one fast pass; the phrase is checked in C.
+_VERB_TAIL = (
+    r"\s+(?:(?:all|any|the|your|my|of|every|these|those|that|what|you|were|was|have|been|are|is|said|"
+    r"told|given|to|in)\s+){0,4}(?:previous|prior|above|earlier|preceding|foregoing|former|original|"
+    r"initial|system|developer|existing|current|old)\s+(?:instructions?|prompts?|directions?|"
     r"directives?|rules|guidelines|messages?|context|commands?|orders|guidance|constraints|programming)\b"
-    r"|" + _VERB + r"\s+(?:(?:all|any|your|the)\s+){0,2}(?:instructions|guidelines|system\s+prompt|"
+    r"|\s+(?:(?:all|any|your|the)\s+){0,2}(?:instructions|guidelines|system\s+prompt|"
     r"safety\s+(?:rules|guidelines|filters?))\b"
-    r"|forget\s+(?:everything|all)\s+(?:above|before|previous(?:ly)?|prior|you\s+(?:were|have\s+been)\s+told)\b"
-    r"|you\s+are\s+now\s+(?:DAN\b|in\s+(?:developer|god|jailbreak|unrestricted|dan|admin|debug|sudo|evil)"
-    r"\s+mode|(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue)\b[\w ]{0,30}|"
-    r"no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant|language\s+model))\b|free\s+(?:of|from)\s+"
-    r"(?:all\s+)?(?:restrictions|rules|guidelines)|jailbroken|unrestricted|unfiltered)"
-    r"|\b(?:new|updated)\s+(?:system\s+)?instructions?\s*:",
-    re.IGNORECASE,
 )
+_OVERRIDE_RES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"(?i)(?<![a-z])ignore(?:" + _VERB_TAIL + r")"),
+    re.compile(r"(?i)(?<![a-z])disregard(?:" + _VERB_TAIL + r")"),
+    re.compile(r"(?i)(?<![a-z])you\s+are\s+now\s+(?:DAN\b|in\s+(?:developer|god|jailbreak|unrestricted|"
+               r"dan|admin|debug|sudo|evil)\s+mode|(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|"
+               r"jailbroken|evil|rogue)\b[\w ]{0,30}|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|"
+               r"assistant|language\s+model))\b|free\s+(?:of|from)\s+(?:all\s+)?(?:restrictions|rules|"
+               r"guidelines)|jailbroken|unrestricted|unfiltered)"),
+    re.compile(r"(?i)(?<![a-z])forget\s+(?:everything|all)\s+(?:above|before|previous(?:ly)?|prior|"
+               r"you\s+(?:were|have\s+been)\s+told)\b"),
+    # found from the noun: "forget/override/bypass ... instructions", "new instructions:"
+    re.compile(r"(?i)(?<![a-z])(?:(?:forget|override|bypass)(?:" + _VERB_TAIL + r")"
+               r"|(?:new|updated)\s+(?:system\s+)?instructions?\s*:)"),
+)
+# lower-case literals that gate each scanner above (checked on the lower-cased ASCII bytes)
+_OVERRIDE_GATES: tuple[re.Pattern[bytes], ...] = tuple(
+    re.compile(gate) for gate in (b"ignore", b"disregard", b"you are now", b"forget", b"instruction")
+)
+_NOUN_LOOKBACK = 120
 _OVERRIDE_MARK = "[instruction-override: "
 
 
 def sanitize(text: str) -> str:
     """`text` without hidden content, with instruction-override phrases marked."""
-    return sanitize_counts(text)[0]
+    return _sanitize(text, None)
 
 
 def sanitize_counts(text: str) -> tuple[str, dict[str, int]]:
     """The sanitized text and how many removals/markings of each kind were made."""
     counts: Counter[str] = Counter()
+    return _sanitize(text, counts), dict(counts)
+
+
+def _sanitize(text: str, counts: Counter[str] | None) -> str:
     if not text:
-        return text, {}
+        return text
     if not text.isascii():
         text = _strip_invisible(text, counts)
-    if "\\u" in text:
+    raw = _ascii(text)
+    if b"\\" in raw and _ESCAPE_GATE.search(raw):
         text = _strip_escaped(text, counts)
-    if "<" in text:
+    if b"<" in raw:
         text = _strip_markup(text, counts)
-    text = _replace_blobs(text, counts)
-    text = _mark_overrides(text, counts)
-    return text, dict(counts)
+    if len(text) >= _BLOB_MIN:
+        text = _replace_blobs(text, counts)
+    return _mark_overrides(text, counts)
+
+
+def _bump(counts: Counter[str] | None, kind: str, by: int = 1) -> None:
+    if counts is not None:
+        counts[kind] += by
+
+
+def _ascii(text: str) -> bytes:
+    """The text as bytes with one byte per character (non-ASCII becomes `?`)."""
+    return text.encode("ascii") if text.isascii() else text.encode("ascii", "replace")
 
 
 # --- invisible characters -------------------------------------------------------------------
 
 
-def _strip_invisible(text: str, counts: Counter[str]) -> str:
+def _strip_invisible(text: str, counts: Counter[str] | None) -> str:
     if _INVISIBLE_RE.search(text) is None:
         return text
-
-    def replace(match: re.Match[str]) -> str:
-        found, first = match.group(), match.group()[0]
-        if first == "\U0001F3F4":
-            return found
-        if first in "\u200c\u200d":
-            if _joins(match.string, match.start(), first == "\u200d"):
-                return found
-            counts["zero-width"] += 1
-            return ""
-        if "\U000E0000" <= first <= "\U000E007F":
-            counts["tag-characters"] += len(found)
-            return ""
-        if "\u202a" <= first <= "\u202e" or "\u2066" <= first <= "\u2069":
-            counts["bidi-control"] += len(found)
-            return ""
-        if "\ufe00" <= first <= "\ufe0f" or first >= "\U000E0100":
-            return _variation(match, counts)
-        counts["zero-width"] += len(found)
-        return ""
-
-    return _INVISIBLE_RE.sub(replace, text)
+    return _INVISIBLE_RE.sub(lambda run: _invisible_run(run, counts), text)
 
 
-def _variation(match: re.Match[str], counts: Counter[str]) -> str:
-    found = match.group()
-    if len(found) == 1:  # one supplementary selector: fine after a CJK ideograph
-        prev = match.string[match.start() - 1] if match.start() else ""
-        if prev and ("\u3400" <= prev <= "\u9fff" or "\uf900" <= prev <= "\ufaff" or prev >= "\U00020000"):
-            return found
-        counts["variation-selectors"] += 1
-        return ""
-    keep = found[0] if found[0] in "\ufe0e\ufe0f" else ""
-    counts["variation-selectors"] += len(found) - len(keep)
-    return keep
+def _invisible_run(run: re.Match[str], counts: Counter[str] | None) -> str:
+    """What to keep of a run of invisible characters, given the characters around it."""
+    text, chars = run.string, run.group()
+    prev = text[run.start() - 1] if run.start() else ""
+    after = text[run.end()] if run.end() < len(text) else ""
+    kept: list[str] = []
+    index = 0
+    while index < len(chars):
+        char = chars[index]
+        last = index == len(chars) - 1
+        if index == 0 and prev == "\U0001F3F4" and (flag := _FLAG_TAGS_RE.match(chars)):
+            kept.append(flag.group())  # an emoji flag tag sequence (England, Scotland, Wales)
+            index = flag.end()
+            continue
+        if char in "\u200c\u200d":
+            before = kept[-1] if kept else (prev if index == 0 else "")
+            if last and before and after and _joins(before, after, char == "\u200d"):
+                kept.append(char)
+            else:
+                _bump(counts, "zero-width")
+        elif "\ufe00" <= char <= "\ufe0f":
+            if index == 0 and prev and not kept:  # one selector right after a visible character
+                kept.append(char)
+            else:
+                _bump(counts, "variation-selectors")
+        elif char >= "\U000E0100":
+            if index == 0 and prev and _cjk(prev):
+                kept.append(char)
+            else:
+                _bump(counts, "variation-selectors")
+        elif char >= "\U000E0000":
+            _bump(counts, "tag-characters")
+        elif "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
+            _bump(counts, "bidi-control")
+        else:
+            _bump(counts, "zero-width")
+        index += 1
+    return "".join(kept)
 
 
-def _joins(text: str, index: int, zwj: bool) -> bool:
-    prev = text[index - 1] if index else ""
-    nxt = text[index + 1] if index + 1 < len(text) else ""
-    if not prev or not nxt:
-        return False
+def _cjk(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" or char >= "\U00020000"
+
+
+def _joins(prev: str, nxt: str, zwj: bool) -> bool:
+    """A joiner between two letters of a joining script, or (ZWJ) between two emoji."""
     if _joining(prev) and _joining(nxt):
         return True
     return zwj and _emoji(prev) and _emoji(nxt)
@@ -185,7 +219,7 @@ def _emoji(ch: str) -> bool:
             or 0x2B00 <= cp <= 0x2BFF or cp == 0xFE0F)
 
 
-def _strip_escaped(text: str, counts: Counter[str]) -> str:
+def _strip_escaped(text: str, counts: Counter[str] | None) -> str:
     def replace(match: re.Match[str]) -> str:
         start = match.start()
         slashes = 0
@@ -193,7 +227,7 @@ def _strip_escaped(text: str, counts: Counter[str]) -> str:
             slashes += 1
         if slashes % 2:  # `\\u200b` is a backslash followed by text, not an escape
             return match.group()
-        counts["escaped-invisible"] += 1
+        _bump(counts, "escaped-invisible")
         return ""
 
     return _ESCAPED_RE.sub(replace, text)
@@ -202,43 +236,44 @@ def _strip_escaped(text: str, counts: Counter[str]) -> str:
 # --- markup ---------------------------------------------------------------------------------
 
 
-def _strip_markup(text: str, counts: Counter[str]) -> str:
+def _strip_markup(text: str, counts: Counter[str] | None) -> str:
+    low = _ascii(text).lower()
+    regex = _TAG_OR_HIDDEN_RE if b"style" in low or b"hidden" in low else _TAG_RE
     out: list[str] = []
-    pos = 0
-    while (match := _TAG_RE.search(text, pos)) is not None:
+    pos, removed = 0, False
+    while (match := regex.search(text, pos)) is not None:
         start, end = match.span()
-        if start > 0 and text[start - 1] == "`" and text.startswith("`", end):
-            out.append(text[pos:end])  # a tag quoted in inline code is a mention
-            pos = end
-            continue
-        removed_to, replacement = _removal(text, match, counts)
-        out.append(text[pos:start] if removed_to is not None else text[pos:end])
+        quoted = start > 0 and text[start - 1] == "`" and text.startswith("`", end)  # a mention
+        removed_to, replacement = (None, "") if quoted else _removal(text, match, counts)
         if removed_to is None:
+            out.append(text[pos:end])
             pos = end
-            continue
-        out.append(replacement)
-        pos = removed_to
+        else:
+            out += [text[pos:start], replacement]
+            pos, removed = removed_to, True
+    if not removed:
+        return text
     out.append(text[pos:])
     return "".join(out)
 
 
-def _removal(text: str, match: re.Match[str], counts: Counter[str]) -> tuple[int | None, str]:
+def _removal(text: str, match: re.Match[str], counts: Counter[str] | None) -> tuple[int | None, str]:
     """Where the removal that starts at `match` ends (None: keep the tag) and what replaces it."""
     if match.group("comment"):
         close = text.find("-->", match.end())
-        counts["html-comment"] += 1
+        _bump(counts, "html-comment")
         return (len(text) if close == -1 else close + 3), ""
     wrap = match.group("wrap")
     if wrap:
         wrap = wrap.lower()
         closer = re.compile(r"</" + wrap + r"\s*>", re.IGNORECASE).search(text, match.end())
-        counts["private" if wrap == "private" else
-               "loreline-memories" if wrap == "loreline-memories" else "harness-wrapper"] += 1
+        _bump(counts, "private" if wrap == "private" else
+              "loreline-memories" if wrap == "loreline-memories" else "harness-wrapper")
         return (len(text) if closer is None else closer.end()), ("[private]" if wrap == "private" else "")
     name, attrs = match.group("el").lower(), match.group("attrs")
     if not _hidden(attrs):
         return None, ""
-    counts["hidden-html"] += 1
+    _bump(counts, "hidden-html")
     if name in _VOID or attrs.rstrip().endswith("/"):
         return match.end(), ""
     return _element_end(text, name, match.end()), ""
@@ -268,28 +303,23 @@ def _element_end(text: str, name: str, pos: int) -> int:
 # --- base64 blobs ---------------------------------------------------------------------------
 
 
-def _replace_blobs(text: str, counts: Counter[str]) -> str:
-    if len(text) < _BLOB_MIN:
-        return text
-    raw = text.encode("ascii") if text.isascii() else text.encode("ascii", "replace")
-    marks = raw.translate(_B64_TABLE)
-    samples = marks[::_BLOB_STEP]
-    j = samples.find(b"aa")
+def _replace_blobs(text: str, counts: Counter[str] | None) -> str:
+    raw = _ascii(text)
+    # every 10th character: a 200-character run shows as 19 base64 samples in a row
+    samples = raw[::_BLOB_STEP].translate(_B64_TABLE)
+    j = samples.find(_BLOB_SAMPLES)
     if j == -1:
         return text
     blobs: list[tuple[int, int]] = []
     while j != -1:
-        pos = j * _BLOB_STEP
-        if marks.find(b" ", pos, pos + _BLOB_STEP + 1) == -1:
-            start = marks.rfind(b" ", 0, pos) + 1
-            end = marks.find(b" ", pos)
-            end = len(marks) if end == -1 else end
-            if end - start >= _BLOB_MIN and _is_blob(text, start, end):
-                end += 2 if text.startswith("==", end) else 1 if text.startswith("=", end) else 0
-                blobs.append((start, end))
-            j = samples.find(b"aa", max(j + 1, end // _BLOB_STEP))
-        else:
-            j = samples.find(b"aa", j + 1)
+        start = j * _BLOB_STEP
+        while start > 0 and _B64_TABLE[raw[start - 1]] == 0x61:
+            start -= 1
+        end = _B64_RUN_RE.match(raw, j * _BLOB_STEP).end()  # type: ignore[union-attr]
+        if end - start >= _BLOB_MIN and _is_blob(text, start, end):
+            end += 2 if raw.startswith(b"==", end) else 1 if raw.startswith(b"=", end) else 0
+            blobs.append((start, end))
+        j = samples.find(_BLOB_SAMPLES, end // _BLOB_STEP + 1)
     return _splice(text, blobs, lambda s, e: f"[base64 blob, {e - s} chars]", counts, "base64-blob")
 
 
@@ -301,7 +331,7 @@ def _is_blob(text: str, start: int, end: int) -> bool:
 
 
 def _splice(text: str, spans: list[tuple[int, int]], make: Callable[[int, int], str],
-            counts: Counter[str], kind: str) -> str:
+            counts: Counter[str] | None, kind: str) -> str:
     if not spans:
         return text
     pieces, last = [], 0
@@ -310,22 +340,42 @@ def _splice(text: str, spans: list[tuple[int, int]], make: Callable[[int, int], 
         pieces.append(make(start, end))
         last = end
     pieces.append(text[last:])
-    counts[kind] += len(spans)
+    _bump(counts, kind, len(spans))
     return "".join(pieces)
 
 
 # --- instruction overrides ------------------------------------------------------------------
 
 
-def _mark_overrides(text: str, counts: Counter[str]) -> str:
-    low = (text.encode("ascii") if text.isascii() else text.encode("ascii", "replace")).lower()
-    if not any(needle in low for needle in _OVERRIDE_NEEDLES):
+def _mark_overrides(text: str, counts: Counter[str] | None) -> str:
+    found = [span for span in _override_spans(text) if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
+    if not found:
         return text
+    found.sort()
+    pieces, last = [], 0
+    for start, end in found:
+        if start < last:
+            continue
+        pieces += [text[last:start], _OVERRIDE_MARK, text[start:end], "]"]
+        last = end
+    pieces.append(text[last:])
+    _bump(counts, "instruction-override", len(pieces) // 4)
+    return "".join(pieces)
 
-    def mark(match: re.Match[str]) -> str:
-        if match.string.endswith(_OVERRIDE_MARK, 0, match.start()):
-            return match.group()
-        counts["instruction-override"] += 1
-        return f"{_OVERRIDE_MARK}{match.group()}]"
 
-    return _OVERRIDE_RE.sub(mark, text)
+def _override_spans(text: str) -> list[tuple[int, int]]:
+    low = _ascii(text).lower()
+    found: list[tuple[int, int]] = []
+    for gate, regex in zip(_OVERRIDE_GATES, _OVERRIDE_RES):
+        hit = gate.search(low)
+        while hit is not None:
+            index = hit.start()
+            if gate is _OVERRIDE_GATES[-1]:  # a noun: the phrase starts up to a few words earlier
+                found += [m.span() for m in regex.finditer(text, max(0, index - _NOUN_LOOKBACK), index + 16)
+                          if m.end() > index]
+            else:
+                phrase = regex.match(text, index)
+                if phrase:
+                    found.append(phrase.span())
+            hit = gate.search(low, hit.end())
+    return found

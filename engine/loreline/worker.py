@@ -3,8 +3,9 @@
 A worker takes the worker lock (`filelock` on `capture.worker_lock_path()`) for its whole
 run; a second worker finds it taken and returns at once (`None`). Holding it, the worker
 requeues jobs a dead worker left running, then repeats: ingest the spool, run the next due
-job. `drain()` stops when nothing is due within `horizon` seconds (it sleeps until a job due
-sooner, e.g. one waiting for its transcript to catch up); `serve()` keeps polling.
+job. `drain()` stops when no deferred job is due within `horizon` seconds (it sleeps for one
+due sooner: a job waiting for its transcript to catch up; failed attempts waiting for a retry
+are left to a later run); `serve()` keeps polling.
 
 Running one job:
 1. find the transcript (a Codex or older Claude Code event may arrive without a path);
@@ -20,7 +21,6 @@ Running one job:
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import os
 import re
@@ -28,15 +28,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from datetime import time as dt_time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import capture, errors, home, jobs, pipeline, transcripts
+from .beliefs import Judge
 from .distill import Distiller
 from .jobs import Job
 from .redact import redact
 from .sanitize import sanitize
 from .store import Store, ledger
+
+if TYPE_CHECKING:
+    from .distill import select
 
 LAG_BASE_SECONDS = 2.0
 HORIZON_SECONDS = 60.0
@@ -72,7 +77,11 @@ class Worker:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.settings = settings or capture.load_settings()
-        self.distiller = distiller or default_distiller()
+        self.judge: Judge | None = None
+        if distiller is None:
+            choice = default_choice()
+            distiller, self.judge = choice.distiller, choice.judge
+        self.distiller = distiller
         self.lag_base = lag_base
         self.horizon = horizon
         self.sleep = sleep
@@ -148,8 +157,7 @@ class Worker:
             jobs.defer(store, job, seconds_to_next_day(), f"daily cap: {err}")
             return "deferred"
         except errors.RateLimitedError as err:
-            jobs.defer(store, job, RATE_LIMIT_SECONDS, f"rate limited: {err}")
-            return "deferred"
+            return self._defer_limited(store, job, f"rate limited: {err}")
         except errors.StoreBusyError as err:
             return jobs.retry_or_fail(store, job, str(err), self.settings.max_attempts + 2)
         except (errors.LorelineError, OSError) as err:
@@ -178,28 +186,35 @@ class Worker:
 
     def _import(self, store: Store, job: Job, path: Path, note: str | None) -> str:
         report = pipeline.import_sessions(store, [(path, job.tool)], self._options())
-        deferred = getattr(report, "deferred", [])
-        if deferred:
-            reason = str(deferred[0][1]) if len(deferred[0]) > 1 else "deferred"
-            seconds = seconds_to_next_day() if "cap" in reason.lower() else RATE_LIMIT_SECONDS
-            jobs.defer(store, job, seconds, reason)
+        if report.deferred:
+            reason = report.deferred[0][1]
+            if "cap" not in reason.lower():
+                return self._defer_limited(store, job, reason)
+            jobs.defer(store, job, seconds_to_next_day(), reason)
             return "deferred"
         if report.failed:
             return jobs.retry_or_fail(store, job, report.failed[0][1], self.settings.max_attempts)
         return jobs.finish(store, job, note)
 
+    def _defer_limited(self, store: Store, job: Job, reason: str) -> str:
+        times = int(job.payload.get("rate_limited", 0))
+        jobs.defer(store, job, rate_limit_delay(times), reason, {"rate_limited": times + 1})
+        return "deferred"
+
     def _options(self) -> pipeline.Options:
-        extra: dict[str, Any] = {}
-        if "attended" in {f.name for f in dataclasses.fields(pipeline.Options)}:
-            extra["attended"] = False
-        return pipeline.Options(distiller=self.distiller, actor="hook", **extra)
+        return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False)
+
+
+def default_choice() -> "select.Choice":
+    """The configured backend (`distill.backend`: Claude when a key is available, else rules),
+    with its judge for the belief pipeline."""
+    from .distill import select
+
+    return select.choose()
 
 
 def default_distiller() -> Distiller:
-    """The configured backend (`distill.backend`: Claude when a key is available, else rules)."""
-    from .distill import select
-
-    return select.choose().distiller
+    return default_choice().distiller
 
 
 def _lock(wait: float) -> Any:
@@ -227,10 +242,15 @@ def _message(err: BaseException) -> str:
 
 
 def seconds_to_next_day(now: datetime | None = None) -> float:
-    """Seconds until the next UTC day starts (the daily cap's new allowance)."""
-    moment = now or datetime.now(UTC)
-    tomorrow = (moment + timedelta(days=1)).replace(hour=0, minute=0, second=5, microsecond=0)
-    return (tomorrow - moment).total_seconds()
+    """Seconds until the next local day starts: the daily cap counts local days (`usage.today`)."""
+    moment = (now or datetime.now(UTC)).astimezone()
+    midnight = datetime.combine(moment.date() + timedelta(days=1), dt_time(0, 0, 5)).astimezone()
+    return max(60.0, (midnight - moment).total_seconds())
+
+
+def rate_limit_delay(times: int) -> float:
+    """Backoff after the backend kept refusing: 2, 4, 8 … minutes, at most an hour."""
+    return float(min(RATE_LIMIT_SECONDS * 2**times, 3600))
 
 
 # -- finding and checking transcripts ------------------------------------------------

@@ -55,7 +55,7 @@ def _fill_store(env: dict[str, str], project: Path) -> str:
     from loreline.samples import sample_files
 
     samples = list(sample_files())
-    subprocess.run([sys.executable, "-m", "loreline.cli.main", "import", "sessions", "--path", *map(str, samples)],
+    subprocess.run([sys.executable, "-P", "-m", "loreline.cli.main", "import", "sessions", "--path", *map(str, samples)],
                    env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     first = json.loads(samples[0].read_text(encoding="utf-8").splitlines()[1])
     return str(first.get("cwd") or project)
@@ -75,7 +75,10 @@ def measure(runs: int = 40) -> dict[str, dict[str, float]]:
         start = {"session_id": "bench-session", "cwd": str(project), "hook_event_name": "SessionStart"}
         results["SessionStart (no store)"] = _time([*hook, "SessionStart"], json.dumps(start).encode(), env, runs)
         start["cwd"] = _fill_store(env, project)
-        results["SessionStart (memories)"] = _time([*hook, "SessionStart"], json.dumps(start).encode(), env, runs)
+        stdin = json.dumps(start).encode()
+        results["SessionStart (memories)"] = _time([*hook, "SessionStart"], stdin, env, runs)
+        shown = subprocess.run([*hook, "SessionStart"], input=stdin, capture_output=True, env=env, check=False)
+        results["SessionStart (memories)"]["output_chars"] = len(shown.stdout)
         return results
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -31,6 +31,7 @@ from loreline import capture
 from . import spool
 
 MAX_INPUT = 1 << 20
+MAX_DISCARD = 64 << 20
 RECORDED = ("Stop", "PreCompact", "SessionEnd", "codex-notify")
 STARTS_WORKER = ("PreCompact", "SessionEnd", "codex-notify")
 EXTRA_KEYS = ("source", "reason", "trigger", "turn_id")
@@ -91,8 +92,9 @@ def _read_stdin() -> bytes:
     data = stream.buffer.read(MAX_INPUT + 1)
     if len(data) <= MAX_INPUT:
         return data
-    while stream.buffer.read(MAX_INPUT):  # let the writer finish; keep nothing
-        pass
+    for _ in range(MAX_DISCARD // MAX_INPUT):  # let the writer finish; keep nothing
+        if not stream.buffer.read(MAX_INPUT):
+            break
     return data[:MAX_INPUT]
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 
-from loreline import capture
+from loreline import capture, home
 
 
 def worker_running() -> bool:
@@ -34,15 +35,29 @@ def worker_running() -> bool:
         os.close(fd)
 
 
+#: the assistant's own credentials and endpoint: a hook runs with Claude Code's environment,
+#: and background capture must never spend the assistant's key (or go through its gateway)
+#: without the person asking; Loreline's key lives in the OS keyring (`loreline auth set`)
+ASSISTANT_CREDENTIALS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY")
+
+
+def worker_env(environ: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in environ.items() if k not in ASSISTANT_CREDENTIALS}
+
+
 def start_worker() -> bool:
-    """Start `loreline worker --drain` in its own session, detached from the hook's pipes."""
+    """Start `loreline worker --drain` in its own session, detached from the hook's pipes.
+
+    `-P` and a working directory of Loreline's own keep the project the session runs in off
+    `sys.path`: a `loreline/` or `json.py` in a repository must not run in the worker."""
     if worker_running():
         return False
     import subprocess
 
     subprocess.Popen(
-        [sys.executable, "-m", "loreline.cli.main", "worker", "--drain"],
+        [sys.executable, "-P", "-m", "loreline.cli.main", "worker", "--drain"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        close_fds=True, start_new_session=True,
+        close_fds=True, start_new_session=True, cwd=home.ensure_private_dir(home.data_dir()),
+        env=worker_env(os.environ),
     )
     return True

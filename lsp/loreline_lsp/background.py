@@ -55,9 +55,12 @@ class StoreWatcher:
 
 
 class WorkerThread:
-    def __init__(self, interval: float, drain: Callable[[], object]) -> None:
+    """Hosts the capture worker while the editor is open. `Worker.serve` holds the worker lock
+    for as long as it runs; when another process holds it, this thread tries again later."""
+
+    def __init__(self, interval: float, serve: Callable[[Callable[[], bool]], object]) -> None:
         self.interval = interval
-        self.drain = drain
+        self.serve = serve
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="loreline-worker", daemon=True)
 
@@ -70,7 +73,7 @@ class WorkerThread:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                self.drain()
+                self.serve(self._stop.is_set)
             except Exception:
                 log.exception("background worker failed")
             self._stop.wait(self.interval)

@@ -110,21 +110,21 @@ def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None:
         ls.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"Loreline: {err}"))
         return
     ls.watcher.start()
-    drain = _worker_drain()
-    if ls.options.background_worker and drain is not None:
-        ls.worker = WorkerThread(ls.options.worker_interval_seconds, drain)
+    serve = _worker_serve()
+    if ls.options.background_worker and serve is not None:
+        ls.worker = WorkerThread(ls.options.worker_interval_seconds, serve)
         ls.worker.start()
 
 
-def _worker_drain() -> Callable[[], object] | None:
+def _worker_serve() -> Callable[[Callable[[], bool]], object] | None:
     try:
-        import importlib
-
-        worker = importlib.import_module("loreline.worker")
+        from loreline.worker import Worker
     except ImportError:
         return None
-    drain = getattr(worker, "drain_if_idle", None)
-    return drain if callable(drain) else None
+
+    def serve(should_stop: Callable[[], bool]) -> object:
+        return Worker().serve(should_stop)
+    return serve
 
 
 @server.feature(types.SHUTDOWN)

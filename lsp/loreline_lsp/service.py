@@ -116,7 +116,7 @@ def run_import(paths: list[str] | None, scope: str, days: float, sessions: int,
     if paths:
         chosen: list[tuple[Path, str | None]] = [(Path(to_path(p)), None) for p in paths]
     else:
-        found = discover.discover_claude(discover.claude_dir(None), days=days, max_sessions=sessions)
+        found = discover.discover_all([scope], window=discover.Window(days, sessions))
         chosen, left_out = found.in_import_order(), found.left_out
     choice = backends.choose()
     options = pipeline.Options(distiller=choice.distiller, judge=choice.judge, progress=progress,

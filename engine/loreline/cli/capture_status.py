@@ -50,8 +50,16 @@ def _spool() -> dict[str, Any]:
                     newest = max(newest, entry.stat().st_mtime)
     except FileNotFoundError:
         pass
+    dropped = capture.dropped_count()
     return {"waiting": waiting, "newest": capture.utc_stamp(newest) if newest else None,
-            "dropped": capture.dropped_count()}
+            "dropped": dropped, "last_drop": _mtime(capture.dropped_counter_path()) if dropped else None}
+
+
+def _mtime(path: Path) -> str | None:
+    try:
+        return capture.utc_stamp(path.stat().st_mtime)
+    except OSError:
+        return None
 
 
 def _settings_error() -> str | None:
@@ -96,7 +104,8 @@ def _problems(info: dict[str, Any]) -> list[str]:
         problems.append("LORELINE_OFF is set in this shell: sessions started from here are not captured")
     if info["spool"]["dropped"]:
         problems.append(f"{info['spool']['dropped']} hook events were dropped because the spool was full "
-                        "(capture.spool_max_mb); run `loreline worker --drain`")
+                        f"(capture.spool_max_mb), the last at {info['spool']['last_drop']}; "
+                        "`loreline worker --drain` empties the spool")
     for job in info["queue"]["failed_jobs"]:
         problems.append(f"capture job {job['id']} failed ({job['session']}): {job['error']}")
     return problems

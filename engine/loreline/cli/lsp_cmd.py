@@ -19,5 +19,6 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
-    os.execv(sys.executable, [sys.executable, "-m", "loreline_lsp"])
+    # -P: a `loreline_lsp/` or `json.py` in the project folder must never run as the server
+    os.execv(sys.executable, [sys.executable, "-P", "-m", "loreline_lsp"])
     return 0  # not reached

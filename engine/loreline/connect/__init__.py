@@ -50,7 +50,13 @@ def hook_argv() -> list[str]:
     found = shutil.which(name)
     if found and os.path.isabs(found) and not _is_shim(found):
         return [found]
-    return [os.path.abspath(sys.executable), "-m", "loreline_hooks.entry"]
+    return module_argv()
+
+
+def module_argv() -> list[str]:
+    """This interpreter running the hook module; `-P` keeps the project (the hook's working
+    directory) off `sys.path`, so a `json.py` or `loreline_hooks/` in a repository never runs."""
+    return [os.path.abspath(sys.executable), "-P", "-m", "loreline_hooks.entry"]
 
 
 def _is_shim(path: str) -> bool:

@@ -11,6 +11,7 @@ busy timeout instead of failing half-way, and an error rolls everything back.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +39,7 @@ class Store:
             self.conn.enable_load_extension(True)
             self.conn.load_extension(sqlite_vec.loadable_path())
             self.conn.enable_load_extension(False)
+            self.conn.create_scalar_function("loreline_scope_token", _scope_token_sql, 1, deterministic=True)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -105,6 +107,17 @@ class Store:
             "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+
+
+def scope_token(project: str) -> str:
+    """One full-text token standing for a project: `p` and 15 digits of its hash (digits, so
+    no stemmer ever changes it)."""
+    digest = hashlib.blake2b(project.encode("utf-8"), digest_size=8).digest()
+    return "p" + str(int.from_bytes(digest, "big") % 10**15).zfill(15)
+
+
+def _scope_token_sql(*args: Any) -> str:
+    return scope_token(str(args[0]))
 
 
 def _touch_private(path: Path) -> None:

@@ -220,11 +220,40 @@ def _capture_queue(store: Store) -> None:
     store.conn.execute(CAPTURE_QUEUE)
 
 
+FTS_BY_PROJECT = """
+DROP TRIGGER memories_fts_insert;
+DROP TRIGGER memories_fts_delete;
+DROP TRIGGER memories_fts_update;
+DROP TABLE memory_fts;
+CREATE VIRTUAL TABLE memory_fts USING fts5(
+    text, scope, content='', contentless_delete=1, tokenize='porter unicode61'
+);
+INSERT INTO memory_fts(rowid, text, scope) SELECT id, text, loreline_scope_token(project) FROM memories;
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memory_fts(rowid, text, scope) VALUES (new.id, new.text, loreline_scope_token(new.project));
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM memory_fts WHERE rowid = old.id;
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF text, project ON memories BEGIN
+    DELETE FROM memory_fts WHERE rowid = old.id;
+    INSERT INTO memory_fts(rowid, text, scope) VALUES (new.id, new.text, loreline_scope_token(new.project));
+END;
+"""
+
+
+def _fts_by_project(store: Store) -> None:
+    """Full-text search narrowed to one project inside the index: each row carries a token for
+    its project, so a query matches only that project's rows instead of filtering them all."""
+    store.conn.execute(FTS_BY_PROJECT)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
     ("0003_usage_by_model", _usage_by_model),
     ("0004_capture_queue", _capture_queue),
+    ("0005_fts_by_project", _fts_by_project),
 ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import Store
+from . import Store, scope_token
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 _STOP = frozenset(
@@ -32,15 +32,16 @@ def fts(store: Store, text: str, projects: tuple[str, ...], limit: int, statuses
     match = fts_query(text)
     if match is None:
         return []
-    pmarks = ",".join("?" * len(projects))
+    scopes = " OR ".join(scope_token(p) for p in projects)
     smarks = ",".join("?" * len(statuses))
     rows = store.rows(
-        "SELECT m.id FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid "
-        f"WHERE memory_fts MATCH ? AND m.project IN ({pmarks}) AND m.status IN ({smarks}) "
-        "ORDER BY bm25(memory_fts) LIMIT ?",
-        (match, *projects, *statuses, limit),
+        "SELECT m.id FROM (SELECT rowid AS id, bm25(memory_fts, 1.0, 0.0) AS score FROM memory_fts "
+        "WHERE memory_fts MATCH ? ORDER BY score LIMIT ?) hits "
+        f"JOIN memories m ON m.id = hits.id WHERE m.status IN ({smarks}) ORDER BY hits.score",
+        (f"scope : ({scopes}) AND text : ({match})", limit * 4 if statuses == ("active",) else limit * 2,
+         *statuses),
     )
-    return [int(r[0]) for r in rows]
+    return [int(r[0]) for r in rows][:limit]
 
 
 def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, float]]:

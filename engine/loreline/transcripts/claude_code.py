@@ -51,7 +51,7 @@ NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
 _NOISE_STARTS = tuple(prefix for prefix, _ in NOISE_PREFIXES)
 #: built-in commands whose arguments configure the tool rather than say anything
 SETTINGS_COMMANDS = frozenset({
-    "add-dir", "agents", "bashes", "bug", "clear", "config", "context", "continue", "cost", "doctor", "effort",
+    "add-dir", "agents", "bashes", "bug", "clear", "compact", "config", "context", "continue", "cost", "doctor", "effort",
     "exit", "export", "fast", "feedback", "help", "hooks", "ide", "init", "install-github-app", "login",
     "logout", "mcp", "memory", "model", "output-style", "permissions", "plugin", "plugins", "privacy-settings",
     "quit", "release-notes", "resume", "review", "rewind", "sandbox", "security-review", "status", "statusline",

@@ -1,0 +1,32 @@
+--- Loreline's language server: memories distilled from your AI-assistant sessions, shown on
+--- hover, as code lenses and in `:Loreline`'s lists. Enable it with `vim.lsp.enable("loreline")`
+--- (or `require("loreline").setup()`); override any field with `vim.lsp.config("loreline", {...})`.
+---
+--- The server attaches to every file buffer (no `filetypes`): memories are about projects, not
+--- languages. `init_options` are documented in docs/protocol.md ("Initialization options").
+
+---@type vim.lsp.Config
+return {
+  cmd = { "loreline", "lsp" },
+  root_markers = { ".git" },
+  init_options = {
+    hoverLimit = 3,
+    codeLens = true,
+    backgroundWorker = true,
+  },
+  handlers = {
+    -- the store changed (this server wrote, or another process committed)
+    ["loreline/didChange"] = function(_, params, ctx)
+      require("loreline").on_did_change(params, ctx)
+    end,
+  },
+  commands = {
+    -- a code lens command: run it on the server and list the memories it returns
+    ["loreline.showFileMemories"] = function(command, ctx)
+      require("loreline").show_file_memories(command, ctx)
+    end,
+  },
+  on_attach = function(client, bufnr)
+    require("loreline").on_attach(client, bufnr)
+  end,
+}

@@ -1,0 +1,189 @@
+/**
+ * The "Memories" tree in the Loreline activity-bar container: the current workspace folder's
+ * memories grouped by kind (pending conflicts first, when there are any). A memory expands into
+ * its sources; clicking a memory opens its provenance, clicking a source opens the session file
+ * at its line. Tooltips carry the provenance, fetched when the item is hovered.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { messageOf } from './logging';
+import {
+  type Conflict, count, day, KINDS, type Kind, type MemoriesPage, type Memory, Methods, type Provenance, type Source, span,
+} from './protocol';
+import type { Server } from './server';
+
+export type Node =
+  | { type: 'kind'; kind: Kind; items: Memory[] }
+  | { type: 'memory'; memory: Memory }
+  | { type: 'source'; memory: Memory; source: Source }
+  | { type: 'conflicts'; items: Conflict[] }
+  | { type: 'conflict'; conflict: Conflict };
+
+const KIND_ICONS: Record<Kind, string> = {
+  preference: 'heart', decision: 'law', fact: 'info', procedure: 'list-ordered', episode: 'history',
+};
+
+/** The folder whose project is shown: the active editor's workspace folder, else the first one. */
+export function currentFolder(): string | undefined {
+  const doc = vscode.window.activeTextEditor?.document;
+  const folder = (doc && vscode.workspace.getWorkspaceFolder(doc.uri)) ?? vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.fsPath;
+}
+
+/** Markdown that says where a memory came from (the tooltip). */
+export function provenanceTooltip(found: Provenance): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  const m = found.memory;
+  md.appendMarkdown(`**${m.kind}** · #${m.id} · ${day(m.observedAt ?? m.createdAt)}\n\n`);
+  md.appendText(m.text);
+  for (const s of found.sources) {
+    md.appendMarkdown(`\n\n---\n\n*${s.tool} · session \`${s.sessionId.slice(0, 8)}\` · ${day(s.observedAt)} · `);
+    md.appendMarkdown(`lines ${span(s)} of ${path.basename(s.sessionPath)}*\n\n`);
+    md.appendCodeblock(s.excerpt, 'text');
+  }
+  return md;
+}
+
+export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly view: vscode.TreeView<Node>;
+  private shownFolder: string | undefined;
+  /** the top-level labels last shown, for the self test */
+  labels: string[] = [];
+
+  constructor(private readonly server: Server) {
+    this.view = vscode.window.createTreeView('loreline.memories', { treeDataProvider: this, showCollapseAll: true });
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  /** Refresh when the active editor moved to another workspace folder. */
+  followEditor(): void {
+    if (currentFolder() !== this.shownFolder) {
+      this.refresh();
+    }
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (!node) {
+      return this.roots();
+    }
+    switch (node.type) {
+      case 'kind':
+        return node.items.map((memory) => ({ type: 'memory', memory }));
+      case 'conflicts':
+        return node.items.map((conflict) => ({ type: 'conflict', conflict }));
+      case 'memory': {
+        const found = await this.server.request<Provenance>(Methods.provenance, { id: node.memory.id });
+        return found.sources.map((source) => ({ type: 'source', memory: node.memory, source }));
+      }
+      default:
+        return [];
+    }
+  }
+
+  private async roots(): Promise<Node[]> {
+    this.shownFolder = currentFolder();
+    if (!(await this.server.ready())) {
+      this.view.message = `The language server is not running: ${this.server.lastError ?? ''} (Loreline: Show Logs)`;
+      return [];
+    }
+    try {
+      const folder = this.shownFolder;
+      const page = await this.server.request<MemoriesPage>(Methods.memories, { folder });
+      const pending = await this.server.request<{ items: Conflict[] }>(Methods.conflicts, { folder });
+      return this.show(page, pending.items);
+    } catch (err) {
+      this.view.message = `Could not list memories: ${messageOf(err)}`;
+      return [];
+    }
+  }
+
+  private show(page: MemoriesPage, conflicts: Conflict[]): Node[] {
+    this.view.description = path.basename(page.project);
+    this.view.badge = page.total ? { value: page.total, tooltip: count(page.total, 'memory', 'memories') } : undefined;
+    const more = page.total > page.items.length ? ` (showing ${page.items.length} of ${page.total})` : '';
+    this.view.message = more ? `${page.project}${more}` : undefined;
+    const nodes: Node[] = conflicts.length ? [{ type: 'conflicts', items: conflicts }] : [];
+    for (const kind of KINDS) {
+      const items = page.items.filter((m) => m.kind === kind);
+      if (items.length) {
+        nodes.push({ type: 'kind', kind, items });
+      }
+    }
+    this.labels = nodes.map((n) => this.getTreeItem(n).label as string);
+    return nodes;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.type) {
+      case 'kind': {
+        const item = new vscode.TreeItem(`${node.kind} (${node.items.length})`, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `kind:${node.kind}`;
+        item.iconPath = new vscode.ThemeIcon(KIND_ICONS[node.kind]);
+        return item;
+      }
+      case 'memory':
+        return memoryItem(node.memory);
+      case 'source':
+        return sourceItem(node.memory, node.source);
+      case 'conflicts': {
+        const item = new vscode.TreeItem(count(node.items.length, 'conflict', 'conflicts'), vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'conflicts';
+        item.iconPath = new vscode.ThemeIcon('warning');
+        return item;
+      }
+      case 'conflict':
+        return conflictItem(node.conflict);
+    }
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
+    if (node.type === 'memory' && !item.tooltip) {
+      try {
+        item.tooltip = provenanceTooltip(await this.server.request<Provenance>(Methods.provenance, { id: node.memory.id }));
+      } catch (err) {
+        item.tooltip = messageOf(err);
+      }
+    }
+    return item;
+  }
+
+  dispose(): void {
+    this.view.dispose();
+    this.emitter.dispose();
+  }
+}
+
+function memoryItem(m: Memory): vscode.TreeItem {
+  const item = new vscode.TreeItem(m.text.replace(/\s+/g, ' '), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `memory:${m.id}:${m.version}`;
+  item.description = `#${m.id} · ${day(m.observedAt ?? m.createdAt)} · ${count(m.sourceCount, 'source', 'sources')}`;
+  item.contextValue = 'memory';
+  item.iconPath = new vscode.ThemeIcon(m.pinned ? 'pinned' : 'note');
+  item.command = { title: 'Show Provenance', command: 'loreline.showProvenance', arguments: [m.id] };
+  return item;
+}
+
+function sourceItem(m: Memory, s: Source): vscode.TreeItem {
+  const item = new vscode.TreeItem(`${s.tool} · lines ${span(s)}`, vscode.TreeItemCollapsibleState.None);
+  item.id = `source:${m.id}:${s.sessionId}:${s.lineStart}`;
+  item.description = `${path.basename(s.sessionPath)} · ${day(s.observedAt)}`;
+  item.tooltip = new vscode.MarkdownString().appendCodeblock(s.excerpt, 'text');
+  item.iconPath = new vscode.ThemeIcon('go-to-file');
+  item.command = { title: 'Open Session', command: 'loreline.openSource', arguments: [s.sessionUri, s.lineStart] };
+  return item;
+}
+
+function conflictItem(c: Conflict): vscode.TreeItem {
+  const item = new vscode.TreeItem(`#${c.existing.id} ↔ #${c.new.id}`, vscode.TreeItemCollapsibleState.None);
+  item.id = `conflict:${c.id}`;
+  item.description = c.reason ?? '';
+  item.tooltip = `existing: ${c.existing.text}\nnew: ${c.new.text}`;
+  item.contextValue = 'conflict';
+  item.command = { title: 'Resolve Conflict', command: 'loreline.resolveConflict', arguments: [c.id] };
+  return item;
+}

@@ -1,0 +1,365 @@
+"""A loopback model server for the real Claude Code and Codex CLIs, and a runner that puts one
+CLI invocation and this server in the same (network-isolated) place.
+
+Server (`FakeModels`): binds 127.0.0.1 on a free port and speaks, with scripted answers,
+- the Anthropic Messages API: `POST /v1/messages` (Claude Code adds `?beta=true`), streamed as
+  SSE `message_start`, `content_block_start`, `content_block_delta`…, `content_block_stop`,
+  `message_delta`, `message_stop` — or one JSON message when the request does not stream;
+  `POST /v1/messages/count_tokens`;
+- the OpenAI Responses API: `POST /v1/responses`, streamed as SSE `response.created` …
+  `response.completed`;
+- `GET /v1/models` (empty list) and `HEAD` (200) for clients that probe; anything else is 404.
+Every request is appended to the log (one JSON line: api, method, path, headers without
+credentials, body) before it is answered, so a test can read exactly what a CLI sent.
+
+Answers are plain text (no tool use), chosen by `Replies`: the first rule whose needle occurs
+in the last user message wins, else the default. Needles are matched case-insensitively.
+
+Probe (`python fake_models.py --probe`, run under `unshare -n`): exits 0 when loopback can be
+brought up, this server answers on it, and no other route exists.
+
+Runner (`python fake_models.py --log F --replies R [--lo-up] [--setenv K=V]… -- CMD…`):
+brings the loopback interface up when asked (inside `unshare -n` it starts down), starts the
+server, replaces `{port}` in CMD and in the `--setenv` values, runs CMD with stdin from
+/dev/null, and writes `--result` JSON: exit status, seconds, port, and whether any
+non-loopback route exists (`offline`). Standard library only: it runs as a plain script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+SECRET_HEADERS = frozenset({"x-api-key", "authorization", "cookie", "openai-api-key", "proxy-authorization"})
+USAGE = {"input_tokens": 40, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+
+
+@dataclass(frozen=True)
+class Replies:
+    default: str = "Understood."
+    rules: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def load(cls, path: Path) -> Replies:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        rules = tuple((str(r["contains"]).lower(), str(r["reply"])) for r in data.get("rules", []))
+        return cls(str(data.get("default", cls.default)), rules)
+
+    def dump(self, path: Path) -> None:
+        rules = [{"contains": needle, "reply": reply} for needle, reply in self.rules]
+        path.write_text(json.dumps({"default": self.default, "rules": rules}), encoding="utf-8")
+
+    def answer(self, last_user_text: str) -> str:
+        lowered = last_user_text.lower()
+        return next((reply for needle, reply in self.rules if needle in lowered), self.default)
+
+
+@dataclass
+class RequestLog:
+    path: Path
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        with self.lock, open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(line)
+
+
+def text_of(content: Any) -> str:
+    """The text in a message's content: a string, or blocks with `text` (both APIs)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return ""
+
+
+def last_user_text(messages: Any) -> str:
+    for message in reversed(messages if isinstance(messages, list) else []):
+        if isinstance(message, dict) and message.get("role") == "user":
+            return text_of(message.get("content"))
+    return ""
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: the request log is the record
+        pass
+
+    # -- plumbing -----------------------------------------------------------------------
+
+    def _read_body(self) -> Any:
+        size = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(size) if size else b""
+        if not raw:
+            return None
+        encoding = (self.headers.get("content-encoding") or "").lower()
+        if encoding == "gzip":
+            import gzip
+
+            raw = gzip.decompress(raw)
+        elif encoding:
+            return {"_undecoded": encoding, "_bytes": len(raw)}
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return {"_raw": raw.decode("utf-8", "replace")[:4000]}
+
+    def _record(self, api: str, body: Any) -> None:
+        headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in SECRET_HEADERS}
+        self.server.log.append({"t": time.time(), "api": api, "method": self.command, "path": self.path,
+                                "headers": headers, "body": body})
+
+    def _json(self, code: int, payload: Any) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(code)
+        self.send_header("content-type", "application/json")
+        self.send_header("request-id", "req_" + uuid.uuid4().hex[:20])
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _start_stream(self) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("request-id", "req_" + uuid.uuid4().hex[:20])
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+    def _event(self, name: str, data: dict[str, Any]) -> None:
+        self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+        self.wfile.flush()
+
+    def _not_found(self) -> None:
+        self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": f"fake: no {self.path}"}})
+
+    # -- routes -------------------------------------------------------------------------
+
+    def do_HEAD(self) -> None:
+        self._record("probe", None)
+        self.send_response(200)
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        self._record("probe", None)
+        if self.path.split("?")[0].rstrip("/").endswith("/models"):
+            return self._json(200, {"object": "list", "data": [], "models": [], "has_more": False})
+        self._not_found()
+
+    def do_POST(self) -> None:
+        route = self.path.split("?")[0].rstrip("/")
+        body = self._read_body()
+        if route == "/v1/messages/count_tokens":
+            self._record("anthropic", body)
+            return self._json(200, {"input_tokens": 40})
+        if route == "/v1/messages":
+            self._record("anthropic", body)
+            return self._anthropic(body if isinstance(body, dict) else {})
+        if route.endswith("/responses"):
+            self._record("openai", body)
+            return self._openai(body if isinstance(body, dict) else {})
+        self._record("unknown", body)
+        self._not_found()
+
+    # -- Anthropic Messages -------------------------------------------------------------
+
+    def _anthropic(self, body: dict[str, Any]) -> None:
+        text = self.server.replies.answer(last_user_text(body.get("messages")))
+        model = str(body.get("model") or "claude-fake")
+        message_id = "msg_" + uuid.uuid4().hex[:24]
+        if not body.get("stream"):
+            return self._json(200, {"id": message_id, "type": "message", "role": "assistant", "model": model,
+                                    "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+                                    "stop_sequence": None, "usage": USAGE})
+        self._start_stream()
+        self._event("message_start", {"type": "message_start", "message": {
+            "id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
+            "stop_reason": None, "stop_sequence": None, "usage": dict(USAGE, output_tokens=1)}})
+        self._event("content_block_start", {"type": "content_block_start", "index": 0,
+                                            "content_block": {"type": "text", "text": ""}})
+        for piece in halves(text):
+            self._event("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                                "delta": {"type": "text_delta", "text": piece}})
+        self._event("content_block_stop", {"type": "content_block_stop", "index": 0})
+        self._event("message_delta", {"type": "message_delta",
+                                      "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                                      "usage": {"output_tokens": USAGE["output_tokens"]}})
+        self._event("message_stop", {"type": "message_stop"})
+
+    # -- OpenAI Responses ---------------------------------------------------------------
+
+    def _openai(self, body: dict[str, Any]) -> None:
+        text = self.server.replies.answer(last_user_text(body.get("input")))
+        response_id, item_id = "resp_" + uuid.uuid4().hex[:24], "msg_" + uuid.uuid4().hex[:24]
+        usage = {"input_tokens": 40, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
+                 "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 50}
+        part = {"type": "output_text", "text": text, "annotations": []}
+        item = {"id": item_id, "type": "message", "role": "assistant", "status": "completed", "content": [part]}
+        base = {"id": response_id, "object": "response", "created_at": int(time.time()),
+                "model": str(body.get("model") or "gpt-fake")}
+        if not body.get("stream"):
+            return self._json(200, dict(base, status="completed", output=[item], usage=usage))
+        self._start_stream()
+        where = {"item_id": item_id, "output_index": 0, "content_index": 0}
+        events: list[dict[str, Any]] = [
+            {"type": "response.created", "response": dict(base, status="in_progress", output=[])},
+            {"type": "response.in_progress", "response": dict(base, status="in_progress", output=[])},
+            {"type": "response.output_item.added", "output_index": 0, "item": dict(item, status="in_progress",
+                                                                                   content=[])},
+            {"type": "response.content_part.added", **where, "part": dict(part, text="")},
+            *({"type": "response.output_text.delta", **where, "delta": piece} for piece in halves(text)),
+            {"type": "response.output_text.done", **where, "text": text},
+            {"type": "response.content_part.done", **where, "part": part},
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+            {"type": "response.completed", "response": dict(base, status="completed", output=[item], usage=usage)},
+        ]
+        for number, event in enumerate(events):
+            self._event(event["type"], dict(event, sequence_number=number))
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, log: RequestLog, replies: Replies) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.log = log
+        self.replies = replies
+
+
+class FakeModels:
+    """The server on a background thread: `with FakeModels(log, replies) as fake: fake.port`."""
+
+    def __init__(self, log_path: Path, replies: Replies) -> None:
+        self.server = Server(RequestLog(log_path), replies)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self.server.server_address[1])
+
+    def __enter__(self) -> FakeModels:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def halves(text: str) -> list[str]:
+    middle = len(text) // 2
+    return [piece for piece in (text[:middle], text[middle:]) if piece]
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+# -- the runner ---------------------------------------------------------------------------
+
+
+def loopback_up() -> None:
+    """Set IFF_UP on `lo` (a fresh network namespace starts with it down); no `ip` needed."""
+    siocgifflags, siocsifflags, iff_up = 0x8913, 0x8914, 0x1
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(sock.fileno(), siocgifflags, request))[1]
+        fcntl.ioctl(sock.fileno(), siocsifflags, struct.pack("16sH14x", b"lo", flags | iff_up))
+
+
+def offline() -> bool:
+    """True when no route leaves the machine (a UDP connect only consults routing: no packet)."""
+    for family, address in ((socket.AF_INET, ("192.0.2.1", 443)), (socket.AF_INET6, ("2001:db8::1", 443))):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as sock:
+                sock.connect(address)
+        except OSError:
+            continue
+        return False
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.lo_up:
+        loopback_up()
+    replies = Replies.load(Path(args.replies)) if args.replies else Replies()
+    with FakeModels(Path(args.log), replies) as fake:
+        port = str(fake.port)
+        env = dict(os.environ)
+        for item in args.setenv:
+            name, _, value = item.partition("=")
+            env[name] = value.replace("{port}", port)
+        argv = [part.replace("{port}", port) for part in args.command]
+        start = time.monotonic()
+        with open(args.stdout, "wb") as out, open(args.stderr, "wb") as err:
+            try:
+                code = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                                      cwd=args.cwd, timeout=args.timeout).returncode
+            except subprocess.TimeoutExpired:
+                code = -9
+        result = {"rc": code, "seconds": round(time.monotonic() - start, 3), "port": fake.port,
+                  "offline": offline(), "timed_out": code == -9}
+    Path(args.result).write_text(json.dumps(result), encoding="utf-8")
+    return 0
+
+
+def probe() -> int:
+    """Inside a fresh namespace: loopback up, a request to ourselves answered, no other route."""
+    import urllib.request
+    from tempfile import TemporaryDirectory
+
+    loopback_up()
+    with TemporaryDirectory() as folder, FakeModels(Path(folder) / "log.jsonl", Replies()) as fake:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(f"http://127.0.0.1:{fake.port}/v1/models", timeout=10) as answer:
+            answer.read()
+    if not offline():
+        print("a route off the machine exists inside the namespace", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    if (argv if argv is not None else sys.argv[1:]) == ["--probe"]:
+        return probe()
+    parser = argparse.ArgumentParser(description="Run one command against a loopback fake model server.")
+    parser.add_argument("--log", required=True, help="append every request here (JSON lines)")
+    parser.add_argument("--replies", help="JSON file: {default, rules: [{contains, reply}]}")
+    parser.add_argument("--result", required=True, help="write {rc, seconds, port, offline} here")
+    parser.add_argument("--stdout", required=True)
+    parser.add_argument("--stderr", required=True)
+    parser.add_argument("--cwd", required=True)
+    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--lo-up", action="store_true", help="bring the loopback interface up first")
+    parser.add_argument("--setenv", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+    if args.command[:1] == ["--"]:
+        args.command = args.command[1:]
+    if not args.command:
+        parser.error("no command to run")
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

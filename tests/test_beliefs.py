@@ -140,20 +140,42 @@ def test_no_judge_for_far_memories_or_other_projects(tmp_path: Path, fake_anthro
     assert report.added == 3 and fake_anthropic.requests == []
 
 
-def test_without_a_model_near_identical_is_versioned_and_contradictions_wait(tmp_path: Path) -> None:
+def test_without_a_model_near_identical_is_versioned(tmp_path: Path) -> None:
     with Store() as store:
         run(store, two_sessions(tmp_path, "We decided to use Postgres advisory locks for billing jobs.",
                                 "We decided to use Postgres advisory locks for the billing jobs."), None)
         statuses = sorted((m.version, m.status) for m in by_text(store).values())  # type: ignore[attr-defined]
     assert statuses == [(1, "superseded"), (2, "active")]
+
+
+def test_without_a_model_an_implicit_contradiction_waits(tmp_path: Path) -> None:
     with Store() as store:
-        store.conn.execute("DELETE FROM ledger")
-    other = tmp_path / "x"
-    other.mkdir()
-    with Store() as store:
-        report = run(store, two_sessions(other, OLD, NEW), None)
+        report = run(store, two_sessions(tmp_path, "We decided to use Redis for the billing job locks.",
+                                         "We decided to use Postgres advisory locks for billing jobs."), None)
         assert store.scalar("SELECT count(*) FROM conflicts") == 0
     assert report.added == 2
+
+
+def test_without_a_model_an_explicit_reversal_supersedes_revertibly(tmp_path: Path) -> None:
+    from loreline import conflicts
+
+    within = ClaudeSession("/work/p")
+    within.user("Let's use MySQL for reporting since the team knows it.")
+    within.user("Actually, scrap that: we'll use Postgres for reporting because we need window functions.")
+    also = ClaudeSession("/work/p")
+    also.user("We'll use Redis for reporting caches too, because dashboards are slow.")
+    with Store() as store:
+        run(store, [within.write(tmp_path / "w.jsonl"), also.write(tmp_path / "a.jsonl")], None)
+        found = by_text(store)
+        mysql = found["Let's use MySQL for reporting since the team knows it."]
+        postgres = found["Actually, scrap that: we'll use Postgres for reporting because we need window functions."]
+        assert (mysql.status, postgres.status) == ("superseded", "active")  # type: ignore[attr-defined]
+        assert mysql.valid_until == postgres.observed_at  # type: ignore[attr-defined]
+        row = store.one("SELECT id, resolution, decided_by, reason FROM conflicts")
+        assert row is not None and row[1:3] == ("keep_new", "judge") and "scrap that" in row[3] and "reporting" in row[3]
+        assert found["We'll use Redis for reporting caches too, because dashboards are slow."].status == "active"  # type: ignore[attr-defined]
+        conflicts.revert(store, int(row[0]))
+        assert rows.get(store, mysql.id).status == "active"  # type: ignore[attr-defined]
 
 
 def test_a_judge_answer_outside_the_contract_leaves_the_pair_unclassified(

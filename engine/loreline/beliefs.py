@@ -17,8 +17,9 @@ Invariants:
   `keep_new` / `keep_existing` / `keep_both` resolve it (revertibly), `unsure` leaves it
   pending for the person; `complementary` → added. Without a judge only a near-identical
   wording of the same kind is versioned (similarity ≥ IDENTICAL_SIMILARITY and the same
-  content words, so "stage 0" never versions "stage 1"); contradictions
-  cannot be seen and wait until a model is available;
+  content words, so "stage 0" never versions "stage 1"); an explicit reversal of an earlier
+  decision ("scrap that", "from now on", `reversal`) supersedes it through a judged,
+  revertible conflict; other contradictions cannot be seen and wait for a model;
 - if the store changed between plan and apply (another importer got there first), apply
   falls back to merge or add: never a duplicate;
 - every write leaves an audit row naming the actor (import, hook, user, judge).
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
-from . import conflicts, curate
+from . import conflicts, curate, reversal
 from .embed import Embedder
 from .errors import ModelOutputError
 from .models import Candidate, Memory, Provenance
@@ -90,6 +91,9 @@ class Plan:
     contradicts: list[tuple[int, str]] = field(default_factory=list)
     verdicts: dict[int, tuple[str, str]] = field(default_factory=dict)
     relations: dict[int, str] = field(default_factory=dict)
+    #: no model: explicit reversals are looked for at apply time, so a reversal later in the
+    #: same chunk sees the decision it reverses
+    offline: bool = False
 
 
 def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None) -> Plan:
@@ -101,6 +105,7 @@ def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, j
         return result
     if rows.find_by_hash(store, ctx.project, digest) is not None:
         return result
+    result.offline = judge is None
     for memory, similarity in near(store, ctx.project, result.vector):
         if judge is None:
             if similarity >= IDENTICAL_SIMILARITY and memory.kind == candidate.kind \
@@ -158,6 +163,10 @@ def apply(store: Store, p: Plan, embedder: Embedder) -> tuple[Outcome, int | Non
     target = _still_active(store, p.version_of)
     if target is not None:
         return Outcome.VERSIONED, _version(store, target, p, embedder)
+    if p.offline:
+        for memory, reason in reversal.targets(store, p.candidate, ctx.project, ctx.provenance.observed_at):
+            p.contradicts.append((memory.id, reason))
+            p.verdicts[memory.id] = ("keep_new", reason)
     memory_id = _add(store, p)
     live = [(mid, reason) for mid, reason in p.contradicts if _still_active(store, mid) is not None]
     for existing_id, reason in live:

@@ -27,7 +27,15 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 _TRANSIENT = re.compile(r"\b(?:for now|right now|temporarily|for the moment|just this once|today)\b", re.I)
-_REASON = re.compile(r"\b(?:because|since|so that|as it|as we|given that|due to|otherwise)\b", re.I)
+_REASON = re.compile(r"\b(?:because|since|so that|as it|as we|given that|due to|otherwise|"
+                     r"(?:is|isn'?t|is not|not) worth)\b", re.I)
+
+_GENERIC = (r"(?:messages?|names?|files?|tests?|commits?|branches?|functions?|classes?|variables?|imports?|"
+            r"exports?|components?|endpoints?|migrations?|PRs?|pull requests?|docstrings?|comments?|logs?)")
+_ENVIRONMENTS = (r"(?:macos|mac|linux|windows|ubuntu|debian|alpine|arm64|apple silicon|m1|m2|m3|wsl2?|"
+                 r"docker|ci|node \d+|python 3\.\d+)")
+_ALWAYS_NEVER = r"(?:toujours|jamais|immer|nie|niemals|siempre|nunca|sempre|mai)"
+_USE_WORDS = r"(?:on utilise|nous utilisons|utilise[zr]?|wir (?:verwenden|nutzen|benutzen)|usamos|utilizamos|usiamo)"
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -37,9 +45,16 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:i|we) (?:prefer|like to|want to always)|i'?d rather|"
             r"(?:^|please |pls )(?:always|never) \w+|"
             r"(?:^|please |pls )(?:don'?t|do not) (?:ever )?(?:use|add|run|commit|push|call|import|write|mock)|"
-            r"(?:in|for) this (?:repo|repository|project|codebase|team),? (?:we|i) (?:use|prefer|want|always|never)|"
+            r"(?:in|for) this (?:repo|repository|project|codebase|team),? (?:we|i|always|never|use|don'?t)|"
+            r"(?:for|in) (?:\w+ ){1,3}(?:code|files|tests|services?|modules?|packages?),? we (?:use|prefer|always|never)|"
+            r"from now on,? (?:always|never|please|don'?t)|"
             r"\buse \S+ (?:instead of|rather than|over) |"
-            r"\bprefer \S+(?: \S+)? (?:over|to|instead of) )",
+            r"\bprefer \S+(?: \S+)? (?:over|to|instead of) |"
+            r"^(?:when|whenever) [^,]{5,80}, (?:always |never |please )?(?:ask|use|run|check|don'?t|do not|make sure|keep)\b|"
+            r"^(?:keep|make) (?:the |all |our )?[\w .-]{2,40} \w+, (?:no|not|never) \w+|"
+            rf"^please (?:always |never )?(?:write|name|keep|format|use) (?:\w+ ){{0,2}}{_GENERIC}\b|"
+            rf"\b{_GENERIC} (?:should|must) (?:always |never )?(?:be|use|go|stay|start|end)\b|"
+            rf"{_USE_WORDS}\b.{{0,60}}\b{_ALWAYS_NEVER}\b|\b{_ALWAYS_NEVER}\b.{{0,40}}\b{_USE_WORDS})",
             re.IGNORECASE,
         ),
     ),
@@ -47,8 +62,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "decision",
         re.compile(
             r"\b(?:(?:we|i) (?:decided|chose|agreed|picked|settled on|are going with)|"
-            r"(?:we|i)(?:'ll| will| should| are going to)? (?:go with|switch to|move to|adopt|stick with|standardi[sz]e on)|"
-            r"let'?s (?:go with|use|switch to|stick with|keep|move to|adopt)|"
+            r"(?:we|i)(?:'ll| will| should| are going to)? (?:go with|switch to|move to|adopt|stick with|stay on|"
+            r"stay with|keep using|standardi[sz]e on)|"
+            r"let'?s (?:go with|use|switch to|stick with|keep|move to|adopt|stay on)|"
+            r"let'?s (?:move|migrate|switch) (?:\w+ ){1,3}to|"
+            r"from now on,? (?:we|i)\b|"
             r"^decision:|^decided:|we(?:'ll| will) use)",
             re.IGNORECASE,
         ),
@@ -58,17 +76,21 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:the (?:fix|solution|workaround|root cause|cause|culprit|problem|issue|trick) (?:was|is|turned out)|"
             r"(?:it )?turn(?:s|ed) out|"
-            r"(?:on|under) (?:macos|linux|windows|ubuntu|debian|alpine|arm64|apple silicon|m1|m2|wsl)\b.{0,80}\b(?:needs?|requires?|must|fails?|breaks?|only works)|"
-            r"only works (?:with|when|if|on)|"
-            r"\b(?:needs|requires) [A-Z][A-Z0-9_]{2,} (?:to be )?set)",
+            rf"(?:on|under|with) {_ENVIRONMENTS}\b.{{0,80}}\b(?:needs?|requires?|must|fails?|breaks?|crash(?:es)?|"
+            r"only (?:works|builds|runs|compiles))|"
+            r"only (?:works|builds|runs|compiles) (?:with|when|if|on|under)|"
+            r"\b(?:needs|requires) [A-Z][A-Z0-9_]{2,} (?:to be )?set|"
+            r"\b(?:always|only) (?:runs?|lives?|deploys?) (?:in|on) |"
+            r"\bmy (?:setup|machine|environment|dev environment|laptop|dev box)(?: is|:))",
             re.IGNORECASE,
         ),
     ),
     (
         "procedure",
         re.compile(
-            r"(?:^|\b)(?:to (?:deploy|release|publish|build|run the \w+|test|migrate|set up|setup|reset|regenerate|bump|rebuild|seed)\b[^,.]{0,60}, (?:run|use|do|first|call)\b|"
-            r"^(?:steps|procedure|how to \w+):|the way to \w+ (?:\w+ )?is to)",
+            r"(?:^|\b)(?:to (?:deploy|release|publish|build|run|test|migrate|set up|setup|reset|regenerate|bump|rebuild|seed)\b[^,.]{0,60}, (?:run|use|do|first|call)\b|"
+            r"^(?:steps|procedure|how to \w+):|the way to \w+(?: \w+){0,3}(?: is(?: to)?|:)|"
+            r"\bwe (?:\w+ ){1,3}every \d+ (?:minutes|hours|days|weeks|months)\b)",
             re.IGNORECASE,
         ),
     ),

@@ -169,4 +169,8 @@ def test_project_key_is_the_git_top_level_and_worktrees_map_to_main(tmp_path: Pa
     assert project_key(str(repo / "src" / "deep")) == str(repo)
     assert project_key(str(tmp_path / "wt")) == str(repo)
     assert project_key("/no/such/dir/../here") == "/no/such/here"
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "notes.md").write_text("x")
+    assert project_key(str(loose / "notes.md")) == str(loose)
     assert project_key(None) == "(unknown)"

@@ -34,7 +34,7 @@ def _resolve(path: str) -> str:
             return str(folder)
         if marker.is_file():
             return str(_main_worktree(marker) or folder)
-    return path
+    return str(here)
 
 
 def _main_worktree(marker: Path) -> Path | None:

@@ -40,6 +40,23 @@ class Drops(Protocol):
     def drop(self, reason: str, n: int = 1) -> None: ...
 
 
+class ReaderBase:
+    """What every reader carries: the counters, the turns being built and the session's
+    identity as far as the records tell it."""
+
+    tool = ""
+
+    def __init__(self, stats: ParseStats) -> None:
+        self.stats = stats
+        self.builder = TurnBuilder()
+        self.session_id: str | None = None
+        self.cwd: str | None = None
+        self.started_at: str | None = None
+
+    def finish(self) -> list[Turn]:
+        return self.builder.finish()
+
+
 class TurnBuilder:
     def __init__(self) -> None:
         self.turns: list[Turn] = []

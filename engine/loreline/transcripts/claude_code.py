@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import ParseStats, Turn
-from .base import LORELINE_TAG, TurnBuilder, block_texts, mentions, strip_injected, tool_input_paths
+from ..models import ParseStats
+from .base import LORELINE_TAG, ReaderBase, block_texts, mentions, strip_injected, tool_input_paths
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -74,17 +74,13 @@ def looks_like(record: dict[str, Any]) -> bool:
     return kind in ("summary", "file-history-snapshot", "queue-operation") or "sessionId" in record
 
 
-class ClaudeCodeReader:
+class ClaudeCodeReader(ReaderBase):
     """Turns Claude Code records into turns, one record at a time."""
 
     tool = "claude-code"
 
     def __init__(self, stats: ParseStats) -> None:
-        self.stats = stats
-        self.builder = TurnBuilder()
-        self.session_id: str | None = None
-        self.cwd: str | None = None
-        self.started_at: str | None = None
+        super().__init__(stats)
         self._seen_uuids: set[str] = set()
         self._pending_id: str | None = None
         self._noise_agents: dict[str, str] = {}
@@ -111,9 +107,6 @@ class ClaudeCodeReader:
             self._user(lineno, record, message, stamp)
         else:
             self._assistant(lineno, record, message, stamp)
-
-    def finish(self) -> list[Turn]:
-        return self.builder.finish()
 
     # -- lines that are not messages ---------------------------------------------
 

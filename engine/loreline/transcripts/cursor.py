@@ -21,8 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..models import ParseStats, Turn
-from .base import TurnBuilder, block_texts, remove_spans, strip_injected, tool_input_paths
+from ..models import ParseStats
+from .base import ReaderBase, block_texts, remove_spans, strip_injected, tool_input_paths
 
 QUERY_OPEN, QUERY_CLOSE = "<user_query>", "</user_query>"
 #: blocks Cursor puts around a request when no `<user_query>` marks the request itself
@@ -38,15 +38,11 @@ def looks_like(record: dict[str, Any]) -> bool:
     return isinstance(record.get("role"), str) and isinstance(record.get("message"), dict) and "type" not in record
 
 
-class CursorReader:
+class CursorReader(ReaderBase):
     tool = "cursor"
 
     def __init__(self, stats: ParseStats) -> None:
-        self.stats = stats
-        self.builder = TurnBuilder()
-        self.session_id: str | None = None
-        self.cwd: str | None = None
-        self.started_at: str | None = None
+        super().__init__(stats)
         self._after_assistant = False
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
@@ -61,9 +57,6 @@ class CursorReader:
             self._assistant(lineno, message.get("content"))
         else:
             self.stats.drop(f"role:{role}" if isinstance(role, str) else "role:unknown")
-
-    def finish(self) -> list[Turn]:
-        return self.builder.finish()
 
     def _user(self, lineno: int, content: Any) -> None:
         text = block_texts(content, self.stats)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import ParseStats, Turn
-from .base import TurnBuilder, block_texts, strip_injected, tool_input_paths
+from ..models import ParseStats
+from .base import ReaderBase, block_texts, strip_injected, tool_input_paths
 
 
 def looks_like(record: dict[str, Any]) -> bool:
@@ -22,15 +22,11 @@ def looks_like(record: dict[str, Any]) -> bool:
             and "type" not in record and "message" not in record)
 
 
-class GenericReader:
+class GenericReader(ReaderBase):
     tool = "generic"
 
     def __init__(self, stats: ParseStats) -> None:
-        self.stats = stats
-        self.builder = TurnBuilder()
-        self.session_id: str | None = None
-        self.cwd: str | None = None
-        self.started_at: str | None = None
+        super().__init__(stats)
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
         self._note_identity(record)
@@ -48,9 +44,6 @@ class GenericReader:
                 self.builder.add("user", text, lineno, stamp)
         else:
             self.builder.add_assistant(text, lineno, stamp, files, merge=False)
-
-    def finish(self) -> list[Turn]:
-        return self.builder.finish()
 
     def _note_identity(self, record: dict[str, Any]) -> None:
         if self.cwd is None and isinstance(record.get("cwd"), str) and record["cwd"]:

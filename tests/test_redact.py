@@ -94,6 +94,22 @@ def test_nested_json_strings_stay_valid() -> None:
             assert redact(out) == out
 
 
+def test_idempotent_and_json_safe_on_spliced_corpus_lines() -> None:
+    """Random joins and rotations of corpus lines: the cases no one writes by hand."""
+    rng = random.Random(20250517)
+    pool = [row["text"] for row in POSITIVES + NEGATIVES]
+    seps = ["\n", " ", "", "\\n", '"', "'", "=", ": ", "\t", "`", "<", ">", "@", "://", "\u200b", "\u2014"]
+    for _ in range(3000):
+        text = rng.choice(seps).join(rng.sample(pool, rng.randint(1, 3)))
+        if rng.random() < 0.3:
+            cut = rng.randrange(len(text))
+            text = text[cut:] + text[:cut]
+        for clean in (redact, sanitize, lambda t: redact(sanitize(t))):
+            once = clean(text)
+            assert clean(once) == once, text
+        json.loads(redact(json.dumps({"content": text})))
+
+
 # --- behaviour --------------------------------------------------------------------------------
 
 

@@ -53,6 +53,7 @@ _TOKEN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
 _RUN_TABLE = bytes(0x61 if c in _TOKEN_CHARS else 0x20 for c in range(256))
 _RUN = b"a" * P.RUN_MIN
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
+_ANCHOR_BEFORE = b"\\.:/"  # a JSON escape, `SG.` `ya29.` `hvs.`, Telegram's `:AA`, `1//`
 
 
 def redact(text: str) -> str:
@@ -94,7 +95,7 @@ def _find(text: str) -> list[Span]:
         _scan_pem(text, spans)
     if "putty" in found:
         _scan_putty(text, spans)
-    if b":" in raw and P.URL_GATE_RE.search(raw):
+    if b":" in raw:  # URLs, query strings and `curl -u user:pass` all need one
         _scan_urls(text, raw, low, spans)
     return _merge(text, spans) if spans else spans
 
@@ -109,11 +110,16 @@ def _scan_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
     while start != -1:
         end = marks.find(b" ", start + P.RUN_MIN)
         end = len(marks) if end == -1 else end
-        for anchor in _anchors(text, start, end, spans):
-            match = P.TOKEN_RE.match(text, anchor)
-            if match:
-                _token_match(text, match, spans)
-        if _windowed(text, start):  # a webhook URL or an Azure secret: its start is further back
+        before = raw[start - 1] if start else 0
+        # cheap tests first: most long runs are identifiers and paths
+        if (text[start:start + 2] in P.RUN_PREFIX2 or before in _ANCHOR_BEFORE or end - start == 34
+                or 23 <= end - start <= 28 or (before == 0x20 and raw[start - 7:start - 1].lower() == b"bearer")):
+            for anchor in _anchors(text, start, end, spans):
+                match = P.TOKEN_RE.match(text, anchor)
+                if match:
+                    _token_match(text, match, spans)
+        if ((before == 0x2F and raw.find(b"hooks", max(0, start - 100), start) != -1)  # a webhook URL
+                or raw.find(b"Q~", start, start + 8) != -1):  # an Azure client secret
             for match in P.TOKEN_RE.finditer(text, max(0, start - 100), min(end, start + 300)):
                 _token_match(text, match, spans)
         start = marks.find(_RUN, end)
@@ -147,13 +153,6 @@ def _anchors(text: str, start: int, end: int, spans: list[Span]) -> tuple[int, .
     if 23 <= length <= 28 and text[start] in "MNO" and text.startswith(".", end):
         return (start,)
     return ()
-
-
-def _windowed(text: str, start: int) -> bool:
-    """Runs whose token starts well before them: webhook URLs, Azure client secrets."""
-    if start and text[start - 1] == "/" and text.find("hooks", max(0, start - 100), start) != -1:
-        return True
-    return text.find("Q~", max(0, start - 8), start + 48) != -1
 
 
 def _token_match(text: str, match: re.Match[str], spans: list[Span]) -> None:
@@ -247,7 +246,7 @@ def _line_end(text: str, index: int) -> int:
 
 
 def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
-    if b"@" in raw:
+    if b"@" in raw and P.URL_GATE_RE.search(raw):
         for match in P.URL_CRED_RE.finditer(text):
             password = match.group("pw")
             if placeholder(password):
@@ -255,12 +254,17 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             scheme = _scheme_before(low, match.start())
             db = scheme in P.DB_SCHEMES or scheme.split("+")[0] in P.DB_SCHEMES
             spans.append((match.start("pw"), match.end("pw"), "db-credentials" if db else "url-credentials", _CONTEXT))
-    if b"sig" in low:
+    if b"?" in raw and P.SIG_GATE_RE.search(low):
         for param in P.SIG_RE.finditer(low):
+            name = param.start()
+            while name > 0 and (low[name - 1] == 0x2D or chr(low[name - 1]).isalpha()) and param.start() - name < 12:
+                name -= 1
+            if name == 0 or low[name - 1] not in b"?&" or low[name:param.end() - 1] not in P.SIG_PARAMS:
+                continue
             value = _QUERY_RE.match(text, param.end())
             if value and not placeholder(value.group()):
                 spans.append((value.start(), value.end(), "query-token", _CONTEXT))
-    if b"curl" in low:
+    if P.CURL_GATE_RE.search(low):
         for flag in P.CURL_USER_RE.finditer(low):
             start = flag.start() - (flag.start() > 0 and low[flag.start() - 1] == 0x2D)  # --user
             if start > 0 and low[start - 1] in b" \t":

@@ -11,15 +11,20 @@ secret, and the syntax after the name decides where the value is:
                                         name = value        when it cannot be a reference
     query string                        ?name=value&
     no operator                         --name value, .netrc `password value`, `ENV NAME value`,
-                                        `aws configure set name value`, "the password is x1!"
+                                        `aws configure set name value`, SQL `PASSWORD 'x'`
+    prose                               "the password is x1!", "API key: x1", "password for the
+                                        admin panel: x1" (the value needs a digit)
     pairs                               `name: DB_PASSWORD` + `value: ...` (Kubernetes, ECS)
+    short flags                         `mysql -px1`, `sshpass -p x1`, `docker login -p x1`
 
 A value is left alone when it is a placeholder, a template or a reference (`${X}`, `$X`,
 `{{ x }}`, `<x>`, `os.environ[...]`, `process.env.X`, calls, attribute paths), a type word, a
 literal like `None`/`true`, a path, or already masked.
 
 Linear time: hits are handled in text order and a hit inside a value already read is skipped,
-so a value is read once however many keywords it contains.
+so a value is read once however many keywords it contains. Only values whose end cannot move
+when something inside them is redacted (quoted, loose, header lines) are skipped over, so a
+second pass sees the same names: that keeps `redact` idempotent.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ CONTEXT, VENDOR, GENERIC = 1, 2, 3
 
 _NAME_END_RE = re.compile(rb"[a-z0-9_.\-]{0,64}")
 _OP_RE = re.compile(r"""(?P<cq>\\?["'`])?\]?(?P<sp1>[ \t]{0,16})(?P<op>=>|:=|\?=|::|==|=|:|>|\()?(?P<sp2>[ \t]{0,16})""")
+_PASSWORD_PROSE_RE = re.compile(r"""s?[ \t(][^\n:=\\"'`]{1,48}?(?<!\bis)(?<!\bwas):[ \t]{0,4}(?=\S)""")
+_WORD_RE = re.compile(r"[A-Za-z]{1,24}")
+_SEPARATOR_RE = re.compile(r"\n|\\n|;|\|\|?|&&")
 _SPACED_RE = re.compile(r"[ \t]{1,8}(?:(?P<verb>is|was|=)[ \t]{1,8}(?:set to[ \t]{1,8})?)?")
 _LOOSE_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
 _TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;,&|<>(){}\[\]]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
@@ -42,7 +50,7 @@ _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 _LINE_RE = re.compile(r"""(?:[^\r\n"'`\\]|\\(?![nrt"'\\])){1,4096}""")
 _LINE_REST_RE = re.compile(r"[^\r\n\\]{0,200}")
 _XML_RE = re.compile(r"[^<\n]{1,4096}")
-_PROSE_RE = re.compile(r"`([^`\n]{1,256})`|([^\s`]{1,256})")
+_PROSE_RE = re.compile(r"""`([^`\n]{1,256})`|([^\s`"'\\<>(){}\[\]]{1,256})""")
 _ANNOTATION_RE = re.compile(r"(?:\[[^\]\n]{0,64}\])?[ \t]{0,8}=[ \t]{0,8}")
 CRED_RE = re.compile(r"[A-Za-z0-9._~+/=-]{1,4096}")
 _SCHEME_RE = re.compile(r"(?i)(basic|bearer|token|apikey|api-key|key|sso-key|jwt|otp|digest|negotiate|ntlm|"
@@ -59,6 +67,7 @@ _QUOTED_RES = (
     ("`", re.compile(r"`([^`\n]{0,4096})`")),
 )
 _QUOTES = tuple(opener for opener, _ in _QUOTED_RES)
+_LOOSE_STYLES = frozenset(["env", "yaml", "flag", "loose"])
 _COOKIE_ATTRS = frozenset("path domain expires max-age samesite secure httponly version comment priority".split())
 _SESSIONY = ("sess", "sid", "token", "auth", "jwt", "key", "login", "remember", "csrf", "xsrf")
 _SKIPPED_SCHEMES = ("digest", "negotiate", "ntlm", "aws4-hmac-sha256", "hmac")
@@ -85,14 +94,17 @@ def scan_names(text: str, low: bytes, spans: list[Span]) -> set[str]:
     """
     flags: set[str] = set()
     hits: list[int] = []
+    short_flags: list[int] = []
     for regex in P.KEYWORD_RES:
-        for match in regex.finditer(low):
-            start = match.start()
+        match = regex.search(low)  # `search` in a loop: cheaper than `finditer` when nothing is found
+        while match is not None:
+            start, after = match.start(), match.end()
+            match = regex.search(low, after)
             if low[start] == 0x6B:  # the `k` scanner: token, cookie, key or a flag
-                if match.group().endswith(b"-----"):
+                if low[after - 5:after] == b"-----":
                     flags.add("pem")
                     continue
-                if match.group() == b"key-file-":
+                if low[start:after] == b"key-file-":
                     if low.startswith(b"putty-user-", start - 11):
                         flags.add("putty")
                     continue
@@ -100,7 +112,14 @@ def scan_names(text: str, low: bytes, spans: list[Span]) -> set[str]:
                     start -= 3  # coo|kie
                 elif low[start + 2] == 0x6E and low[start - 2:start] == b"to":
                     start -= 2  # to|ken
+            elif after == start + 1:  # a bare `-p`: a short flag, not a name
+                short_flags.append(start)
+                continue
+            elif low[start] == 0x63:  # se|cret
+                start -= 2
             hits.append(start)
+    if short_flags:
+        _short_flags(text, sorted(short_flags), spans)
     if hits:
         scan = _Scan(text, spans)
         last_name = -1
@@ -119,10 +138,21 @@ def _hit(scan: _Scan, low: bytes, keyword: int, last_name: int) -> int:
     end = _NAME_END_RE.match(low, keyword).end()  # type: ignore[union-attr]
     while end > keyword and low[end - 1] in b".-":
         end -= 1
-    family = classify(text[start:end])
+    family = classify(text[start:end]) or _prose_name(text, start, end)
     if family is not None:
         _assignment(scan, start, end, family)
     return start
+
+
+def _prose_name(text: str, start: int, end: int) -> str | None:
+    """A two-word name in prose: "API key", "secret key", "bot token"."""
+    if start < 2 or text[start - 1] != " " or text[start:end].lower() not in ("key", "token", "secret"):
+        return None
+    word = start - 1
+    while word > 0 and start - word < 16 and text[word - 1].isalpha():
+        word -= 1
+    qualifier = text[word:start - 1]
+    return classify(f"{qualifier}_{text[start:end]}") if qualifier.lower() in P.PROSE_QUALIFIERS else None
 
 
 # --- what follows the name ------------------------------------------------------------------
@@ -140,12 +170,11 @@ def _assignment(scan: _Scan, start: int, end: int, family: str) -> None:
     elif family == "cookie":
         if op in (":", "=") or (op is None and name.startswith("-")):
             _cookies(scan, index, "set" in name.lower())
-    elif op is None:
+    elif (op == "(" or (op == "=" and text.startswith("(", index))) and name.lower().endswith("auth"):
+        _auth_tuple(scan, index - (op == "("))
+    elif op is None or op == "(":
         if not _named_value(scan, start, end, family):
             _spaced(scan, start, end, name, family)
-    elif op == "(" or (op == "=" and text.startswith("(", index)):
-        if name.lower().endswith("auth"):
-            _auth_tuple(scan, index - (op == "("))
     elif op == ">":
         if before == "<":
             _xml(scan, index, family)
@@ -182,7 +211,9 @@ def _value(scan: _Scan, index: int, style: str, family: str, upper: bool = False
     if bounds is None:
         return
     start, end, quoted = bounds
-    if end - start > 64:  # a short value costs little to read again; a long one is read once
+    if quoted or style in _LOOSE_STYLES:
+        # where such a value ends does not change when something inside it is redacted, so
+        # skipping the names inside it gives the same result on a second pass (idempotence)
         scan.read(end)
     if style == "env" and not quoted and not upper:
         # a lower-case `name=value` may be a keyword argument: `f(user, password=pw)`
@@ -206,7 +237,7 @@ def value_bounds(text: str, index: int, style: str) -> tuple[int, int, bool] | N
         if text.startswith(opener, index):
             match = regex.match(text, index)
             return (match.start(1), match.end(1), True) if match else None
-    regex = _LOOSE_RE if style in ("env", "yaml", "flag", "loose") else _TIGHT_RE
+    regex = _LOOSE_RE if style in _LOOSE_STYLES else _TIGHT_RE
     match = regex.match(text, index)
     return (match.start(), match.end(), False) if match else None
 
@@ -275,6 +306,11 @@ def _spaced(scan: _Scan, start: int, end: int, name: str, family: str) -> None:
         or (bare in ("password", "passwd")
             and ("machine " in before or "login " in before or text.startswith(_QUOTES, match.end())))
     )
+    if not allowed and family == "password" and (colon := _PASSWORD_PROSE_RE.match(text, end)):
+        first_word = _WORD_RE.match(text, end + 1)
+        if first_word is None or first_word.group().lower() not in P.AFTER_DENY:
+            _prose(scan, colon.end(), family)  # "password for the admin panel: Hunter2!"
+        return
     if not allowed or text.startswith("-", match.end()):
         return
     bounds = value_bounds(text, match.end(), "loose")
@@ -293,14 +329,58 @@ def _prose(scan: _Scan, index: int, family: str) -> None:
         return
     group = 1 if match.group(1) is not None else 2
     start, end = match.span(group)
-    scan.read(end)
-    while end > start and scan.text[end - 1] in ".,;:!?)]\"'":
+    while end > start and scan.text[end - 1] in ".,;:?)]\"'":
         end -= 1
     value = scan.text[start:end]
-    if len(value) < 6 or placeholder(value) or not any(c.isdigit() for c in value):
+    if len(value) < 6 or placeholder(value) or not any(c.isdigit() for c in value) or "://" in value:
         return
     if family == "password" or any(c.isalpha() for c in value):
         scan.add(start, end, family, GENERIC)
+        scan.read(end)
+
+
+def _short_flags(text: str, flags: list[int], spans: list[Span]) -> None:
+    """`mysql -pHunter2`, `sshpass -p 'Hunter2'`, `docker login -u me -p Hunter2`.
+
+    The command is the first word of the shell command the flag is in (after `sudo` and
+    `NAME=value` words); each command is looked at once, so this stays linear.
+    """
+    segment, command, last = 0, None, 0
+    for index in flags:
+        separator = _last_separator(text, last, index)  # the gaps between flags: linear overall
+        if separator != -1:
+            segment, command = separator, None
+        last = index
+        if command is None:
+            command = _command(text, segment, index)
+        if not command:
+            continue
+        value = index + 1
+        if text[value] in " \t":
+            if command.startswith(("mysql", "mariadb")):
+                continue  # `mysql -p app` asks for the password; `app` is the database
+            while text[value] in " \t":
+                value += 1
+        bounds = value_bounds(text, value, "loose")
+        if bounds and bounds[1] > bounds[0] and not placeholder(text[bounds[0]:bounds[1]]):
+            spans.append((bounds[0], bounds[1], "password", GENERIC))
+
+
+def _last_separator(text: str, lo: int, hi: int) -> int:
+    """Where the last shell command separator in text[lo:hi] ends."""
+    end = -1
+    for match in _SEPARATOR_RE.finditer(text, lo, hi):
+        end = match.end()
+    return end
+
+
+def _command(text: str, start: int, index: int) -> str:
+    """The command a flag at `index` belongs to, if it is one whose `-p` takes a password."""
+    words = text[start:index].split()
+    while words and (words[0] in ("$", "sudo", "time", "exec") or "=" in words[0]):
+        words.pop(0)
+    line = " ".join(words[:2]).lower()
+    return next((name for name in P.SHORT_FLAG_COMMANDS if line.startswith(name)), "")
 
 
 def _line_value(text: str, index: int) -> tuple[int, int] | None:

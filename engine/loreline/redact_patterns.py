@@ -111,17 +111,8 @@ RUN_PREFIX2 = frozenset(prefix[:2] for prefix in RUN_PREFIXES)
 RUN_PRECEDERS: tuple[str, ...] = ("SG.", "ya29.", "hvs.", "hvb.", "1//")
 
 # --- names that hold secrets ---------------------------------------------------------------
-# Keywords looked for (lower-cased) to find candidate names. Each scanner below is one pass of
-# a literal-prefixed regex (`token`, `key` and `cookie` share their `k`, the password words
-# their `p`), and the tail is checked inside the regex so only plausible names reach Python.
-NEEDLES: tuple[bytes, ...] = (b"pass", b"pwd", b"secret", b"token", b"key", b"auth", b"cookie")
-
-# words that make a name secret on their own, found anywhere in the lower-cased name
-STRONG_WORDS: tuple[str, ...] = (
-    "password", "passwd", "passphrase", "secret", "token", "apikey", "privatekey",
-    "accesskey", "secretkey", "accountkey", "masterkey", "signingkey", "encryptionkey",
-    "clientkey", "authkey", "credential",
-)
+# words that make a bare `key`/`token`/`secret` a secret in prose: "API key: ..."
+PROSE_QUALIFIERS = frozenset("api access secret private bot auth app deploy personal refresh".split())
 # segments (name split at _ . - and camelCase) that qualify a following `key`
 KEY_QUALIFIERS = frozenset(
     "api access secret private priv client master account auth service signing sign encryption "
@@ -215,27 +206,36 @@ DB_SCHEMES = frozenset(
     "memcached influxdb nats kafka".split()
 )
 
-# --- compiled scanners over the lower-cased ASCII bytes ------------------------------------
-# after a keyword: the rest of the name, a closing quote or bracket, then an operator or space
-_NAME_REST = rb"[a-z0-9_.\-]{0,48}"
-# What may follow a keyword for it to be worth a look: the rest of the name, then an operator,
-# a `name`/`value` pair, a quoted or digit-bearing value after a space, or "is <value>".
+# --- scanners over the lower-cased ASCII bytes (one byte per character) -------------------
+# Every scanner starts with a literal, so `re` skips ahead fast; what may follow a keyword is
+# checked inside the regex, so only plausible names reach Python: the rest of the name, a
+# closing quote or bracket, then an operator, a `name`/`value` pair, a quoted or digit-bearing
+# value after a space, or "is <value>".
 _TAIL = (
     rb"[a-z0-9_.\-]{0,48}+(?:\\?[\"'`])?\]?[ \t]{0,16}+(?:[=:>]|\?=|(?<=auth)\("
     rb"|(?:\\?[\"'])?[ \t]{0,8},[ \t]{0,8}\\?[\"']value|(?:\r?\n|\\n)[ \t]{0,16}(?:-[ \t]+)?value"
     rb"|(?<=[ \t])(?:(?:is|was)[ \t]{1,8}(?:set to[ \t]{1,8})?)?(?:\\?[\"'`]|(?=[^\s]{0,80}?[0-9!#$%^&*+=/~@])))"
 )
 KEYWORD_RES: tuple[re.Pattern[bytes], ...] = (
-    re.compile(rb"p(?:ass|wd)" + _TAIL),
-    # `key-----` (a PEM line) and `key-file-` (PuTTY) come first: they are flags, not names
+    # pass, passwd, password, passphrase, pwd; "password for the admin panel: <value>"; and a
+    # bare `-p` short flag (`mysql -pX`, `sshpass -p X`), told apart in Python by its length
+    re.compile(rb"p(?:(?:ass|wd)(?:" + _TAIL + rb"|(?<=pass)(?:word|phrase)s?[ \t(][^\n:=\\\"'`]{1,48}:[ \t]{0,4}\S)"
+               rb"|(?<=[ \t]-p)(?=[^\s-]|[ \t]+[^\s-]))"),
+    # token, cookie, key; `key-----` (a PEM line) and `key-file-` (PuTTY) are flags, not names
     re.compile(rb"k(?:ey(?: block)?-----|ey-file-|(?<=tok)en" + _TAIL + rb"|(?<=cook)ie" + _TAIL
                + rb"|ey" + _TAIL + rb")"),
-    re.compile(rb"secret" + _TAIL),
+    re.compile(rb"cret(?<=secret)" + _TAIL),  # `cret`: a rarer start than `secret`, a faster scan
     re.compile(rb"auth" + _TAIL),
 )
+NAME_CHARS_REV = re.compile(rb"[a-z0-9_.\-]{0,64}")  # a name, read backwards from its keyword
 URL_GATE_RE = re.compile(rb"://")
-NAME_CHARS_REV = re.compile(rb"[a-z0-9_.\-]{0,64}")
-SIG_RE = re.compile(rb"[?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|sig|signature)=")
+# commands whose short flag `-p` takes a password (`-p <db>` for mysql prompts instead)
+SHORT_FLAG_COMMANDS = ("mysql", "mariadb", "mysqldump", "mysqladmin", "sshpass", "docker login",
+                       "podman login", "nerdctl login")
+SIG_GATE_RE = re.compile(rb"sig")
+CURL_GATE_RE = re.compile(rb"curl")
+SIG_RE = re.compile(rb"sig(?:nature)?=")  # literal first: the parameter name is checked after
+SIG_PARAMS = frozenset([b"sig", b"signature", b"x-amz-signature", b"x-goog-signature"])
 CURL_USER_RE = re.compile(rb"-u(?:ser)?[ \t=]+")
 
 # --- scanners over the original text -------------------------------------------------------

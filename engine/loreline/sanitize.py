@@ -43,14 +43,29 @@ checks (`\\`, `<`), a blob check on every 10th character and five literal scans 
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable
 
-# One class, so `re` can skip quickly to the first candidate; the callback sorts out a run.
-_INVISIBLE_RE = re.compile(
-    "[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f"
-    "\U000E0000-\U000E007F\U000E0100-\U000E01EF]+"
-)
+# A run of candidates; the callback sorts it out. Written `[c][c]*`, not `[c]+`: a pattern that
+# starts with a plain class lets `re` skip ahead to the first candidate instead of trying a
+# match at every position (2x faster on non-ASCII text).
+_BMP = "\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f"
+_INVISIBLE_RE = re.compile(f"[{_BMP}\U000E0000-\U000E007F\U000E0100-\U000E01EF][{_BMP}\U000E0000-\U000E01EF]*")
+# Text without characters beyond U+FFFF (most non-ASCII text: dashes, quotes, CJK) cannot hold
+# tag characters or the supplementary selectors, and a BMP-only class scans twice as fast.
+_INVISIBLE_BMP_RE = re.compile(f"[{_BMP}][{_BMP}]*")
+_STR_HEADER = sys.getsizeof("\u20ac") - 2 * 2  # CPython stores 1, 2 or 4 bytes per character
+
+
+def _wide(text: str) -> bool:
+    """Whether `text` may hold characters beyond U+FFFF (CPython's 4-byte storage)."""
+    return sys.getsizeof(text) - _STR_HEADER >= 4 * (len(text) + 1)
+
+
+if not (_wide("\U0001F600") and _wide("ab\U0001F600") and not _wide("\u20ac\u20ac") and not _wide("caf\u00e9")):
+    def _wide(text: str) -> bool:  # noqa: F811 - another interpreter: always take the full class
+        return True
 _FLAG_TAGS_RE = re.compile("[\U000E0030-\U000E0039\U000E0061-\U000E007A]{1,7}\U000E007F")
 _ESCAPED_RE = re.compile(
     r"\\u(?:200[bB]|206[0-4]|[fF][eE][fF][fF]|00[aA][dD]|180[eE]|202[a-eA-E]|206[6-9])"
@@ -102,11 +117,15 @@ _OVERRIDE_RES: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?i)(?<![a-z])(?:(?:forget|override|bypass)(?:" + _VERB_TAIL + r")"
                r"|(?:new|updated)\s+(?:system\s+)?instructions?\s*:)"),
 )
-# lower-case literals that gate each scanner above (checked on the lower-cased ASCII bytes)
-_OVERRIDE_GATES: tuple[re.Pattern[bytes], ...] = tuple(
-    re.compile(gate) for gate in (b"ignore", b"disregard", b"you are now", b"forget", b"instruction")
+# Lower-case literals that gate each scanner above, searched in the lower-cased ASCII bytes,
+# with how far before the literal the phrase starts. `gnore` rather than `ignore`: a scan is
+# cheaper when the literal starts with a rare pair of letters.
+_OVERRIDE_GATES: tuple[tuple[re.Pattern[bytes], int], ...] = (
+    (re.compile(b"gnore"), 1), (re.compile(b"disregard"), 0), (re.compile(b"you are now"), 0),
+    (re.compile(b"forget"), 0), (re.compile(b"instruction"), 0),
 )
 _NOUN_LOOKBACK = 120
+_NOUN_STARTERS = (b"forget", b"override", b"bypass", b"new", b"updated")  # cheap test before the regex
 _OVERRIDE_MARK = "[instruction-override: "
 
 
@@ -126,14 +145,18 @@ def _sanitize(text: str, counts: Counter[str] | None) -> str:
         return text
     if not text.isascii():
         text = _strip_invisible(text, counts)
-    raw = _ascii(text)
+    raw = _ascii(text)  # one byte per character; rebuilt only when a stage changed the text
     if b"\\" in raw and _ESCAPE_GATE.search(raw):
-        text = _strip_escaped(text, counts)
+        text, raw = _again(text, _strip_escaped(text, counts), raw)
     if b"<" in raw:
-        text = _strip_markup(text, counts)
+        text, raw = _again(text, _strip_markup(text, raw, counts), raw)
     if len(text) >= _BLOB_MIN:
-        text = _replace_blobs(text, counts)
-    return _mark_overrides(text, counts)
+        text, raw = _again(text, _replace_blobs(text, raw, counts), raw)
+    return _mark_overrides(text, raw, counts)
+
+
+def _again(old: str, new: str, raw: bytes) -> tuple[str, bytes]:
+    return (old, raw) if new is old else (new, _ascii(new))
 
 
 def _bump(counts: Counter[str] | None, kind: str, by: int = 1) -> None:
@@ -150,9 +173,10 @@ def _ascii(text: str) -> bytes:
 
 
 def _strip_invisible(text: str, counts: Counter[str] | None) -> str:
-    if _INVISIBLE_RE.search(text) is None:
+    regex = _INVISIBLE_RE if _wide(text) else _INVISIBLE_BMP_RE
+    if regex.search(text) is None:
         return text
-    return _INVISIBLE_RE.sub(lambda run: _invisible_run(run, counts), text)
+    return regex.sub(lambda run: _invisible_run(run, counts), text)
 
 
 def _invisible_run(run: re.Match[str], counts: Counter[str] | None) -> str:
@@ -236,8 +260,8 @@ def _strip_escaped(text: str, counts: Counter[str] | None) -> str:
 # --- markup ---------------------------------------------------------------------------------
 
 
-def _strip_markup(text: str, counts: Counter[str] | None) -> str:
-    low = _ascii(text).lower()
+def _strip_markup(text: str, raw: bytes, counts: Counter[str] | None) -> str:
+    low = raw.lower()
     regex = _TAG_OR_HIDDEN_RE if b"style" in low or b"hidden" in low else _TAG_RE
     out: list[str] = []
     pos, removed = 0, False
@@ -303,8 +327,7 @@ def _element_end(text: str, name: str, pos: int) -> int:
 # --- base64 blobs ---------------------------------------------------------------------------
 
 
-def _replace_blobs(text: str, counts: Counter[str] | None) -> str:
-    raw = _ascii(text)
+def _replace_blobs(text: str, raw: bytes, counts: Counter[str] | None) -> str:
     # every 10th character: a 200-character run shows as 19 base64 samples in a row
     samples = raw[::_BLOB_STEP].translate(_B64_TABLE)
     j = samples.find(_BLOB_SAMPLES)
@@ -347,8 +370,8 @@ def _splice(text: str, spans: list[tuple[int, int]], make: Callable[[int, int], 
 # --- instruction overrides ------------------------------------------------------------------
 
 
-def _mark_overrides(text: str, counts: Counter[str] | None) -> str:
-    found = [span for span in _override_spans(text) if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
+def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None) -> str:
+    found = [span for span in _override_spans(text, raw.lower()) if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
     if not found:
         return text
     found.sort()
@@ -363,16 +386,17 @@ def _mark_overrides(text: str, counts: Counter[str] | None) -> str:
     return "".join(pieces)
 
 
-def _override_spans(text: str) -> list[tuple[int, int]]:
-    low = _ascii(text).lower()
+def _override_spans(text: str, low: bytes) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
-    for gate, regex in zip(_OVERRIDE_GATES, _OVERRIDE_RES):
+    for (gate, back), regex in zip(_OVERRIDE_GATES, _OVERRIDE_RES):
         hit = gate.search(low)
         while hit is not None:
-            index = hit.start()
-            if gate is _OVERRIDE_GATES[-1]:  # a noun: the phrase starts up to a few words earlier
-                found += [m.span() for m in regex.finditer(text, max(0, index - _NOUN_LOOKBACK), index + 16)
-                          if m.end() > index]
+            index = hit.start() - back
+            if regex is _OVERRIDE_RES[-1]:  # a noun: the phrase starts up to a few words earlier
+                window = low[max(0, index - _NOUN_LOOKBACK):index]
+                if any(word in window for word in _NOUN_STARTERS):
+                    found += [m.span() for m in regex.finditer(text, max(0, index - _NOUN_LOOKBACK), index + 16)
+                              if m.end() > index]
             else:
                 phrase = regex.match(text, index)
                 if phrase:

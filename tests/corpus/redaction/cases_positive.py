@@ -27,7 +27,25 @@ def context_positives(rng: random.Random, rand: Callable[..., str], password: Ca
     rows += _urls(rng, rand)
     rows += _headers(rng, rand, jwt)
     rows += _keys(rng, rand)
+    rows += _chat_and_shell(rand, password)
     return rows
+
+
+def _chat_and_shell(rand: Callable[..., str], password: Callable[[], str]) -> list[Row]:
+    """Secrets typed into a chat or a shell without a `NAME=` in front."""
+    templates: list[tuple[str, str, Callable[[str], str], Callable[[], str]]] = [
+        ("api-key", "prose-api-key", lambda s: f"API key: {s} (staging only, please)", lambda: rand(32)),
+        ("api-key", "prose-secret-key-is", lambda s: f"ok so the secret key is {s} for now", lambda: rand(24)),
+        ("token", "prose-access-token", lambda s: f"My access token: {s}", lambda: rand(40, ALNUM + "-_")),
+        ("token", "prose-bot-token", lambda s: f"bot token = {s}", lambda: rand(30)),
+        ("password", "prose-password-for", lambda s: f"The password for the admin panel: {s}", password),
+        ("password", "prose-db-password-paren", lambda s: f"DB password (prod): {s} - rotate it after the demo", password),
+        ("password", "mysql-short-flag", lambda s: f"$ mysql -h 127.0.0.1 -u root -p{s} shop < seed.sql", lambda: rand(12)),
+        ("password", "sshpass", lambda s: f"sshpass -p '{s}' ssh deploy@10.0.4.12 'sudo systemctl restart api'", password),
+        ("password", "docker-login-p", lambda s: f"docker login -u ci -p {s} registry.acme.dev", lambda: rand(20)),
+    ]
+    return [_row(family, context, make(secret), secret) for family, context, make, gen in templates
+            for secret in [gen()]]
 
 
 def _passwords(rng: random.Random, rand: Callable[..., str], password: Callable[[], str]) -> list[Row]:
@@ -135,8 +153,8 @@ def _named(rng: random.Random, rand: Callable[..., str], uuid: Callable[[], str]
         ("heroku-api-key", "heroku-netrc", uuid(), lambda s: f"machine api.heroku.com\n  login ops@acme.dev\n  password {s}", False),
         ("twilio-auth-token", "twilio-client", rand(32, HEX), lambda s: f'client = Client("AC{rand(32, HEX)}", "{s}")', False),
     ]
-    for family, context, secret, build, is_json in extra:
-        rows.append(_row(family, context, build(secret), secret, is_json))
+    for family, context, secret, build_one, is_json in extra:
+        rows.append(_row(family, context, build_one(secret), secret, is_json))
     return rows
 
 
@@ -204,12 +222,12 @@ def _headers(rng: random.Random, rand: Callable[..., str], jwt: Callable[[], str
     ]:
         secret = rand(40, ALNUM + "-_.")
         rows.append(_row(family, context, make(secret), secret, is_json))
-    for context, make in [
+    for context, make_pair in [
         ("basic-header", lambda u, p: f"Authorization: Basic {base64.b64encode(f'{u}:{p}'.encode()).decode()}"),
         ("basic-json", lambda u, p: json.dumps({"Authorization": "Basic " + base64.b64encode(f"{u}:{p}".encode()).decode()})),
     ]:
         user, pw = "svc-" + rand(4, string.ascii_lowercase), rand(16)
-        text = make(user, pw)
+        text = make_pair(user, pw)
         secret = base64.b64encode(f"{user}:{pw}".encode()).decode()
         rows.append(_row("basic-auth", context, text, secret, context.endswith("json")))
     for context, make in [

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import beliefs, evidence, transcripts, usage
+from . import beliefs, evidence, transcripts, usage, vectors
 from .chunk import chunk as make_chunks
 from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
@@ -65,6 +65,8 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
 def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
     """Import each `(path, tool)`; a failing session is reported and the rest go on."""
     report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
+    if not options.dry_run:
+        vectors.ensure(store, options.embedder)
     meter = _meter(store, options, report)
     for index, (path, tool) in enumerate(sessions, start=1):
         if options.should_stop is not None and options.should_stop():

@@ -12,6 +12,7 @@ near-spellings bm25 misses (typos, compound identifiers); given more weight it l
 
 from __future__ import annotations
 
+from . import vectors
 from .embed import Embedder, default_embedder
 from .models import RecallHit
 from .store import Store
@@ -34,10 +35,12 @@ def recall(
     include_inactive: bool = False,
     embedder: Embedder | None = None,
 ) -> list[RecallHit]:
+    embedder = embedder or default_embedder()
+    vectors.ensure(store, embedder)
     statuses = ("active", "superseded", "forgotten") if include_inactive else ("active",)
     depth = max(limit * 4, 20)
     lexical = search.fts(store, query, (project, USER_SCOPE), depth, statuses)
-    vector = (embedder or default_embedder()).embed(query)
+    vector = embedder.embed(query)
     allowed = set(statuses)
     has_features = any(vector)  # an all-zero vector (no words at all) has no neighbours
     nearest = search.knn(store, vector, project, depth) if has_features else []

@@ -8,11 +8,23 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import LorelineError
-from . import auth, browse, config_cmd, connect_cmd, curate_cmd, demo, imports, lsp_cmd, status, worker_cmd
-from . import transcript_cmd
+from . import (
+    auth,
+    browse,
+    config_cmd,
+    connect_cmd,
+    curate_cmd,
+    demo,
+    imports,
+    lsp_cmd,
+    reembed_cmd,
+    status,
+    transcript_cmd,
+    worker_cmd,
+)
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,44 @@
+"""Which embedder made the store's vectors, and rebuilding them with another one.
+
+The store is stamped (`meta.embedder`) with the fingerprint of the embedder that wrote its
+vectors the first time any are written. Vectors of two embedders never mix: recall and
+imports refuse a store stamped by another embedder with one clear line, and `reembed()`
+recomputes every memory's vector in one transaction and re-stamps the store.
+"""
+
+from __future__ import annotations
+
+from .embed import EMBEDDER_KEY, Embedder, check_fingerprint
+from .errors import StoreError
+from .store import Store
+from .store import search
+
+BATCH = 500
+
+
+def ensure(store: Store, embedder: Embedder) -> None:
+    """Stamp an unstamped store; refuse one whose vectors came from another embedder."""
+    stored = store.meta(EMBEDDER_KEY)
+    problem = check_fingerprint(stored, embedder)
+    if problem is not None:
+        raise StoreError(problem)
+    if stored is None:
+        with store.write():
+            store.set_meta(EMBEDDER_KEY, embedder.fingerprint)
+
+
+def reembed(store: Store, embedder: Embedder) -> int:
+    """Recompute every memory's vector with `embedder`; returns how many were written."""
+    count = 0
+    with store.write():
+        last = 0
+        while True:
+            batch = store.rows("SELECT id, project, text FROM memories WHERE id > ? ORDER BY id LIMIT ?", (last, BATCH))
+            if not batch:
+                break
+            for memory_id, project, text in batch:
+                search.put_vector(store, int(memory_id), str(project), embedder.embed(str(text)))
+                count += 1
+            last = int(batch[-1][0])
+        store.set_meta(EMBEDDER_KEY, embedder.fingerprint)
+    return count

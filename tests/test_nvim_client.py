@@ -12,17 +12,14 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from loreline import conflicts, pipeline
-from loreline.distill.rules import RulesDistiller
-from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from loreline.store import memories as rows
 from tests.conftest import ROOT, VENV_BIN, loreline_exe, subprocess_env
+from tests.editor_helpers import World, make_world, missing_host, pending_conflict
 
 PLUGIN = ROOT / "editor-plugins" / "nvim"
 SPEC = PLUGIN / "tests" / "client_spec.lua"
@@ -45,54 +42,14 @@ def find_nvim() -> tuple[str | None, str]:
 def nvim() -> str:
     found, reason = find_nvim()
     if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and the real Neovim is missing: {reason}")
-        pytest.skip(reason)
+        missing_host(reason)
+    assert found is not None
     return found
-
-
-@dataclass(frozen=True)
-class World:
-    repo: Path
-    extra: Path
-    extra2: Path
-    home: Path
-    tmp: Path
-
-
-def session(path: Path, repo: Path, *lines: str, read_app: bool = False) -> Path:
-    s = ClaudeSession(str(repo / "src"))
-    s.user(lines[0])
-    if read_app:
-        s.assistant("Checking the app.", tools=[("Read", {"file_path": str(repo / "src" / "app.py")}, "import os")])
-    for line in lines[1:]:
-        s.user(line)
-    return s.write(path)
 
 
 @pytest.fixture
 def world(tmp_path: Path, loreline_home: Path) -> World:
-    repo = tmp_path / "repo"
-    (repo / "src").mkdir(parents=True)
-    (repo / "src" / "app.py").write_text("# install deps with pnpm\nimport os\nLOCK = 'advisory'\n")
-    (repo / "README.md").write_text("nothing to see\n")
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    first = session(tmp_path / "sessions" / "s0.jsonl", repo, "In this repo we use pnpm, never npm.",
-                    "We'll use Postgres advisory locks because each billing job needs one worker.",
-                    "The fix was to bump the worker pool to 8 threads.", read_app=True)
-    with Store() as store:
-        pipeline.import_sessions(store, [(first, None)], pipeline.Options(distiller=RulesDistiller()))
-    return World(repo=repo, home=loreline_home, tmp=tmp_path,
-                 extra=session(tmp_path / "later" / "s1.jsonl", repo, "The fix was to bump the worker pool to 42 threads."),
-                 extra2=session(tmp_path / "later" / "s2.jsonl", repo, "The fix was to bump the worker pool to 77 threads."))
-
-
-def pending_conflict(world: World) -> int:
-    with Store() as store:
-        found, _ = rows.query(store, rows.Filter(project=str(world.repo), limit=10))
-        ids = {m.kind: m.id for m in found}
-        with store.write():
-            return conflicts.record(store, str(world.repo), ids["preference"], ids["decision"], "test pair")
+    return make_world(tmp_path, loreline_home)
 
 
 def run(nvim: str, world: World, scenario: str, **extra: str) -> subprocess.CompletedProcess[str]:
@@ -125,7 +82,7 @@ def test_commands_conflicts_forget_and_status(nvim: str, world: World) -> None:
     done = run(nvim, world, "commands", LORELINE_TEST_CONFLICT=str(pending_conflict(world)))
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n--- lsp.log\n{lsp_log(world)}"
     with Store() as store:
-        listed, total = rows.query(store, rows.Filter(project=str(world.repo), limit=10))
+        _, total = rows.query(store, rows.Filter(project=str(world.repo), limit=10))
     assert total == 1, "the forget and the resolution reached the store"
 
 
@@ -133,3 +90,11 @@ def test_a_failing_scenario_fails(nvim: str, world: World) -> None:
     """The harness can fail: a scenario name it does not know exits non-zero."""
     done = run(nvim, world, "no_such_scenario")
     assert done.returncode == 2 and "unknown scenario" in done.stderr
+
+
+def test_every_method_the_client_calls_is_documented() -> None:
+    sources = [*sorted((PLUGIN / "lua").rglob("*.lua")), PLUGIN / "lsp" / "loreline.lua"]
+    used = set(re.findall(r'"(loreline/\w+)"', "".join(p.read_text(encoding="utf-8") for p in sources)))
+    documented = set(re.findall(r"^### `(loreline/\w+)`", (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8"), re.M))
+    assert {"loreline/memories", "loreline/provenance", "loreline/didChange"} <= used
+    assert used <= documented, f"not in docs/protocol.md: {sorted(used - documented)}"

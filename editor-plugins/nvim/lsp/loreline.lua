@@ -3,12 +3,25 @@
 --- (or `require("loreline").setup()`); override any field with `vim.lsp.config("loreline", {...})`.
 ---
 --- The server attaches to every file buffer (no `filetypes`): memories are about projects, not
---- languages. `init_options` are documented in docs/protocol.md ("Initialization options").
+--- languages. Files over 2 MiB (session transcripts, logs, data) are left alone: the client
+--- would send their whole text for hovers nobody needs there. `init_options` are documented in
+--- docs/protocol.md ("Initialization options").
+
+local MAX_BYTES = 2 * 1024 * 1024
 
 ---@type vim.lsp.Config
 return {
   cmd = { "loreline", "lsp" },
   root_markers = { ".git" },
+  ---@param bufnr integer
+  ---@param on_dir fun(root: string)
+  root_dir = function(bufnr, on_dir)
+    local name = vim.api.nvim_buf_get_name(bufnr)
+    if name ~= "" and vim.fn.getfsize(name) > MAX_BYTES then
+      return
+    end
+    on_dir(vim.fs.root(bufnr, { ".git" }) or (name ~= "" and vim.fs.dirname(name)) or vim.fn.getcwd())
+  end,
   init_options = {
     hoverLimit = 3,
     codeLens = true,

@@ -133,6 +133,13 @@ function scenarios.attach()
   if report:find("ERROR", 1, true) then
     fail(":checkhealth reported an error:\n" .. report)
   end
+  local big = REPO .. "/big.py" -- over 2 MiB: not worth sending to the server
+  vim.fn.writefile({ "# " .. string.rep("x", 3 * 1024 * 1024) }, big)
+  vim.cmd.edit(vim.fn.fnameescape(big))
+  vim.wait(1000, function()
+    return #vim.lsp.get_clients({ bufnr = 0, name = "loreline" }) > 0
+  end, 20)
+  eq(#vim.lsp.get_clients({ bufnr = 0, name = "loreline" }), 0, "clients attached to a 3 MiB file")
 end
 
 function scenarios.sidebar()

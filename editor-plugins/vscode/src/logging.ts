@@ -28,11 +28,12 @@ export function messageOf(err: unknown): string {
   return String(err);
 }
 
-/** Log an error and show it as a toast with a "Show Logs" button. */
-export async function showError(message: string): Promise<void> {
+/** Log an error and show it as a toast with a "Show Logs" button (without waiting for the user). */
+export function showError(message: string): void {
   log().error(message);
-  const choice = await vscode.window.showErrorMessage(`Loreline: ${message}`, SHOW_LOGS);
-  if (choice === SHOW_LOGS) {
-    showLogs();
-  }
+  void vscode.window.showErrorMessage(`Loreline: ${message}`, SHOW_LOGS).then((choice) => {
+    if (choice === SHOW_LOGS) {
+      showLogs();
+    }
+  });
 }

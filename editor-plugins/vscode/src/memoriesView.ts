@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { messageOf } from './logging';
+import { log, messageOf } from './logging';
 import {
   type Conflict, count, day, KINDS, type Kind, type MemoriesPage, type Memory, Methods, type Provenance, type Source, span,
 } from './protocol';
@@ -76,12 +76,20 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         return node.items.map((memory) => ({ type: 'memory', memory }));
       case 'conflicts':
         return node.items.map((conflict) => ({ type: 'conflict', conflict }));
-      case 'memory': {
-        const found = await this.server.request<Provenance>(Methods.provenance, { id: node.memory.id });
-        return found.sources.map((source) => ({ type: 'source', memory: node.memory, source }));
-      }
+      case 'memory':
+        return this.sources(node.memory);
       default:
         return [];
+    }
+  }
+
+  private async sources(memory: Memory): Promise<Node[]> {
+    try {
+      const found = await this.server.request<Provenance>(Methods.provenance, { id: memory.id });
+      return found.sources.map((source) => ({ type: 'source', memory, source }));
+    } catch (err) {
+      log().warn(`provenance of #${memory.id}: ${messageOf(err)}`);
+      return [];
     }
   }
 

@@ -1,61 +1,95 @@
 /**
- * The provenance view: a read-only markdown document `loreline:/memory-<id>.md` rendered in the
- * markdown preview. It shows the memory, then each source with its redacted excerpt and a link
- * that opens the session file at the source's first line.
+ * The provenance view: one webview panel, reused, showing a memory and each of its sources with
+ * the redacted excerpt and a link that opens the session file at the source's first line.
+ *
+ * The panel runs no script: its links are `command:loreline.openSource` URIs, the only command
+ * it may run (`enableCommandUris`). Everything shown is HTML-escaped. The markdown preview is not
+ * used because it refuses `file:` links.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { day, Methods, type Provenance, span } from './protocol';
 import type { Server } from './server';
 
-export const SCHEME = 'loreline';
+const OPEN_SOURCE = 'loreline.openSource';
 
-export function provenanceUri(id: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: SCHEME, path: `/memory-${id}.md` });
+function html(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A code fence longer than any run of backticks in `text`. */
-function fenced(text: string): string {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}text\n${text}\n${fence}`;
+function openLink(sessionUri: string, line: number): string {
+  return `command:${OPEN_SOURCE}?${encodeURIComponent(JSON.stringify([sessionUri, line]))}`;
 }
 
-function escape(text: string): string {
-  return text.replace(/([\\`*_{}[\]()#+\-.!<>|])/g, '\\$1');
-}
+const STYLE = `
+  body { padding: 0 1.5em 1em; line-height: 1.5; }
+  h1 { font-size: 1.3em; border-bottom: 1px solid var(--vscode-panel-border); padding-bottom: .3em; }
+  h2 { font-size: 1.1em; margin-top: 1.6em; }
+  .meta { opacity: .8; font-style: italic; }
+  .source { border-left: 3px solid var(--vscode-textLink-foreground); padding: .2em 0 .2em 1em; margin: 1em 0; }
+  pre { white-space: pre-wrap; background: var(--vscode-textCodeBlock-background); padding: .6em .8em;
+        font-family: var(--vscode-editor-font-family); }
+  code { font-family: var(--vscode-editor-font-family); }`;
 
+/** The panel's HTML for one memory and its sources. */
 export function renderProvenance(found: Provenance): string {
   const m = found.memory;
-  const lines = [
-    `# ${m.kind} #${m.id}`, '', escape(m.text), '',
-    `*${m.status} · version ${m.version} · observed ${day(m.observedAt ?? m.createdAt)}*` +
-      (m.files.length ? ` · files: ${m.files.map((f) => `\`${f}\``).join(', ')}` : ''),
-    '', `## Sources (${found.sources.length})`,
-  ];
-  for (const s of found.sources) {
-    const target = vscode.Uri.parse(s.sessionUri).with({ fragment: `L${s.lineStart}` }).toString();
-    lines.push('', `### ${s.tool} · session \`${s.sessionId.slice(0, 8)}\` · ${day(s.observedAt)} · lines ${span(s)}`, '',
-      `[Open ${escape(path.basename(s.sessionPath))} at line ${s.lineStart}](${target})`, '', fenced(s.excerpt));
-  }
-  return lines.join('\n') + '\n';
+  const files = m.files.length ? ` · files: ${m.files.map((f) => `<code>${html(f)}</code>`).join(', ')}` : '';
+  const sources = found.sources.map((s) => `
+    <div class="source">
+      <div><strong>${html(s.tool)}</strong> · session <code>${html(s.sessionId.slice(0, 8))}</code> ·
+        ${html(day(s.observedAt))} · lines ${html(span(s))}</div>
+      <div><a href="${html(openLink(s.sessionUri, s.lineStart))}" title="${html(s.sessionPath)}">Open
+        ${html(path.basename(s.sessionPath))} at line ${s.lineStart}</a></div>
+      <pre>${html(s.excerpt)}</pre>
+    </div>`).join('');
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';">
+    <style>${STYLE}</style></head><body>
+    <h1>${html(m.kind)} #${m.id}</h1>
+    <p>${html(m.text)}</p>
+    <p class="meta">${html(m.status)} · version ${m.version} · observed ${html(day(m.observedAt ?? m.createdAt))}${files}</p>
+    <h2>Sources (${found.sources.length})</h2>${sources}
+    </body></html>`;
 }
 
-export class ProvenanceDocuments implements vscode.TextDocumentContentProvider {
+export class ProvenancePanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private shown: number | undefined;
+
   constructor(private readonly server: Server) {}
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const id = Number(/^\/memory-(\d+)\.md$/.exec(uri.path)?.[1]);
-    if (!id) {
-      return `Not a Loreline memory: ${uri.toString()}\n`;
+  /** Show a memory's provenance, in the existing panel when there is one. */
+  async show(id: number): Promise<void> {
+    const found = await this.server.request<Provenance>(Methods.provenance, { id });
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel('loreline.provenance', 'Loreline', vscode.ViewColumn.Active,
+        { enableCommandUris: [OPEN_SOURCE], enableFindWidget: true, localResourceRoots: [] });
+      this.panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.shown = undefined;
+      });
     }
-    return renderProvenance(await this.server.request<Provenance>(Methods.provenance, { id }));
+    this.shown = id;
+    this.panel.title = `Loreline: ${found.memory.kind} #${id}`;
+    this.panel.webview.html = renderProvenance(found);
+    this.panel.reveal(undefined, false);
   }
-}
 
-/** Open a memory's provenance in the markdown preview. */
-export async function showProvenance(id: number): Promise<void> {
-  await vscode.commands.executeCommand('markdown.showPreview', provenanceUri(id));
+  /** Re-render the memory shown (the store changed); a forgotten one stays as it was. */
+  async refresh(): Promise<void> {
+    if (this.panel && this.shown !== undefined) {
+      try {
+        this.panel.webview.html = renderProvenance(await this.server.request<Provenance>(Methods.provenance, { id: this.shown }));
+      } catch {
+        // the memory may be gone; keep what is shown
+      }
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
 }
 
 /** Open a session file with its line selected. */

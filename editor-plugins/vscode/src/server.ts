@@ -94,17 +94,22 @@ export class Server implements vscode.Disposable {
       this.storeEmitter.fire(params?.reason ?? 'store');
     });
     client.onDidChangeState((event) => {
-      if (event.newState === State.Stopped && this.state === 'running' && this.client === client) {
-        void this.fail('the language server stopped');
+      if (this.client !== client) {
+        return;
+      }
+      if (event.newState === State.Stopped && this.state === 'running') {
+        this.fail('the language server stopped');
+      } else if (event.newState === State.Running && this.state === 'failed') {
+        this.setState('running'); // the client restarted it
       }
     });
     return client;
   }
 
-  private async fail(message: string): Promise<void> {
+  private fail(message: string): void {
     this.lastError = message;
     this.setState('failed');
-    await showError(message);
+    showError(message);
   }
 
   private setState(state: ServerState): void {
@@ -157,7 +162,8 @@ export class Server implements vscode.Disposable {
     if (!this.client || this.state !== 'running') {
       throw new Error(this.lastError ?? 'the language server is not running');
     }
-    return this.client.sendRequest<R>(method, params, token);
+    // an explicit `undefined` token would be sent as a second, positional parameter
+    return token ? this.client.sendRequest<R>(method, params, token) : this.client.sendRequest<R>(method, params);
   }
 
   /** Follow `$/progress` for a work-done token the client made up. */

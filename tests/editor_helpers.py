@@ -1,0 +1,74 @@
+"""What the editor-client suites share: a real git repository whose sessions were imported into
+the test's Loreline home, and how to treat a missing editor host (a skip outside CI, a failure
+under CI=true)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from loreline import conflicts, pipeline
+from loreline.distill.rules import RulesDistiller
+from loreline.samples.builder import ClaudeSession
+from loreline.store import Store
+from loreline.store import memories as rows
+
+
+@dataclass(frozen=True)
+class World:
+    """`repo` has three memories (a preference and a decision tied to src/app.py, and a fact)
+    from sessions/s0.jsonl; `extra` and `extra2` are sessions not imported yet, each adding one
+    fact ("… 42 threads", "… 77 threads")."""
+
+    repo: Path
+    extra: Path
+    extra2: Path
+    home: Path
+    tmp: Path
+
+
+def session(path: Path, repo: Path, *lines: str, read_app: bool = False) -> Path:
+    s = ClaudeSession(str(repo / "src"))
+    s.user(lines[0])
+    if read_app:
+        s.assistant("Checking the app.", tools=[("Read", {"file_path": str(repo / "src" / "app.py")}, "import os")])
+    for line in lines[1:]:
+        s.user(line)
+    return s.write(path)
+
+
+def make_world(tmp_path: Path, home: Path) -> World:
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "app.py").write_text("# install deps with pnpm\nimport os\nLOCK = 'advisory'\n")
+    (repo / "README.md").write_text("nothing to see\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    first = session(tmp_path / "sessions" / "s0.jsonl", repo, "In this repo we use pnpm, never npm.",
+                    "We'll use Postgres advisory locks because each billing job needs one worker.",
+                    "The fix was to bump the worker pool to 8 threads.", read_app=True)
+    with Store() as store:
+        pipeline.import_sessions(store, [(first, None)], pipeline.Options(distiller=RulesDistiller()))
+    later = tmp_path / "later"
+    return World(repo=repo, home=home, tmp=tmp_path,
+                 extra=session(later / "s1.jsonl", repo, "The fix was to bump the worker pool to 42 threads."),
+                 extra2=session(later / "s2.jsonl", repo, "The fix was to bump the worker pool to 77 threads."))
+
+
+def pending_conflict(world: World) -> int:
+    """Record a pending conflict between the preference (existing) and the decision (new)."""
+    with Store() as store:
+        found, _ = rows.query(store, rows.Filter(project=str(world.repo), limit=10))
+        ids = {m.kind: m.id for m in found}
+        with store.write():
+            return conflicts.record(store, str(world.repo), ids["preference"], ids["decision"], "test pair")
+
+
+def missing_host(reason: str) -> None:
+    """A real editor host is missing: fail under CI=true, skip with the reason elsewhere."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true and a real part is missing: {reason}")
+    pytest.skip(reason)

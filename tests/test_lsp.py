@@ -171,7 +171,7 @@ async def test_forget_removes_from_listing_and_notifies(lsp: tuple[LanguageClien
     page = await call(client, "loreline/memories", {"kind": "fact"})
     before = len(client.did_change_log)  # type: ignore[attr-defined]
     result = await call(client, "loreline/forget", {"id": page.items[0].id})
-    assert result.forgotten == [page.items[0].id]
+    assert result.forgotten == [page.items[0].id] and result.project == page.project
     assert (await call(client, "loreline/memories", {"kind": "fact"})).total == 0
     await asyncio.sleep(0.1)
     assert len(client.did_change_log) > before  # type: ignore[attr-defined]
@@ -211,6 +211,9 @@ async def test_status(lsp: tuple[LanguageClient, Path]) -> None:
     client, repo = lsp
     info = await call(client, "loreline/status", {})
     assert info.memories.active == 3 and info.project == str(repo) and info.sessions_imported == 1
+    assert (info.projectCounts.active, info.projectCounts.pendingConflicts) == (3, 0)
+    page = await call(client, "loreline/memories", {"kind": "preference"})
+    assert page.items[0].source.lineStart == 1 and page.items[0].sourceCount == 1
 
 
 BAD_PARAMS = [

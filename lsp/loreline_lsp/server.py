@@ -62,8 +62,8 @@ class LorelineServer(LanguageServer):
         target = folder or (self.folders[0] if self.folders else str(Path.cwd()))
         return service.project_of(target)
 
-    def changed(self, reason: str) -> None:
-        self.protocol.notify(DID_CHANGE, {"reason": reason})
+    def changed(self, reason: str, project: str | None = None) -> None:
+        self.protocol.notify(DID_CHANGE, {"reason": reason, **({"project": project} if project else {})})
 
     def close(self) -> None:
         for part in (self.watcher, self.worker):
@@ -169,14 +169,15 @@ def resolve_conflict(ls: LorelineServer, p: Params) -> dict[str, Any]:
         p._fail("keep", "given, or 'merge' given instead (exactly one of them)")
     result = ls.service.resolve_conflict(p.integer("id", required=True) or 0,
                                          f"keep_{keep}" if keep else "merge", merge)
-    ls.changed("conflict")
+    ls.changed("conflict", result["project"])
     return result
 
 
 @request(FORGET)
 def forget(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    result = ls.service.forget(p.integer("id", required=True) or 0)
-    ls.changed("forget")
+    memory_id = p.integer("id", required=True) or 0
+    result = ls.service.forget(memory_id)
+    ls.changed("forget", result["project"])
     return result
 
 
@@ -184,8 +185,10 @@ def forget(ls: LorelineServer, p: Params) -> dict[str, Any]:
 def status(ls: LorelineServer, p: Params) -> dict[str, Any]:
     from loreline.cli.status import collect
 
+    project = ls.project(p.string("folder"))
     info = collect(ls.service.store)
-    info["project"] = ls.project(p.string("folder"))
+    info["project"] = project
+    info["projectCounts"] = ls.service.project_counts(project)
     return info
 
 
@@ -297,7 +300,19 @@ def custom_methods() -> list[str]:
     return sorted(m for m in server.protocol.fm.features if m.startswith("loreline/"))
 
 
+class _ExpectedErrors(logging.Filter):
+    """An InvalidParams or RequestFailed answer is the protocol working, not a server fault:
+    keep pygls from logging a traceback for it into the editor's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(error, JsonRpcException) and error.code in (-32602, REQUEST_FAILED))
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
-    logging.getLogger("pygls").setLevel(logging.ERROR)
+    pygls_log = logging.getLogger("pygls")
+    pygls_log.setLevel(logging.ERROR)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_ExpectedErrors())
     server.start_io()

@@ -45,7 +45,8 @@ def source_json(p: Provenance) -> dict[str, Any]:
 def memory_json(m: Memory) -> dict[str, Any]:
     return {"id": m.id, "kind": m.kind, "text": m.text, "status": m.status, "version": m.version,
             "pinned": m.pinned, "project": m.project, "createdAt": m.created_at, "observedAt": m.observed_at,
-            "validUntil": m.valid_until, "files": list(m.files), "sourceCount": len(m.provenance)}
+            "validUntil": m.valid_until, "files": list(m.files), "sourceCount": len(m.provenance),
+            "source": source_json(m.provenance[0]) if m.provenance else None}
 
 
 class Service:
@@ -102,7 +103,16 @@ class Service:
         return self._conflict_json(conflicts.resolve(self.store, conflict_id, verdict, merge_text=merge_text))
 
     def forget(self, memory_id: int) -> dict[str, Any]:
-        return {"forgotten": curate.forget(self.store, memory_id)}
+        project = rows.get(self.store, memory_id).project
+        return {"forgotten": curate.forget(self.store, memory_id), "project": project}
+
+    def project_counts(self, project: str) -> dict[str, int]:
+        counts = dict(self.store.rows("SELECT status, count(*) FROM memories WHERE project = ? GROUP BY status",
+                                      (project,)))
+        pending = self.store.scalar("SELECT count(*) FROM conflicts WHERE project = ? AND status = 'pending'",
+                                    (project,))
+        return {"active": int(counts.get("active", 0)), "superseded": int(counts.get("superseded", 0)),
+                "forgotten": int(counts.get("forgotten", 0)), "pendingConflicts": int(pending or 0)}
 
 
 def project_of(path_or_uri: str) -> str:

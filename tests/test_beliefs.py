@@ -184,3 +184,21 @@ def test_a_judge_answer_outside_the_contract_leaves_the_pair_unclassified(
     with Store() as store:
         report = run(store, two_sessions(tmp_path, OLD, NEW), judge_for(fake_anthropic))
     assert report.added == 2 and report.failed == []
+
+
+def test_going_back_to_a_superseded_decision_is_a_new_statement(tmp_path: Path, fake_anthropic: FakeAnthropic) -> None:
+    fake_anthropic.default = answers("contradictory", "keep_new")
+    sessions = []
+    for day, text in ((2, "We decided to deploy the API to Fly."), (4, "We decided to deploy the API to Render."),
+                      (6, "We decided to deploy the API to Fly.")):
+        s = ClaudeSession("/work/p")
+        s.start = s.start.replace(day=day)
+        s.user(text)
+        sessions.append(s.write(tmp_path / f"{day}.jsonl"))
+    with Store() as store:
+        run(store, sessions, judge_for(fake_anthropic))
+        everything = rows.query(store, rows.Filter(project="/work/p", status=None))[0]
+    current = [m.text for m in everything if m.status == "active"]
+    assert current == ["We decided to deploy the API to Fly."]
+    assert sorted((m.text[-7:], m.status) for m in everything) == [
+        ("Render.", "superseded"), ("to Fly.", "active"), ("to Fly.", "superseded")]

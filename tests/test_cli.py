@@ -119,3 +119,31 @@ def test_every_command_has_help() -> None:
     helps = {a.dest: a.help for a in sub._choices_actions}  # type: ignore[attr-defined]
     assert set(helps) == set(sub.choices)  # type: ignore[attr-defined]
     assert all(helps.values())
+
+
+def test_damage_found_mid_operation_is_one_line_never_a_traceback(loreline_home: Path, tmp_path: Path) -> None:
+    s = ClaudeSession("/work/dmg")
+    for n in range(40):
+        s.user(f"In this repo we use tool{n} for step {n}, never the legacy one.")
+    path = s.write(tmp_path / "s.jsonl")
+    cli(loreline_home, "import", "sessions", "--path", str(path))
+    db = loreline_home / "loreline.db"
+    pristine = db.read_bytes()
+    damaged_seen = 0
+    pages = len(pristine) // 4096
+    for page in sorted({2 + (pages - 2) * k // 12 for k in range(12)}):
+        db.write_bytes(pristine[: page * 4096] + b"\x07" * 4096 + pristine[(page + 1) * 4096:])
+        for args in (("recall", "tool7 step", "--project", "/work/dmg"), ("import", "sessions", "--path", str(path))):
+            result = cli(loreline_home, *args, check=False)
+            assert "Traceback" not in result.stderr, (page, args, result.stderr)
+            assert len([line for line in result.stderr.splitlines() if line.startswith("loreline:")]) <= 1
+            damaged_seen += "damaged" in result.stderr
+    assert damaged_seen > 0
+
+
+def test_an_unusable_home_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = cli(blocker / "home", "status", check=False)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("loreline: cannot use")

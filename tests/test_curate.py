@@ -125,3 +125,16 @@ def test_reverting_a_pending_conflict_is_a_clear_error(conflicted: tuple[Store, 
     with pytest.raises(LorelineError, match="not resolved"):
         conflicts.revert(store, cid)
     store.close()
+
+
+def test_revert_refuses_to_undo_a_later_forget_or_edit(conflicted: tuple[Store, int, int, int]) -> None:
+    store, cid, _old, new = conflicted
+    conflicts.resolve(store, cid, "keep_both")
+    edited = curate.edit(store, new, "We decided to use Postgres advisory locks for every job.")
+    with pytest.raises(LorelineError, match="newer version"):
+        conflicts.revert(store, cid)
+    curate.forget(store, edited.id)
+    with pytest.raises(LorelineError, match="forgotten"):
+        conflicts.revert(store, cid)
+    assert rows.get(store, new).status == "forgotten"
+    store.close()

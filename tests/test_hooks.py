@@ -131,6 +131,14 @@ def test_a_long_message_is_cut_to_8_kb(loreline_home: Path) -> None:
     assert spool_files(loreline_home)[0].stat().st_size < 16 * 1024
 
 
+def test_a_lone_surrogate_in_the_message_does_not_lose_the_event(loreline_home: Path) -> None:
+    raw = b'{"session_id": "s-5", "hook_event_name": "Stop", "last_assistant_message": "\\ud800 done"}'
+    with worker_lock_held(loreline_home):
+        _quiet_ok(run_hook(loreline_home, "Stop", stdin=raw))
+    [record] = spool_records(loreline_home)
+    assert record["session_id"] == "s-5" and record["last_assistant_message"] == "? done"
+
+
 def test_a_payload_over_1_mb_still_records_who_and_where(loreline_home: Path) -> None:
     big = {"session_id": "s-big", "transcript_path": "/home/dev/.claude/projects/p/s-big.jsonl", "cwd": "/home/dev/p",
            "hook_event_name": "Stop", "last_assistant_message": "y" * (3 << 20)}

@@ -221,6 +221,8 @@ BAD_PARAMS = [
     ("loreline/memories", {"kind": "opinion"}),
     ("loreline/provenance", {"id": "7"}),
     ("loreline/provenance", {}),
+    ("loreline/provenance", {"id": 2**70}),
+    ("loreline/memories", {"text": "\ud800"}),
     ("loreline/recall", {"query": 42}),
     ("loreline/conflicts", {"status": 1}),
     ("loreline/resolveConflict", {"id": 1, "keep": "new", "merge": "x"}),
@@ -291,3 +293,31 @@ async def test_the_server_hosts_the_capture_worker(tmp_path: Path, loreline_home
         assert changes
     finally:
         await client.shutdown_session()
+
+
+async def test_a_write_waiting_for_the_lock_does_not_freeze_reads(lsp: tuple[LanguageClient, Path]) -> None:
+    import threading
+    import time as clock
+
+    client, _ = lsp
+    page = await call(client, "loreline/memories", {"kind": "fact"})
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with Store() as store, store.write():
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait(5)
+    try:
+        pending = asyncio.ensure_future(call(client, "loreline/forget", {"id": page.items[0].id}))
+        await asyncio.sleep(0.2)
+        started = clock.monotonic()
+        assert (await call(client, "loreline/memories", {})).total == 3
+        assert clock.monotonic() - started < 1.5 and not pending.done()
+    finally:
+        release.set()
+        thread.join()
+    assert (await pending).forgotten == [page.items[0].id]

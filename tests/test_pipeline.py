@@ -229,3 +229,71 @@ def test_degenerate_real_files_import_as_empty(name: str, tmp_path: Path) -> Non
     with Store() as store:
         report = run(store, [path])
     assert report.failed == [] and report.imported == 1 and report.turns == 0
+
+
+def test_a_turn_far_over_the_chunk_budget_is_distilled_whole(tmp_path: Path) -> None:
+    filler = "Here is the build log line that keeps going on and on. " * 700
+    s = ClaudeSession("/work/acme")
+    s.user(f"In this repo we use pnpm, never npm.\n{filler}\nWe prefer ruff over flake8 for linting.\n{filler}\n"
+           "On macOS the build needs OPENSSL_DIR set to the brew prefix.")
+    path = s.write(tmp_path / "long.jsonl")
+    with Store() as store:
+        report = run(store, [path])
+        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme"))[0])
+    assert report.chunks >= 3 and report.chunks_replayed == 0
+    assert texts == ["In this repo we use pnpm, never npm.", "On macOS the build needs OPENSSL_DIR set to the brew prefix.",
+                     "We prefer ruff over flake8 for linting."]
+
+
+def test_a_rewrite_with_new_words_on_the_same_lines_is_read(tmp_path: Path) -> None:
+    s = ClaudeSession("/work/acme")
+    s.user("We prefer ruff over flake8 for linting.")
+    path = s.write(tmp_path / "s.jsonl")
+    with Store() as store:
+        run(store, [path])
+        path.write_text(path.read_text().replace("ruff over flake8 for linting", "black over yapf for formatting"))
+        report = run(store, [path])
+        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme"))[0])
+    assert report.chunks_replayed == 0 and report.added == 1
+    assert texts == ["We prefer black over yapf for formatting.", "We prefer ruff over flake8 for linting."]
+
+
+def test_one_file_named_two_ways_is_one_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = ClaudeSession("/work/acme")
+    s.user("In this repo we use pnpm, never npm.")
+    path = s.write(tmp_path / "s.jsonl")
+    (tmp_path / "link.jsonl").symlink_to(path)
+    monkeypatch.chdir(tmp_path)
+    counting = CountingDistiller()
+    with Store() as store:
+        run(store, [path])
+        again = run(store, [Path("s.jsonl"), tmp_path / "link.jsonl"], counting)
+        sources = store.scalar("SELECT count(*) FROM provenance")
+        ledgered = [r[0] for r in store.rows("SELECT session_path FROM ledger")]
+    assert again.unchanged == 2 and counting.calls == 0
+    assert sources == 1 and ledgered == [str(path)]
+
+
+def test_a_fifo_or_a_directory_is_refused_not_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    with Store() as store:
+        report = run(store, [fifo, tmp_path])
+    assert [reason for _, reason in report.failed] == ["not a regular file", "not a regular file"]
+
+
+def test_file_paths_holding_secrets_are_never_kept(tmp_path: Path) -> None:
+    secret = "hunter2SuperSecretPw99"
+    s = ClaudeSession("/work/acme")
+    s.user("In this repo we use pnpm, never npm.")
+    s.assistant("Reading.", tools=[
+        ("Read", {"file_path": f"https://user:{secret}@example.com/x"}, "x"),
+        ("Read", {"file_path": "/work/acme/keys/ghp_Zq8vK2mN4pQ7rS9tU1wX3yZ5aB6cD8eF0gH2.txt"}, "x"),
+        ("Read", {"file_path": "/work/acme/src/app.py"}, "x")])
+    path = s.write(tmp_path / "s.jsonl")
+    with Store() as store:
+        run(store, [path])
+        files = [r[0] for r in store.rows("SELECT path FROM memory_files")]
+    assert files == ["src/app.py"]
+    blob = b"".join(p.read_bytes() for p in (tmp_path / "loreline-home").glob("loreline.db*"))
+    assert secret.encode() not in blob and b"ghp_Zq8vK2mN4pQ7" not in blob

@@ -103,7 +103,7 @@ def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, j
     if rows.is_tombstoned(store, ctx.project, digest):
         result.forgotten = True
         return result
-    if rows.find_by_hash(store, ctx.project, digest) is not None:
+    if merge_target(store, ctx.project, digest, ctx.provenance.observed_at) is not None:
         return result
     result.offline = judge is None
     for memory, similarity in near(store, ctx.project, result.vector):
@@ -157,9 +157,9 @@ def apply(store: Store, p: Plan, embedder: Embedder) -> tuple[Outcome, int | Non
     ctx = p.ctx
     if p.forgotten or rows.is_tombstoned(store, ctx.project, p.digest):
         return Outcome.FORGOTTEN, None
-    existing = rows.find_by_hash(store, ctx.project, p.digest)
+    existing = merge_target(store, ctx.project, p.digest, ctx.provenance.observed_at)
     if existing is not None:
-        return _merge(store, existing[0], ctx)
+        return _merge(store, existing, ctx)
     target = _still_active(store, p.version_of)
     if target is not None:
         return Outcome.VERSIONED, _version(store, target, p, embedder)
@@ -172,6 +172,19 @@ def apply(store: Store, p: Plan, embedder: Embedder) -> tuple[Outcome, int | Non
     for existing_id, reason in live:
         _conflict(store, ctx, existing_id, memory_id, reason, p.verdicts.get(existing_id))
     return (Outcome.CONFLICTED if live else Outcome.ADDED), memory_id
+
+
+def merge_target(store: Store, project: str, digest: str, said_at: str | None) -> int | None:
+    """The memory an exact duplicate merges into: the active one with this wording; else a
+    superseded one, when the words were said before it stopped being true (an older source
+    of the old belief). Said again *after* it was superseded, the words are a new statement
+    (someone going back to it), not a source of the superseded memory."""
+    found = store.rows("SELECT id, status, valid_until FROM memories WHERE project = ? AND content_hash = ? "
+                       "AND status != 'forgotten' ORDER BY status = 'active' DESC, id DESC", (project, digest))
+    for memory_id, status, valid_until in found:
+        if status == "active" or valid_until is None or said_at is None or said_at <= valid_until:
+            return int(memory_id)
+    return None
 
 
 def _still_active(store: Store, memory_id: int | None) -> Memory | None:

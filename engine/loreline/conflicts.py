@@ -127,6 +127,7 @@ def revert(store: Store, conflict_id: int, actor: str = "user") -> Conflict:
             raise LorelineError(f"conflict #{conflict_id} is not resolved; nothing to revert")
         undo = orjson.loads(raw)
         merged = undo.get("merged")
+        _check_revertible(store, undo, merged)
         if merged is not None:
             _drop_merged(store, int(merged))
         for memory_id, (status, valid_until) in undo["memories"].items():
@@ -137,6 +138,19 @@ def revert(store: Store, conflict_id: int, actor: str = "user") -> Conflict:
         rows.audit(store, actor, "revert", conflict.new.id, conflict_id=conflict_id,
                    before={"resolution": conflict.resolution}, after={"status": "pending"})
     return get(store, conflict_id)
+
+
+def _check_revertible(store: Store, undo: dict[str, Any], merged: int | None) -> None:
+    """Refuse a revert that would undo a later decision: a memory forgotten since, or one
+    that has a newer version (reverting would leave two current versions)."""
+    for key in undo["memories"]:
+        memory = rows.get(store, int(key))
+        if memory.status == "forgotten":
+            raise LorelineError(f"memory #{memory.id} was forgotten after this resolution; nothing to revert")
+        newer = store.scalar("SELECT id FROM memories WHERE replaces = ? AND id IS NOT ?", (memory.id, merged))
+        if newer is not None:
+            raise LorelineError(f"memory #{memory.id} has a newer version (#{newer}) since this resolution; "
+                                "reverting would leave two current versions")
 
 
 def _drop_merged(store: Store, memory_id: int) -> None:

@@ -68,12 +68,15 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
     if not options.dry_run:
         vectors.ensure(store, options.embedder)
     meter = _meter(store, options, report)
-    for index, (path, tool) in enumerate(sessions, start=1):
-        if options.should_stop is not None and options.should_stop():
-            report.cancelled = True
+    for index, (given, tool) in enumerate(sessions, start=1):
+        if _stopping(options, report):
             break
+        path = Path(given).resolve()  # one file, one ledger row, however it was named (links too)
         if options.progress:
             options.progress(index, len(sessions), str(path))
+        if not path.is_file():
+            report.failed.append((str(path), "not a regular file" if path.exists() else "no such file"))
+            continue
         try:
             import_one(store, path, tool, options, report)
         except (RateLimitedError, CapReachedError) as err:
@@ -125,6 +128,8 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
         ledger.prefix_hash(path, parsed.end.offset), check.size, check.mtime_ns, policy,
     )
     for position, piece in enumerate(chunks):
+        if _stopping(options, report):
+            return  # committed chunks stay; the ledger is not advanced, so the next run resumes
         _import_chunk(store, t, piece, project, options, report, entry if position == len(chunks) - 1 else None)
     if not chunks and not options.dry_run:
         with store.write():
@@ -146,8 +151,19 @@ def _project(t: Transcript, entry: ledger.Entry | None) -> str:
     return project_key(None)
 
 
-def replay_key(path: str, line_start: int, line_end: int, policy: str) -> str:
-    raw = f"{path}\0{line_start}\0{line_end}\0{policy}".encode()
+def _stopping(options: Options, report: ImportReport) -> bool:
+    if options.should_stop is not None and options.should_stop():
+        report.cancelled = True
+        return True
+    return False
+
+
+def replay_key(path: str, line_start: int, line_end: int, policy: str, text: str) -> str:
+    """What makes a chunk's commit unique: the session, its line range, the policy and the
+    exact text distilled (the pieces of one oversized turn share a line range; a rewritten
+    file can reuse line numbers for other words)."""
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    raw = f"{path}\0{line_start}\0{line_end}\0{policy}\0{digest}".encode()
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
@@ -159,7 +175,7 @@ def _import_chunk(
     store: Store, t: Transcript, piece: Chunk, project: str, options: Options,
     report: ImportReport, entry: ledger.Entry | None,
 ) -> None:
-    key = replay_key(piece.path, piece.line_start, piece.line_end, options.distiller.policy)
+    key = replay_key(piece.path, piece.line_start, piece.line_end, options.distiller.policy, piece.text)
     if _replayed(store, key):
         report.chunks_replayed += 1
         if entry is not None and not options.dry_run:

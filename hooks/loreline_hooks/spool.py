@@ -32,7 +32,8 @@ def write(record: dict[str, Any], settings: capture.Settings) -> Path | None:
     if over_cap(folder, settings.spool_max_bytes):
         count_drop()
         return None
-    data = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    # "replace": a lone surrogate in a message becomes "?" instead of losing the whole event
+    data = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
     name = capture.spool_name(time.time_ns(), os.getpid(), os.urandom(4).hex())
     tmp = folder / (capture.TMP_PREFIX + name)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -41,6 +41,10 @@ class Params:
             return default
         if not isinstance(value, str):
             self._fail(name, "a string")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            self._fail(name, "valid Unicode text (it holds a lone surrogate)")
         return value
 
     def integer(self, name: str, default: int | None = None, *, required: bool = False,
@@ -52,6 +56,8 @@ class Params:
             return default
         if isinstance(value, bool) or not isinstance(value, int):
             self._fail(name, "an integer")
+        if not -(2**63) <= value < 2**63:
+            self._fail(name, "a 64-bit integer")
         if (low is not None and value < low) or (high is not None and value > high):
             self._fail(name, f"between {low} and {high}")
         return value

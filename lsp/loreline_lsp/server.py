@@ -161,24 +161,40 @@ def conflict_list(ls: LorelineServer, p: Params) -> dict[str, Any]:
     return ls.service.conflicts(project, None if status == "any" else status)
 
 
-@request(RESOLVE_CONFLICT)
-def resolve_conflict(ls: LorelineServer, p: Params) -> dict[str, Any]:
+def write_request(method: str) -> Callable[[Callable[[service.Service, Params], dict[str, Any]]], None]:
+    """Register a custom request that writes. It runs off the event loop on its own store
+    connection: waiting for another process's write lock must not freeze hovers and reads."""
+    def wrap(fn: Callable[[service.Service, Params], dict[str, Any]]) -> None:
+        async def handler(ls: LorelineServer, raw: Any) -> dict[str, Any]:
+            p = Params(method, raw)
+            try:
+                result = await asyncio.get_running_loop().run_in_executor(None, _on_own_store, fn, p)
+            except LorelineError as err:
+                raise JsonRpcException(message=str(err), code=REQUEST_FAILED) from None
+            ls.changed(fn.__name__, result.get("project"))
+            return result
+        handler.__name__ = fn.__name__
+        server.feature(method)(handler)
+    return wrap
+
+
+def _on_own_store(fn: Callable[[service.Service, Params], dict[str, Any]], p: Params) -> dict[str, Any]:
+    with Store() as store:
+        return fn(service.Service(store), p)
+
+
+@write_request(RESOLVE_CONFLICT)
+def conflict(svc: service.Service, p: Params) -> dict[str, Any]:
     keep = p.choice("keep", ("new", "existing", "both"))
     merge = p.string("merge")
     if (keep is None) == (merge is None):
         p._fail("keep", "given, or 'merge' given instead (exactly one of them)")
-    result = ls.service.resolve_conflict(p.integer("id", required=True) or 0,
-                                         f"keep_{keep}" if keep else "merge", merge)
-    ls.changed("conflict", result["project"])
-    return result
+    return svc.resolve_conflict(p.integer("id", required=True) or 0, f"keep_{keep}" if keep else "merge", merge)
 
 
-@request(FORGET)
-def forget(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    memory_id = p.integer("id", required=True) or 0
-    result = ls.service.forget(memory_id)
-    ls.changed("forget", result["project"])
-    return result
+@write_request(FORGET)
+def forget(svc: service.Service, p: Params) -> dict[str, Any]:
+    return svc.forget(p.integer("id", required=True) or 0)
 
 
 @request(STATUS)

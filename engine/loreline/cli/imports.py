@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import pipeline, usage
@@ -26,8 +28,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                    help="whose sessions to discover: claude-code, codex, cursor or all (default: claude-code)")
     p.add_argument("--codex-home", help="Codex home (default: $CODEX_HOME or ~/.codex)")
     p.add_argument("--cursor-dir", help="Cursor config dir (default: ~/.cursor)")
-    p.add_argument("--days", type=float, default=discover.DEFAULT_DAYS, help="only sessions modified in the last N days (14)")
-    p.add_argument("--sessions", type=int, default=discover.DEFAULT_SESSIONS, help="at most N sessions, newest first (20)")
+    p.add_argument("--days", type=positive(float), default=discover.DEFAULT_DAYS,
+                   help="only sessions modified in the last N days (14)")
+    p.add_argument("--sessions", type=positive(int), default=discover.DEFAULT_SESSIONS,
+                   help="at most N sessions, newest first (20)")
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--backend", choices=backends.BACKENDS, help="distiller: auto (Claude when a key is available, "
@@ -35,6 +39,19 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
                    "`loreline auth set` or ANTHROPIC_API_KEY)")
     p.set_defaults(func=run)
+
+
+def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: a finite number above zero."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be a number above zero")
+        return value
+    return parse
 
 
 def run(args: argparse.Namespace) -> int:

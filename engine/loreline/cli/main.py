@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -59,6 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:
+        where = f" ({err.filename})" if err.filename else ""
+        print(f"loreline: {err.strerror or err}{where}", file=sys.stderr)
+        return 1
+    except Exception as err:  # the last edge: one line, the traceback only when asked for
+        if os.environ.get("LORELINE_DEBUG"):
+            raise
+        print(f"loreline: unexpected {type(err).__name__}: {err} (LORELINE_DEBUG=1 shows the traceback)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

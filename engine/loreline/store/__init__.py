@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,10 +29,29 @@ from . import migrations
 BUSY_TIMEOUT_MS = 15_000
 
 
+_VEC_DAMAGE = re.compile(r"blob|malformed|shadow|corrupt", re.IGNORECASE)
+
+
+def is_damage(err: BaseException) -> bool:
+    """What a damaged file raises: SQLite's own corruption errors, and sqlite-vec's SQL errors
+    when its shadow tables no longer hold what it wrote (not every SQL error: those are bugs)."""
+    if isinstance(err, (apsw.CorruptError, apsw.NotADBError)):
+        return True
+    return isinstance(err, apsw.SQLError) and bool(_VEC_DAMAGE.search(str(err)))
+
+
+def damage(err: BaseException) -> str:
+    text = str(err).split(":", 1)[-1].strip() or err.__class__.__name__
+    return text[:120]
+
+
 class Store:
     def __init__(self, path: Path | None = None, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = path or home.db_path()
-        home.ensure_private_dir(self.path.parent)
+        try:
+            home.ensure_private_dir(self.path.parent)
+        except OSError as err:
+            raise StoreError(f"cannot use {self.path.parent} for the store: {err.strerror or err}") from None
         _touch_private(self.path)
         try:
             self.conn = apsw.Connection(str(self.path))
@@ -43,8 +63,9 @@ class Store:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
-            with self.write():
-                migrations.apply(self)
+            if migrations.pending(self):  # a write lock only when there is something to migrate
+                with self.write():
+                    migrations.apply(self)
         except (apsw.NotADBError, apsw.CorruptError) as err:
             raise StoreCorruptError(
                 f"{self.path} is damaged or not a Loreline database ({err.__class__.__name__}); "
@@ -76,19 +97,38 @@ class Store:
             raise StoreBusyError(f"{self.path} stayed locked by another writer; try again") from None
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+        except BaseException as err:
+            self._rollback()
+            if is_damage(err):
+                raise StoreCorruptError(f"{self.path} is damaged ({damage(err)}); move it aside and re-import") from None
+            if isinstance(err, apsw.BusyError):
+                raise StoreBusyError(f"{self.path} stayed locked by another writer; try again") from None
             raise
         else:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except apsw.Error as err:
+                if is_damage(err):
+                    raise StoreCorruptError(f"{self.path} is damaged ({damage(err)}); move it aside and re-import") \
+                        from None
+                raise
+
+    def _rollback(self) -> None:
+        try:
+            self.conn.execute("ROLLBACK")
+        except apsw.Error:
+            pass  # the transaction may already be gone (a damaged file, an interrupted statement)
 
     def rows(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
         try:
             return list(self.conn.execute(sql, params))
         except apsw.BusyError:
             raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
-        except (apsw.CorruptError, apsw.NotADBError) as err:
-            raise StoreCorruptError(f"{self.path} is damaged ({err.__class__.__name__})") from None
+        except apsw.Error as err:
+            if is_damage(err):
+                raise StoreCorruptError(f"{self.path} is damaged ({damage(err)}); move it aside and re-import") \
+                    from None
+            raise
 
     def one(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> tuple[Any, ...] | None:
         found = self.rows(sql, params)

@@ -257,6 +257,17 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
 ]
 
 
+def pending(store: Store) -> bool:
+    """True when a migration is not recorded yet (a read: no write lock needed)."""
+    try:
+        done = {row[0] for row in store.conn.execute("SELECT name FROM migrations")}
+    except Exception as err:  # no migrations table yet: a new file
+        if "no such table" in str(err):
+            return True
+        raise
+    return any(name not in done for name, _ in MIGRATIONS)
+
+
 def apply(store: Store) -> list[str]:
     """Apply every migration not yet recorded; returns the names applied."""
     conn = store.conn

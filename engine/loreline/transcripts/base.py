@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
 from ..models import ParseStats, Speaker, Turn
+from ..redact import contains_secret
 
 LORELINE_TAG = "<loreline-memories>"
 #: (opening tag, closing tag, drop reason); a span without its closing tag runs to the end.
@@ -204,7 +205,10 @@ def tool_input_paths(name: Any, tool_input: Any) -> list[str]:
 
 
 def is_path(value: Any) -> TypeGuard[str]:
-    return isinstance(value, str) and 0 < len(value) < MAX_PATH_CHARS and "\n" not in value
+    """A plausible file path worth keeping as metadata. URLs and anything holding a secret
+    are not kept: these values are stored and shown as they are, without redaction."""
+    return (isinstance(value, str) and 0 < len(value) < MAX_PATH_CHARS and "\n" not in value
+            and "://" not in value and not contains_secret(value))
 
 
 def session_from_name(path: Path) -> str:

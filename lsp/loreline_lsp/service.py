@@ -6,6 +6,7 @@ the shapes `docs/protocol.md` documents (camelCase keys, as LSP clients expect).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from loreline.store import search
 from loreline.transcripts import discover
 
 MAX_HOVER_WORD = 64
+BRIEF_EXCERPT = 160
 
 
 def to_path(uri_or_path: str) -> str:
@@ -32,7 +34,9 @@ def to_path(uri_or_path: str) -> str:
     return uri_or_path
 
 
+@functools.lru_cache(maxsize=4096)
 def to_uri(path: str) -> str:
+    """A file URI for a session path (many memories share a session: computed once)."""
     return Path(path).absolute().as_uri()
 
 
@@ -46,7 +50,13 @@ def memory_json(m: Memory) -> dict[str, Any]:
     return {"id": m.id, "kind": m.kind, "text": m.text, "status": m.status, "version": m.version,
             "pinned": m.pinned, "project": m.project, "createdAt": m.created_at, "observedAt": m.observed_at,
             "validUntil": m.valid_until, "files": list(m.files), "sourceCount": len(m.provenance),
-            "source": source_json(m.provenance[0]) if m.provenance else None}
+            "source": _brief(source_json(m.provenance[0])) if m.provenance else None}
+
+
+def _brief(source: dict[str, Any]) -> dict[str, Any]:
+    """A list item's source: the excerpt cut short (`loreline/provenance` has it whole)."""
+    excerpt = source["excerpt"]
+    return {**source, "excerpt": excerpt if len(excerpt) <= BRIEF_EXCERPT else excerpt[:BRIEF_EXCERPT] + "…"}
 
 
 class Service:

@@ -115,3 +115,29 @@ def test_two_overlapping_imports_at_once_store_nothing_twice(tmp_path: Path) -> 
                          "HAVING count(*) > 1").fetchall()
     assert dupes == []
     assert os.path.exists(home / "loreline.db")
+
+
+OPEN_AT = """
+import sys, time
+from pathlib import Path
+start = float(sys.argv[2])
+while time.time() < start:
+    pass
+from loreline.store import Store
+Store(Path(sys.argv[1])).close()
+"""
+
+
+def test_many_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> None:
+    """Sixteen processes create one store at the same instant, eight times over: switching a
+    new file to WAL must not fail any of them with 'locked'."""
+    import sys
+
+    for attempt in range(8):
+        db = tmp_path / f"fresh{attempt}" / "loreline.db"
+        db.parent.mkdir()
+        start = time.time() + 0.8
+        procs = [subprocess.Popen([sys.executable, "-c", OPEN_AT, str(db), str(start)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(16)]
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+        assert [e for e in errors if e.strip()] == []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,7 +61,7 @@ class Store:
             self.conn.load_extension(sqlite_vec.loadable_path())
             self.conn.enable_load_extension(False)
             self.conn.create_scalar_function("loreline_scope_token", _scope_token_sql, 1, deterministic=True)
-            self.conn.execute("PRAGMA journal_mode=WAL")
+            self._enable_wal(busy_timeout_ms)
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             if migrations.pending(self):  # a write lock only when there is something to migrate
@@ -75,6 +76,23 @@ class Store:
             raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
         for suffix in ("-wal", "-shm"):
             home.make_private_file(Path(str(self.path) + suffix))
+
+    def _enable_wal(self, timeout_ms: int) -> None:
+        """WAL mode, once per file. Switching needs a moment of exclusive access and SQLite
+        does not wait for it (the busy handler is not used), so two processes opening a new
+        store together retry here instead of failing."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        delay = 0.005
+        while True:
+            try:
+                if str(self.conn.execute("PRAGMA journal_mode").fetchall()[0][0]).lower() != "wal":
+                    self.conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except apsw.BusyError:
+                if time.monotonic() + delay > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.2)
 
     def close(self) -> None:
         self.conn.close()

@@ -67,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = docs.machine()
     print(render(rows, info, elapsed))
     write_json(args.json, rows, info, elapsed, ctx)
-    if not args.no_docs:
+    # a partial run must not replace the committed full table (another file is the caller's choice)
+    if not args.no_docs and (not args.only or args.docs != docs.DOC):
         docs.write_section("bench", markdown(rows, info, elapsed, ctx), args.docs)
     return 1 if args.strict and any(r.passed is False for r in rows) else 0
 

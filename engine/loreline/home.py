@@ -97,3 +97,23 @@ def make_private_file(path: Path) -> None:
             os.chmod(path, 0o600)
     except FileNotFoundError:
         pass
+
+
+class using:  # noqa: N801 (used as `with home.using(path):`)
+    """Point `LORELINE_HOME` at `root` for the duration (benchmarks, evaluations), then restore
+    it. A plain class, not `contextlib`: this module is imported by every hook call."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._before: str | None = None
+
+    def __enter__(self) -> Path:
+        self._before = os.environ.get("LORELINE_HOME")
+        os.environ["LORELINE_HOME"] = str(self.root)
+        return self.root
+
+    def __exit__(self, *exc: object) -> None:
+        if self._before is None:
+            os.environ.pop("LORELINE_HOME", None)
+        else:
+            os.environ["LORELINE_HOME"] = self._before

@@ -8,12 +8,7 @@ then the same list is imported again, timed. Every session must come back `uncha
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-
-from loreline import pipeline
+from loreline import home, pipeline
 from loreline.distill.rules import RulesDistiller
 from loreline.store import Store
 
@@ -23,24 +18,10 @@ BUDGET_MS = 1.0
 SESSION_KB = 12.0
 
 
-@contextmanager
-def loreline_home(path: Path) -> Iterator[Path]:
-    """Point LORELINE_HOME at `path` for the duration, restoring what was there."""
-    before = os.environ.get("LORELINE_HOME")
-    os.environ["LORELINE_HOME"] = str(path)
-    try:
-        yield path
-    finally:
-        if before is None:
-            os.environ.pop("LORELINE_HOME", None)
-        else:
-            os.environ["LORELINE_HOME"] = before
-
-
 def unchanged_sessions(ctx: Context) -> list[Row]:
     tree = ctx.tree("reimport", 0, count=ctx.sessions, fixed_kb=SESSION_KB)
     sessions = tree.session_list()
-    with loreline_home(ctx.work / "reimport-home"), Store() as store:
+    with home.using(ctx.work / "reimport-home"), Store() as store:
         with ctx.step(f"first import of {len(sessions)} sessions"):
             first = pipeline.import_sessions(store, sessions, pipeline.Options(distiller=RulesDistiller()))
         unchanged: list[int] = []

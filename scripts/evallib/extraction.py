@@ -8,12 +8,10 @@ temporary LORELINE_HOME. Discovery and labels must agree; a disagreement is repo
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loreline import home as loreline_home
 from loreline import pipeline
 from loreline.distill import Distiller
 from loreline.models import ImportReport
@@ -33,25 +31,12 @@ class Run:
     unlabelled: list[str] = field(default_factory=list)  # found by discovery, not labelled
 
 
-@contextmanager
-def loreline_home(path: Path) -> Iterator[Path]:
-    before = os.environ.get("LORELINE_HOME")
-    os.environ["LORELINE_HOME"] = str(path)
-    try:
-        yield path
-    finally:
-        if before is None:
-            os.environ.pop("LORELINE_HOME", None)
-        else:
-            os.environ["LORELINE_HOME"] = before
-
-
 def run(name: str, distiller: Distiller, cases: list[dataset.CaseLabel], sessions_dir: Path, home: Path) -> Run:
     found = discover.discover_claude(sessions_dir, days=1_000_000, max_sessions=1_000_000, settle_seconds=0)
     discovered = {_relative(f.path, sessions_dir) for f in found.sessions}
     labelled = [s.path for c in cases for s in c.sessions]
     order = [(sessions_dir / p, "claude-code") for p in labelled if p in discovered]
-    with loreline_home(home), Store() as store:
+    with loreline_home.using(home), Store() as store:
         report = pipeline.import_sessions(store, order, pipeline.Options(distiller=distiller))
         produced = stored(store, sessions_dir)
     return Run(name, metrics.score(cases, produced), report,

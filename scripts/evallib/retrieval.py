@@ -23,12 +23,12 @@ from typing import Any
 from benchlib import texts
 from loreline import beliefs
 from loreline.embed import default_embedder
+from loreline.home import using as loreline_home
 from loreline.models import Candidate, Evidence, Provenance
 from loreline.recall import USER_SCOPE, recall
 from loreline.store import Store, search
 
 from .dataset import EVAL_DIR
-from .extraction import loreline_home
 
 SPEC = EVAL_DIR / "retrieval.json"
 TOP = 5

@@ -165,29 +165,38 @@ def mentions(value: Any, needle: str) -> bool:
     return False
 
 
-def block_texts(content: Any, stats: ParseStats, *, text_types: tuple[str, ...] = ("text",)) -> str | None:
-    """The text of a string or a list of content blocks; None when the content is malformed.
-
-    Non-text blocks are counted as `block:<type>`; tool inputs are not read here.
-    """
+def content_blocks(content: Any, stats: ParseStats) -> tuple[list[str], list[str]] | None:
+    """The texts (stripped, non-empty) and tool-call file paths of a string or a list of content
+    blocks; None when the content is malformed. Other blocks are counted as `block:<type>`
+    (tool calls as `block:tool_use`): their inputs give paths, never text."""
     if isinstance(content, str):
-        return content.strip()
+        text = content.strip()
+        return ([text] if text else []), []
     if not isinstance(content, list):
         stats.drop("bad-content")
         return None
     texts: list[str] = []
+    files: list[str] = []
     for block in content:
         kind = block.get("type") if isinstance(block, dict) else None
-        if kind in text_types:
-            text = block.get("text") if isinstance(block, dict) else None
-            if isinstance(text, str):
-                if text.strip():
-                    texts.append(text.strip())
-            else:
+        if kind == "text":
+            text = block.get("text")
+            if not isinstance(text, str):
                 stats.drop("bad-content")
+            elif text.strip():
+                texts.append(text.strip())
+        elif kind == "tool_use":
+            stats.drop("block:tool_use")
+            files.extend(tool_input_paths(block.get("name"), block.get("input")))
         else:
             stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
-    return "\n\n".join(texts)
+    return texts, files
+
+
+def block_texts(content: Any, stats: ParseStats) -> str | None:
+    """The text of a string or a list of content blocks; None when the content is malformed."""
+    parts = content_blocks(content, stats)
+    return None if parts is None else "\n\n".join(parts[0])
 
 
 def tool_input_paths(name: Any, tool_input: Any) -> list[str]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import ParseStats
-from .base import LORELINE_TAG, ReaderBase, block_texts, mentions, strip_injected, tool_input_paths
+from .base import LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -195,27 +195,10 @@ class ClaudeCodeReader(ReaderBase):
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
-        content = message.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        if not isinstance(blocks, list):
-            self.stats.drop("bad-content")
+        parts = content_blocks(message.get("content"), self.stats)
+        if parts is None:
             return
-        texts: list[str] = []
-        files: list[str] = []
-        for block in blocks:
-            kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "text":
-                text = block.get("text")
-                if isinstance(text, str):
-                    if text.strip():
-                        texts.append(text.strip())
-                else:
-                    self.stats.drop("bad-content")
-            elif kind == "tool_use":
-                self.stats.drop("block:tool_use")
-                files.extend(tool_input_paths(block.get("name"), block.get("input")))
-            else:
-                self.stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
+        texts, files = parts
         msg_id = message.get("id") if isinstance(message.get("id"), str) else None
         same = msg_id is not None and msg_id == self._pending_id
         self._pending_id = msg_id

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models import ParseStats
-from .base import ReaderBase, block_texts, remove_spans, strip_injected, tool_input_paths
+from .base import ReaderBase, block_texts, content_blocks, remove_spans, strip_injected
 
 QUERY_OPEN, QUERY_CLOSE = "<user_query>", "</user_query>"
 #: blocks Cursor puts around a request when no `<user_query>` marks the request itself
@@ -68,31 +68,16 @@ class CursorReader(ReaderBase):
             self.builder.add("user", text, lineno, None)
 
     def _assistant(self, lineno: int, content: Any) -> None:
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        if not isinstance(blocks, list):
-            self.stats.drop("bad-content")
+        parts = content_blocks(content, self.stats)
+        if parts is None:
             return
-        texts: list[str] = []
-        files: list[str] = []
-        for block in blocks:
-            kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "tool_use":
-                self.stats.drop("block:tool_use")
-                files.extend(tool_input_paths(block.get("name"), block.get("input")))
-            elif kind == "text" and isinstance(block.get("text"), str):
-                self._text(block["text"], texts)
-            else:
-                self.stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
-        text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
+        texts, files = parts
+        kept = [t for t in texts if t != REDACTED]
+        if len(kept) < len(texts):
+            self.stats.drop("redacted", len(texts) - len(kept))
+        text = strip_injected("\n\n".join(kept), self.stats) if kept else ""
         self.builder.add_assistant(text, lineno, None, files, merge=self._after_assistant)
         self._after_assistant = True
-
-    def _text(self, text: str, texts: list[str]) -> None:
-        stripped = text.strip()
-        if stripped == REDACTED:
-            self.stats.drop("redacted")
-        elif stripped:
-            texts.append(stripped)
 
 
 def user_query(text: str, stats: ParseStats) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import ParseStats
-from .base import ReaderBase, block_texts, strip_injected, tool_input_paths
+from .base import ReaderBase, content_blocks, strip_injected
 
 
 def looks_like(record: dict[str, Any]) -> bool:
@@ -36,9 +36,9 @@ class GenericReader(ReaderBase):
             return
         content = record.get("content")
         stamp = record.get("timestamp") if isinstance(record.get("timestamp"), str) else None
-        files = _files(content) if role == "assistant" else []
-        text = block_texts(content, self.stats)
-        text = strip_injected(text, self.stats) if text else ""
+        parts = content_blocks(content, self.stats)
+        texts, files = parts if parts is not None else ([], [])
+        text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
         if role == "user":
             if text:
                 self.builder.add("user", text, lineno, stamp)
@@ -52,13 +52,3 @@ class GenericReader(ReaderBase):
             self.session_id = record["session_id"]
         if self.started_at is None and isinstance(record.get("timestamp"), str):
             self.started_at = record["timestamp"]
-
-
-def _files(content: Any) -> list[str]:
-    if not isinstance(content, list):
-        return []
-    found: list[str] = []
-    for block in content:
-        if isinstance(block, dict) and block.get("type") == "tool_use":
-            found.extend(tool_input_paths(block.get("name"), block.get("input")))
-    return found

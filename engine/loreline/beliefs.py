@@ -179,11 +179,9 @@ def merge_target(store: Store, project: str, digest: str, said_at: str | None) -
     superseded one, when the words were said before it stopped being true (an older source
     of the old belief). Said again *after* it was superseded, the words are a new statement
     (someone going back to it), not a source of the superseded memory."""
-    found = store.rows("SELECT id, status, valid_until FROM memories WHERE project = ? AND content_hash = ? "
-                       "AND status != 'forgotten' ORDER BY status = 'active' DESC, id DESC", (project, digest))
-    for memory_id, status, valid_until in found:
+    for memory_id, status, valid_until in rows.by_hash(store, project, digest):
         if status == "active" or valid_until is None or said_at is None or said_at <= valid_until:
-            return int(memory_id)
+            return memory_id
     return None
 
 

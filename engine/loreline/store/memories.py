@@ -104,14 +104,12 @@ def _json(value: dict[str, Any] | None) -> str | None:
     return orjson.dumps(value).decode() if value is not None else None
 
 
-def find_by_hash(store: Store, project: str, digest: str) -> tuple[int, str] | None:
-    """The newest memory of the project with this wording: (id, status)."""
-    row = store.one(
-        "SELECT id, status FROM memories WHERE project = ? AND content_hash = ? "
-        "ORDER BY status = 'active' DESC, id DESC LIMIT 1",
-        (project, digest),
-    )
-    return (int(row[0]), str(row[1])) if row else None
+def by_hash(store: Store, project: str, digest: str) -> list[tuple[int, str, str | None]]:
+    """The project's memories with this wording that are not forgotten, active first, newest
+    first: (id, status, valid_until)."""
+    return [(int(r[0]), str(r[1]), r[2]) for r in store.rows(
+        "SELECT id, status, valid_until FROM memories WHERE project = ? AND content_hash = ? "
+        "AND status != 'forgotten' ORDER BY status = 'active' DESC, id DESC", (project, digest))]
 
 
 def is_tombstoned(store: Store, project: str, digest: str) -> bool:

@@ -117,7 +117,10 @@ def test_grown_file_resumes_at_the_watermark_with_context(tmp_path: Path) -> Non
         counting = CountingDistiller()
         report = run(store, [path], counting)
         texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme"))[0])
-        ledger_line = store.scalar("SELECT line FROM ledger")
+        ledger_line, offset, stored_hash = store.one("SELECT line, offset, prefix_hash FROM ledger")  # type: ignore[misc]
+    from loreline.store.ledger import prefix_hash
+
+    assert stored_hash == prefix_hash(path, offset)  # the continued hash equals one over the whole prefix
     assert report.imported == 1 and report.added == 1 and report.merged == 0
     assert report.turns == 2  # only the new turns count; the old ones are context
     assert counting.calls == 1

@@ -125,7 +125,7 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     report.chunks += len(chunks)
     entry = ledger.Entry(
         str(path), t.session_id, t.tool, project, parsed.end, parsed.context_start,
-        ledger.prefix_hash(path, parsed.end.offset), check.size, check.mtime_ns, policy,
+        ledger.prefix_hash(path, parsed.end.offset, check.verified), check.size, check.mtime_ns, policy,
     )
     for position, piece in enumerate(chunks):
         if _stopping(options, report):

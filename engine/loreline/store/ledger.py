@@ -53,11 +53,21 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class Prefix:
+    """A hash of a file's first `offset` bytes, still open to more: a grown file's watermark
+    hash continues from the prefix `check` verified instead of reading it all again."""
+
+    offset: int
+    digest: "hashlib.blake2b"
+
+
+@dataclass(frozen=True, slots=True)
 class Check:
     state: State
     entry: Entry | None
     size: int
     mtime_ns: int
+    verified: Prefix | None = None
 
 
 def lookup(store: Store, path: str) -> Entry | None:
@@ -82,17 +92,27 @@ def check(store: Store, path: Path, policy: str) -> Check:
         return Check(State.REWRITTEN, entry, stat.st_size, stat.st_mtime_ns)
     if entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns:
         return Check(State.UNCHANGED, entry, stat.st_size, stat.st_mtime_ns)
-    if stat.st_size < entry.end.offset or prefix_hash(path, entry.end.offset) != entry.prefix_hash:
+    if stat.st_size < entry.end.offset:
+        return Check(State.REWRITTEN, entry, stat.st_size, stat.st_mtime_ns)
+    prefix = hash_prefix(path, entry.end.offset)
+    if prefix.digest.hexdigest() != entry.prefix_hash:
         return Check(State.REWRITTEN, entry, stat.st_size, stat.st_mtime_ns)
     state = State.UNCHANGED if stat.st_size == entry.size else State.GROWN
-    return Check(state, entry, stat.st_size, stat.st_mtime_ns)
+    return Check(state, entry, stat.st_size, stat.st_mtime_ns, prefix)
 
 
-def prefix_hash(path: Path, length: int) -> str:
-    digest = hashlib.blake2b(digest_size=20)
+def hash_prefix(path: Path, length: int, known: Prefix | None = None) -> Prefix:
+    """The hash of the first `length` bytes, continuing from `known` when it covers less."""
+    start = known if known is not None and known.offset <= length else None
+    digest = start.digest.copy() if start else hashlib.blake2b(digest_size=20)
     with open(path, "rb") as handle:
-        _feed(digest, handle, length)
-    return digest.hexdigest()
+        handle.seek(start.offset if start else 0)
+        _feed(digest, handle, length - (start.offset if start else 0))
+    return Prefix(length, digest)
+
+
+def prefix_hash(path: Path, length: int, known: Prefix | None = None) -> str:
+    return hash_prefix(path, length, known).digest.hexdigest()
 
 
 def _feed(digest: "hashlib.blake2b", handle: BinaryIO, length: int) -> None:

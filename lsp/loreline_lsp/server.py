@@ -41,6 +41,11 @@ SHOW_FILE_MEMORIES = "loreline.showFileMemories"
 NOTIFICATIONS = (DID_CHANGE,)
 
 
+def request_failed(err: LorelineError) -> JsonRpcException:
+    """The one answer an engine error gets: `RequestFailed` with its one-line message."""
+    return JsonRpcException(message=str(err), code=REQUEST_FAILED)
+
+
 class LorelineServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("loreline", __version__)
@@ -86,7 +91,7 @@ def request(method: str) -> Callable[[Handler], Handler]:
             try:
                 return fn(ls, Params(method, raw))
             except LorelineError as err:
-                raise JsonRpcException(message=str(err), code=REQUEST_FAILED) from None
+                raise request_failed(err) from None
         server.feature(method)(handler)
         return fn
     return wrap
@@ -170,7 +175,7 @@ def write_request(method: str) -> Callable[[Callable[[service.Service, Params], 
             try:
                 result = await asyncio.get_running_loop().run_in_executor(None, _on_own_store, fn, p)
             except LorelineError as err:
-                raise JsonRpcException(message=str(err), code=REQUEST_FAILED) from None
+                raise request_failed(err) from None
             ls.changed(fn.__name__, result.get("project"))
             return result
         handler.__name__ = fn.__name__
@@ -246,7 +251,7 @@ async def import_sessions(ls: LorelineServer, raw: Any) -> dict[str, Any]:
         stop.set()
         raise
     except LorelineError as err:
-        raise JsonRpcException(message=str(err), code=REQUEST_FAILED) from None
+        raise request_failed(err) from None
     finally:
         if token is not None:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
@@ -280,7 +285,7 @@ def on_hover(ls: LorelineServer, params: types.HoverParams) -> types.Hover | Non
             return None
         found = ls.service.hover_memories(ls.project(document.path), word, ls.options.hover_limit)
     except LorelineError as err:
-        raise JsonRpcException(message=str(err), code=REQUEST_FAILED) from None
+        raise request_failed(err) from None
     if not found:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover.markdown(found)))
@@ -294,7 +299,7 @@ def on_code_lens(ls: LorelineServer, params: types.CodeLensParams) -> list[types
     try:
         found = ls.service.file_memories(ls.project(path), path)
     except LorelineError as err:
-        raise JsonRpcException(message=str(err), code=REQUEST_FAILED) from None
+        raise request_failed(err) from None
     if not found:
         return []
     title = f"Loreline: {len(found)} {'memory' if len(found) == 1 else 'memories'} about this file"

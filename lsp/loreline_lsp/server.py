@@ -17,6 +17,7 @@ from pygls.lsp.server import LanguageServer
 
 from loreline.errors import LorelineError
 from loreline.models import KINDS, STATUSES
+from loreline.status import collect
 from loreline.store import Store
 from loreline_lsp import __version__, hover, service
 from loreline_lsp.background import StoreWatcher, WorkerThread
@@ -204,8 +205,6 @@ def forget(svc: service.Service, p: Params) -> dict[str, Any]:
 
 @request(STATUS)
 def status(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    from loreline.cli.status import collect
-
     project = ls.project(p.string("folder"))
     info = collect(ls.service.store)
     info["project"] = project

@@ -1,73 +1,9 @@
-"""The capture part of `loreline status`: where hooks are installed, the spool and the queue."""
+"""How `loreline status` shows capture: where hooks are installed, the spool and the queue
+(the facts come from `loreline.status.capture_state`)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
-
-from .. import capture, home, jobs
-from ..errors import LorelineError
-from ..store import Store
-
-
-def collect(store: Store, cwd: str | None = None) -> dict[str, Any]:
-    queue = jobs.summary(store)
-    spool = _spool()
-    stamps = [s for s in (spool["newest"], queue["last_event_at"]) if s]
-    return {
-        "hooks": _hooks(cwd or os.getcwd()),
-        "paused_here": capture.opted_out(),
-        "settings_error": _settings_error(),
-        "last_capture": max(stamps) if stamps else None,
-        "spool": spool,
-        "queue": queue,
-    }
-
-
-def _hooks(cwd: str) -> dict[str, Any]:
-    from ..connect import claude_code, codex
-    from ..project import project_key
-
-    user = claude_code.settings_path()
-    project = claude_code.settings_path(Path(project_key(cwd)))
-    return {
-        "claude_code_user": {"path": str(user), "events": claude_code.installed(user)},
-        "claude_code_project": {"path": str(project), "events": claude_code.installed(project)},
-        "codex": {"path": str(codex.config_path()), "installed": codex.installed()},
-    }
-
-
-def _spool() -> dict[str, Any]:
-    folder = home.spool_dir()
-    newest = 0.0
-    waiting = 0
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if capture.is_spool_name(entry.name):
-                    waiting += 1
-                    newest = max(newest, entry.stat().st_mtime)
-    except FileNotFoundError:
-        pass
-    dropped = capture.dropped_count()
-    return {"waiting": waiting, "newest": capture.utc_stamp(newest) if newest else None,
-            "dropped": dropped, "last_drop": _mtime(capture.dropped_counter_path()) if dropped else None}
-
-
-def _mtime(path: Path) -> str | None:
-    try:
-        return capture.utc_stamp(path.stat().st_mtime)
-    except OSError:
-        return None
-
-
-def _settings_error() -> str | None:
-    try:
-        capture.load_settings()
-    except LorelineError as err:
-        return str(err)
-    return None
 
 
 def lines(info: dict[str, Any]) -> list[str]:

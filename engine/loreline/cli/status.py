@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from .. import usage
-from ..embed import default_embedder
-from ..errors import LorelineError
-from ..store import Store
+from ..status import collect
 from . import capture_status
 from .common import emit_json, open_store, plural
 
@@ -17,39 +14,6 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p = sub.add_parser("status", help="counts, sessions imported, store location and size")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
-
-
-def collect(store: Store) -> dict[str, object]:
-    by_status = dict(store.rows("SELECT status, count(*) FROM memories GROUP BY status"))
-    by_kind = dict(store.rows("SELECT kind, count(*) FROM memories WHERE status = 'active' GROUP BY kind"))
-    projects = int(store.scalar("SELECT count(DISTINCT project) FROM memories WHERE status = 'active'") or 0)
-    sessions = int(store.scalar("SELECT count(*) FROM ledger") or 0)
-    last = store.scalar("SELECT max(updated_at) FROM ledger")
-    size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
-    return {
-        "store": str(store.path),
-        "store_bytes": size,
-        "memories": {"active": by_status.get("active", 0), "superseded": by_status.get("superseded", 0),
-                     "forgotten": by_status.get("forgotten", 0)},
-        "active_by_kind": by_kind,
-        "projects": projects,
-        "sessions_imported": sessions,
-        "last_import": last,
-        "pending_conflicts": int(store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'") or 0),
-        "embedder": default_embedder().fingerprint,
-        "backend": _backend(),
-        "model_use": usage.today_summary(store),
-        "capture": capture_status.collect(store),
-    }
-
-
-def _backend() -> str:
-    from ..distill import select
-
-    try:
-        return select.describe()
-    except LorelineError as err:
-        return f"unknown ({err})"
 
 
 def run(args: argparse.Namespace) -> int:

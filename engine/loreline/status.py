@@ -1,0 +1,105 @@
+"""What the store holds and how capture is doing: the facts behind `loreline status` and the
+language server's `loreline/status` (each edge renders them its own way)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from . import capture, home, jobs, usage
+from .embed import default_embedder
+from .errors import LorelineError
+from .store import Store
+
+
+def collect(store: Store) -> dict[str, object]:
+    by_status = dict(store.rows("SELECT status, count(*) FROM memories GROUP BY status"))
+    by_kind = dict(store.rows("SELECT kind, count(*) FROM memories WHERE status = 'active' GROUP BY kind"))
+    projects = int(store.scalar("SELECT count(DISTINCT project) FROM memories WHERE status = 'active'") or 0)
+    sessions = int(store.scalar("SELECT count(*) FROM ledger") or 0)
+    last = store.scalar("SELECT max(updated_at) FROM ledger")
+    size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
+    return {
+        "store": str(store.path),
+        "store_bytes": size,
+        "memories": {"active": by_status.get("active", 0), "superseded": by_status.get("superseded", 0),
+                     "forgotten": by_status.get("forgotten", 0)},
+        "active_by_kind": by_kind,
+        "projects": projects,
+        "sessions_imported": sessions,
+        "last_import": last,
+        "pending_conflicts": int(store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'") or 0),
+        "embedder": default_embedder().fingerprint,
+        "backend": _backend(),
+        "model_use": usage.today_summary(store),
+        "capture": capture_state(store),
+    }
+
+
+def _backend() -> str:
+    from .distill import select
+
+    try:
+        return select.describe()
+    except LorelineError as err:
+        return f"unknown ({err})"
+
+
+def capture_state(store: Store, cwd: str | None = None) -> dict[str, Any]:
+    queue = jobs.summary(store)
+    spool = _spool()
+    stamps = [s for s in (spool["newest"], queue["last_event_at"]) if s]
+    return {
+        "hooks": _hooks(cwd or os.getcwd()),
+        "paused_here": capture.opted_out(),
+        "settings_error": _settings_error(),
+        "last_capture": max(stamps) if stamps else None,
+        "spool": spool,
+        "queue": queue,
+    }
+
+
+def _hooks(cwd: str) -> dict[str, Any]:
+    from .connect import claude_code, codex
+    from .project import project_key
+
+    user = claude_code.settings_path()
+    project = claude_code.settings_path(Path(project_key(cwd)))
+    return {
+        "claude_code_user": {"path": str(user), "events": claude_code.installed(user)},
+        "claude_code_project": {"path": str(project), "events": claude_code.installed(project)},
+        "codex": {"path": str(codex.config_path()), "installed": codex.installed()},
+    }
+
+
+def _spool() -> dict[str, Any]:
+    folder = home.spool_dir()
+    newest = 0.0
+    waiting = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if capture.is_spool_name(entry.name):
+                    waiting += 1
+                    newest = max(newest, entry.stat().st_mtime)
+    except FileNotFoundError:
+        pass
+    dropped = capture.dropped_count()
+    return {"waiting": waiting, "newest": capture.utc_stamp(newest) if newest else None,
+            "dropped": dropped, "last_drop": _mtime(capture.dropped_counter_path()) if dropped else None}
+
+
+def _mtime(path: Path) -> str | None:
+    try:
+        return capture.utc_stamp(path.stat().st_mtime)
+    except OSError:
+        return None
+
+
+def _settings_error() -> str | None:
+    try:
+        capture.load_settings()
+    except LorelineError as err:
+        return str(err)
+    return None

@@ -6,14 +6,15 @@ import array
 from pathlib import Path
 
 import pytest
-
 from loreline import pipeline, vectors
 from loreline.distill.rules import RulesDistiller
-from loreline.embed import EMBEDDER_KEY, HashingEmbedder
+from loreline.embed import HashingEmbedder
 from loreline.errors import StoreError
 from loreline.recall import recall
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
+from loreline.vectors import EMBEDDER_KEY
+
 from tests.test_cli import cli
 
 

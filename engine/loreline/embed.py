@@ -70,13 +70,3 @@ def _stem(word: str) -> str:
 def default_embedder() -> Embedder:
     return HashingEmbedder()
 
-
-EMBEDDER_KEY = "embedder"
-
-
-def check_fingerprint(stored: str | None, embedder: Embedder) -> str | None:
-    """None when the store's vectors fit `embedder`; otherwise a one-line explanation."""
-    if stored is None or stored == embedder.fingerprint:
-        return None
-    return (f"the store's vectors were made by {stored}, but this Loreline embeds with {embedder.fingerprint}; "
-            "run `loreline reembed` to rebuild them")

@@ -8,20 +8,21 @@ recomputes every memory's vector in one transaction and re-stamps the store.
 
 from __future__ import annotations
 
-from .embed import EMBEDDER_KEY, Embedder, check_fingerprint
+from .embed import Embedder
 from .errors import StoreError
-from .store import Store
-from .store import search
+from .store import Store, search
 
 BATCH = 500
+
+EMBEDDER_KEY = "embedder"
 
 
 def ensure(store: Store, embedder: Embedder) -> None:
     """Stamp an unstamped store; refuse one whose vectors came from another embedder."""
     stored = store.meta(EMBEDDER_KEY)
-    problem = check_fingerprint(stored, embedder)
-    if problem is not None:
-        raise StoreError(problem)
+    if stored is not None and stored != embedder.fingerprint:
+        raise StoreError(f"the store's vectors were made by {stored}, but this Loreline embeds with "
+                         f"{embedder.fingerprint}; run `loreline reembed` to rebuild them")
     if stored is None:
         with store.write():
             store.set_meta(EMBEDDER_KEY, embedder.fingerprint)

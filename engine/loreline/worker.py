@@ -213,10 +213,6 @@ def default_choice() -> "select.Choice":
     return select.choose()
 
 
-def default_distiller() -> Distiller:
-    return default_choice().distiller
-
-
 def _lock(wait: float) -> Any:
     from filelock import FileLock, Timeout
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from .. import vectors
-from ..embed import EMBEDDER_KEY, default_embedder
+from ..embed import default_embedder
+from ..vectors import EMBEDDER_KEY
 from .common import open_store
 
 

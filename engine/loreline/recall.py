@@ -36,7 +36,7 @@ def recall(
     embedder: Embedder | None = None,
 ) -> list[RecallHit]:
     embedder = embedder or default_embedder()
-    vectors.ensure(store, embedder)
+    vectors.ensure(store, embedder, stamp=False)
     statuses = ("active", "superseded", "forgotten") if include_inactive else ("active",)
     depth = max(limit * 4, 20)
     lexical = search.fts(store, query, (project, USER_SCOPE), depth, statuses)

@@ -17,13 +17,14 @@ BATCH = 500
 EMBEDDER_KEY = "embedder"
 
 
-def ensure(store: Store, embedder: Embedder) -> None:
-    """Stamp an unstamped store; refuse one whose vectors came from another embedder."""
+def ensure(store: Store, embedder: Embedder, *, stamp: bool = True) -> None:
+    """Refuse a store whose vectors came from another embedder; stamp an unstamped one
+    (writers only: a reader passes `stamp=False` and never takes the write lock)."""
     stored = store.meta(EMBEDDER_KEY)
     if stored is not None and stored != embedder.fingerprint:
         raise StoreError(f"the store's vectors were made by {stored}, but this Loreline embeds with "
                          f"{embedder.fingerprint}; run `loreline reembed` to rebuild them")
-    if stored is None:
+    if stored is None and stamp:
         with store.write():
             store.set_meta(EMBEDDER_KEY, embedder.fingerprint)
 

@@ -30,7 +30,6 @@ _RULES: dict[str, tuple[str, type, Callable[[Any], bool], str]] = {
     "pageSize": ("page_size", int, lambda v: 1 <= v <= 1000, "an integer from 1 to 1000"),
 }
 
-CAMEL_NAMES = tuple(_RULES)
 assert {name for name, *_ in _RULES.values()} == {f.name for f in fields(InitOptions)}
 
 

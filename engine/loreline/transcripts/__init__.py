@@ -46,10 +46,6 @@ class Reader(Protocol):
     def finish(self) -> list[Turn]: ...
 
 
-class Format(Protocol):
-    def looks_like(self, record: dict[str, Any]) -> bool: ...
-
-
 READERS: dict[str, type] = {
     "claude-code": claude_code.ClaudeCodeReader,
     "codex": codex.CodexReader,

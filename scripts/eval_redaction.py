@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus" / "redaction"
 sys.path.insert(0, str(ROOT / "engine"))
 
-from loreline.redact import redact, redact_counts  # noqa: E402
-from loreline.sanitize import sanitize  # noqa: E402
+from loreline.privacy.redact import redact, redact_counts  # noqa: E402
+from loreline.privacy.sanitize import sanitize  # noqa: E402
 
 RECALL_FLOOR = 0.98
 

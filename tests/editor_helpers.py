@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from loreline import conflicts, pipeline
+from loreline import pipeline
+
+from loreline.beliefs import conflicts
 from loreline.distill.rules import RulesDistiller
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store

@@ -14,7 +14,7 @@ import pytest
 from loreline import pipeline
 from loreline.distill.anthropic import ModelClient, Settings
 from loreline.distill.rules import RulesDistiller
-from loreline.judge import ModelJudge
+from loreline.beliefs.judge import ModelJudge
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from loreline.store import memories as rows
@@ -157,7 +157,7 @@ def test_without_a_model_an_implicit_contradiction_waits(tmp_path: Path) -> None
 
 
 def test_without_a_model_an_explicit_reversal_supersedes_revertibly(tmp_path: Path) -> None:
-    from loreline import conflicts
+    from loreline.beliefs import conflicts
 
     within = ClaudeSession("/work/p")
     within.user("Let's use MySQL for reporting since the team knows it.")

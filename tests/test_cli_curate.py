@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loreline import conflicts
+from loreline.beliefs import conflicts
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from tests.test_cli import cli

@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from loreline import conflicts, curate, pipeline
+from loreline import pipeline
+
+from loreline.beliefs import conflicts
+
+from loreline.beliefs import curate
 from loreline.distill.rules import RulesDistiller
 from loreline.errors import LorelineError
 from loreline.samples.builder import ClaudeSession

@@ -18,7 +18,9 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from loreline import conflicts, pipeline
+from loreline import pipeline
+
+from loreline.beliefs import conflicts
 from loreline.distill.rules import RulesDistiller
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from loreline import redact_patterns
-from loreline.redact import contains_secret, redact, redact_counts
-from loreline.sanitize import sanitize
+from loreline.privacy import patterns as redact_patterns
+from loreline.privacy.redact import contains_secret, redact, redact_counts
+from loreline.privacy.sanitize import sanitize
 from tests.conftest import loreline_exe, subprocess_env
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "redaction"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from loreline.sanitize import sanitize, sanitize_counts
+from loreline.privacy.sanitize import sanitize, sanitize_counts
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "redaction"
 

@@ -13,13 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from loreline import capture, jobs, pipeline
+from loreline import capture, pipeline
+
+from loreline.capture import jobs
 from loreline.distill.rules import RulesDistiller
 from loreline.errors import CapReachedError, RateLimitedError
 from loreline.models import Candidate, Chunk
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
-from loreline.worker import Worker, seconds_to_next_day
+from loreline.capture.worker import Worker, seconds_to_next_day
 from tests.capture_helpers import (
     HOOK,
     RULES_CONFIG,
@@ -379,7 +381,7 @@ def test_a_session_end_hook_starts_a_detached_worker(loreline_home: Path, tmp_pa
 
 
 def test_real_stop_messages_are_found_in_the_real_transcript(loreline_home: Path, tmp_path: Path) -> None:
-    from loreline.worker import transcript_has
+    from loreline.capture.worker import transcript_has
     from tests.capture_helpers import HOOK_PAYLOADS, payloads
 
     path = tmp_path / "1c72e0f5-ad06-47e4-84ea-92d67c2caf32.jsonl"

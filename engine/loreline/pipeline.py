@@ -24,8 +24,8 @@ from .embed import Embedder, default_embedder
 from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError
 from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
 from .project import project_key
-from .redact import contains_secret, redact
-from .sanitize import sanitize
+from .privacy.redact import contains_secret, redact
+from .privacy.sanitize import sanitize
 from .store import Store, ledger
 from .store.memories import now
 

@@ -7,7 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import capture, home, jobs, usage
+from . import capture, home, usage
+
+from .capture import jobs
 from .embed import default_embedder
 from .errors import LorelineError
 from .store import Store

@@ -124,7 +124,7 @@ def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None:
 
 def _worker_serve() -> Callable[[Callable[[], bool]], object] | None:
     try:
-        from loreline.worker import Worker
+        from loreline.capture.worker import Worker
     except ImportError:
         return None
 

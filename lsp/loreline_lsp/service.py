@@ -13,8 +13,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from loreline import conflicts, curate, pipeline
-from loreline.conflicts import Conflict
+from loreline import pipeline
+
+from loreline.beliefs import conflicts
+
+from loreline.beliefs import curate
+from loreline.beliefs.conflicts import Conflict
 from loreline.distill import select as backends
 from loreline.models import ImportReport, Memory, Provenance
 from loreline.project import project_key

@@ -18,8 +18,8 @@ import orjson
 from loreline import transcripts
 from loreline.chunk import chunk
 from loreline.pipeline import clean_turns
-from loreline.redact import redact
-from loreline.sanitize import sanitize
+from loreline.privacy.redact import redact
+from loreline.privacy.sanitize import sanitize
 
 from .registry import Context, Row, mb, median, timed
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from .. import conflicts, curate
-from ..conflicts import Conflict
+from ..beliefs import conflicts
+
+from ..beliefs import curate
+from ..beliefs.conflicts import Conflict
 from . import render
 from .common import chosen_project, emit_json, memory_json, open_store, plural
 

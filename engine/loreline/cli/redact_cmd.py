@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from ..errors import TranscriptMissingError
-from ..redact import redact_counts
-from ..sanitize import sanitize_counts
+from ..privacy.redact import redact_counts
+from ..privacy.sanitize import sanitize_counts
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

@@ -51,7 +51,7 @@ def choose(backend: str | None = None, api_key: str | None = None, cfg: config_m
         return Choice(RulesDistiller(), NO_KEY_NOTICE)
     from .anthropic import AnthropicDistiller, ModelClient, Settings
 
-    from ..judge import ModelJudge
+    from ..beliefs.judge import ModelJudge
 
     key, source = found
     client = ModelClient(Settings.from_config(cfg), key, source)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
 from ..models import ParseStats, Speaker, Turn
-from ..redact import contains_secret
+from ..privacy.redact import contains_secret
 
 LORELINE_TAG = "<loreline-memories>"
 #: (opening tag, closing tag, drop reason); a span without its closing tag runs to the end.

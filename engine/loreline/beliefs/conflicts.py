@@ -16,11 +16,11 @@ from typing import Any
 import orjson
 
 from . import curate
-from .embed import Embedder, default_embedder
-from .errors import LorelineError, NotFoundError
-from .models import Memory
-from .store import Store
-from .store import memories as rows
+from ..embed import Embedder, default_embedder
+from ..errors import LorelineError, NotFoundError
+from ..models import Memory
+from ..store import Store
+from ..store import memories as rows
 
 VERDICTS = ("keep_new", "keep_existing", "keep_both", "merge")
 

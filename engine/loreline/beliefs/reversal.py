@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 
-from .models import Candidate, Memory
-from .store import Store
-from .store import memories as rows
-from .store import search
+from ..models import Candidate, Memory
+from ..store import Store
+from ..store import memories as rows
+from ..store import search
 
 CUE = re.compile(
     r"\b(?:scrap that|scratch that|forget that|instead|no longer|not \w+(?: \w+)? any ?more|changed? (?:my|our) mind|"

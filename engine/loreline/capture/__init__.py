@@ -33,8 +33,8 @@ import os
 import time
 from pathlib import Path
 
-from . import home
-from .errors import ConfigError
+from .. import home
+from ..errors import ConfigError
 
 TYPE_CHECKING = False  # the typing module costs milliseconds the hook does not have
 if TYPE_CHECKING:

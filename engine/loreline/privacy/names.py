@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import redact_patterns as P
+from . import patterns as P
 
 _SEGMENT_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _PASSWORD_SEGMENTS = frozenset("password passwd passphrase pwd pass pw passwort contrasena mdp".split())

@@ -1,4 +1,4 @@
-"""The data behind `loreline.redact`: token formats, secret-like names, placeholder words.
+"""The data behind `loreline.privacy.redact`: token formats, secret-like names, placeholder words.
 
 Kept apart from the engine so the tables can be read (and extended) without reading the
 scanning code. Nothing here runs at import time beyond compiling regexes.

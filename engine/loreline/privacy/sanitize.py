@@ -1,6 +1,6 @@
 """Hidden-text sanitizer: what a reader of the transcript could not see is not learned from.
 
-Runs on every kept text before `loreline.redact`. What it does, in this order:
+Runs on every kept text before `loreline.privacy.redact`. What it does, in this order:
 
 Removed silently (counted):
 * invisible characters: U+200B, U+2060-U+2064, U+FEFF (BOM), U+00AD (soft hyphen), U+180E;

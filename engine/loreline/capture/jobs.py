@@ -37,10 +37,10 @@ from typing import Any
 
 import orjson
 
-from . import capture, home
-from .redact import redact
-from .sanitize import sanitize
-from .store import Store
+from .. import capture, home
+from ..privacy.redact import redact
+from ..privacy.sanitize import sanitize
+from ..store import Store
 
 KIND = "capture"
 OPEN_STATES = ("queued", "deferred", "running")

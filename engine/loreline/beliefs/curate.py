@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .embed import Embedder, default_embedder
-from .errors import LorelineError
-from .models import Memory
-from .store import Store
-from .store import memories as rows
-from .store import search
+from ..embed import Embedder, default_embedder
+from ..errors import LorelineError
+from ..models import Memory
+from ..store import Store
+from ..store import memories as rows
+from ..store import search
 
 
 def _snapshot(memory: Memory) -> dict[str, Any]:

@@ -33,13 +33,17 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
-from . import conflicts, curate, reversal
-from .embed import Embedder
-from .errors import ModelOutputError
-from .models import Candidate, Memory, Provenance
-from .store import Store
-from .store import memories as rows
-from .store import search
+from . import conflicts
+
+from . import curate
+
+from . import reversal
+from ..embed import Embedder
+from ..errors import ModelOutputError
+from ..models import Candidate, Memory, Provenance
+from ..store import Store
+from ..store import memories as rows
+from ..store import search
 
 NEIGHBOURS = 5
 NEAR_SIMILARITY = 0.55

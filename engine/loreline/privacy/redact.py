@@ -33,8 +33,8 @@ starts with a known prefix. Secret-like names come from four literal-prefixed sc
 lower-cased bytes (`p`, `k`, `secret`, `auth`) whose tails are checked inside the regex; the
 `k` scan also notices private-key and PuTTY blocks. URLs sit behind a `:` and a `://` check.
 
-Modules: `redact_patterns` (the tables), `redact_names` (which names hold secrets),
-`redact_context` (values after names, headers, cookies), this one (tokens, keys, URLs, merge).
+Modules: `patterns` (the tables), `names` (which names hold secrets),
+`context` (values after names, headers, cookies), this one (tokens, keys, URLs, merge).
 """
 
 from __future__ import annotations
@@ -43,11 +43,11 @@ import re
 from collections import Counter
 from math import log2
 
-from . import redact_patterns as P
-from .redact_context import CRED_RE, looks_random, placeholder, scan_names, value_bounds
+from . import patterns as P
+from .context import CRED_RE, looks_random, placeholder, scan_names, value_bounds
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
-_TOKEN, _CONTEXT = 0, 1  # priorities; names are 2 (vendor) and 3 (generic), see redact_context
+_TOKEN, _CONTEXT = 0, 1  # priorities; names are 2 (vendor) and 3 (generic), see privacy.context
 
 _TOKEN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~-"
 _RUN_TABLE = bytes(0x61 if c in _TOKEN_CHARS else 0x20 for c in range(256))

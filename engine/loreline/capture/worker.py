@@ -32,16 +32,18 @@ from datetime import time as dt_time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import capture, errors, home, jobs, pipeline, transcripts
-from .beliefs import Judge
-from .distill import Distiller
+from .. import capture, errors, home, pipeline, transcripts
+
+from . import jobs
+from ..beliefs import Judge
+from ..distill import Distiller
 from .jobs import Job
-from .redact import redact
-from .sanitize import sanitize
-from .store import Store, ledger
+from ..privacy.redact import redact
+from ..privacy.sanitize import sanitize
+from ..store import Store, ledger
 
 if TYPE_CHECKING:
-    from .distill import select
+    from ..distill import select
 
 LAG_BASE_SECONDS = 2.0
 HORIZON_SECONDS = 60.0
@@ -208,7 +210,7 @@ class Worker:
 def default_choice() -> "select.Choice":
     """The configured backend (`distill.backend`: Claude when a key is available, else rules),
     with its judge for the belief pipeline."""
-    from .distill import select
+    from ..distill import select
 
     return select.choose()
 
@@ -264,7 +266,7 @@ def locate(job: Job) -> Path | None:
         root = Path(os.environ.get("CODEX_HOME", "").strip() or "~/.codex").expanduser()
         pattern = str(root / "sessions" / "*" / "*" / "*" / f"rollout-*-{sid}.jsonl")
     else:
-        from .transcripts.discover import claude_dir
+        from ..transcripts.discover import claude_dir
 
         pattern = str(claude_dir() / "projects" / "*" / f"{sid}.jsonl")
     found = sorted(glob.glob(pattern))

@@ -12,12 +12,12 @@ import functools
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .beliefs import RELATIONS, VERDICTS, Context
-from .errors import ModelOutputError
-from .models import Candidate, Memory
+from . import RELATIONS, VERDICTS, Context
+from ..errors import ModelOutputError
+from ..models import Candidate, Memory
 
 if TYPE_CHECKING:
-    from .distill.anthropic import ModelClient
+    from ..distill.anthropic import ModelClient
 
 CLASSIFY_TOOL: dict[str, Any] = {
     "name": "classify_relation",

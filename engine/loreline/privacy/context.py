@@ -1,8 +1,8 @@
 """Secrets found by their context: a value under a secret-like name, auth headers, cookies.
 
-Used by `loreline.redact` (its docstring states the invariants). A candidate starts at a
+Used by `loreline.privacy.redact` (its docstring states the invariants). A candidate starts at a
 keyword (`pass`, `pwd`, `secret`, `token`, `key`, `auth`, `cookie`) found by a literal scan of
-the lower-cased bytes; `redact_names.classify` decides from the whole name whether it holds a
+the lower-cased bytes; `names.classify` decides from the whole name whether it holds a
 secret, and the syntax after the name decides where the value is:
 
     env / .env / docker -e / --flag=   NAME=value          any value that is not a placeholder
@@ -32,8 +32,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import redact_patterns as P
-from .redact_names import GENERIC_FAMILIES, classify
+from . import patterns as P
+from .names import GENERIC_FAMILIES, classify
 
 Span = tuple[int, int, str, int]
 CONTEXT, VENDOR, GENERIC = 1, 2, 3

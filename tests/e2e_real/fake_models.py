@@ -16,8 +16,9 @@ Answers are chosen by `Replies`: the first rule whose needle occurs in the last 
 wins, else the default. Needles are matched case-insensitively. An answer is plain text, or a
 tool call when it is written `tool_reply(name, input)` (Anthropic only: one `tool_use` block,
 stop reason `tool_use`; the request after it carries the tool result, whose text is not
-searched, so the default answer ends the turn), or an API error when it is written
-`error_reply(status)` (Anthropic only).
+searched, so the default answer ends the turn), an API error when it is written
+`error_reply(status)`, or no answer for a while when it is written `stall_reply(seconds)`
+(both Anthropic only).
 
 Probe (`python fake_models.py --probe`, run under `unshare -n`): exits 0 when loopback can be
 brought up, this server answers on it, and no other route exists.
@@ -85,6 +86,14 @@ ERROR_PREFIX = "error:"
 def error_reply(status: int, kind: str = "overloaded_error") -> str:
     """A scripted answer that fails with HTTP `status` (an Anthropic error body)."""
     return ERROR_PREFIX + json.dumps({"status": status, "type": kind})
+
+
+STALL_PREFIX = "stall:"
+
+
+def stall_reply(seconds: float) -> str:
+    """A scripted answer that keeps the request waiting `seconds`, then answers "Too late."."""
+    return f"{STALL_PREFIX}{seconds}"
 
 
 def tool_of(answer: str) -> dict[str, Any] | None:
@@ -210,6 +219,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         text = self.server.replies.answer(last_user_text(body.get("messages")))
+        if text.startswith(STALL_PREFIX):
+            time.sleep(float(text[len(STALL_PREFIX):]))
+            text = "Too late."
         if text.startswith(ERROR_PREFIX):
             failure = json.loads(text[len(ERROR_PREFIX):])
             return self._json(int(failure["status"]), {"type": "error", "error": {

@@ -12,7 +12,9 @@ One story, told once per module:
    a spool file any hook wrote would stay to be seen);
 3. judge: the second session repeats the preference in new words; the belief judge's
    `classify_relation` goes through Claude Code too;
-4. outage: a third session meets a 529 and is deferred, then imported by the next run.
+4. outage: a third session meets a 529, then a model that does not answer in time, and is
+   deferred both times; the next run (`--backend` left to `auto`, no API key, Claude Code
+   logged in with a token) imports it.
 
 Then: what was stored and rejected, the usage ledger, what Claude Code was sent, and that the
 distillation runs left no transcript, fired no hook and queued nothing.
@@ -31,7 +33,7 @@ import pytest
 
 from tests.conftest import loreline_exe
 from tests.e2e_real.conftest import missing
-from tests.e2e_real.fake_models import Replies, error_reply, tool_reply
+from tests.e2e_real.fake_models import Replies, error_reply, stall_reply, tool_reply
 from tests.e2e_real.harness import CLAUDE_KEY, CLAUDE_QUIET, Clients, Isolation, Run, Sandbox
 
 pytestmark = pytest.mark.real_clients
@@ -111,13 +113,17 @@ def distill_env(box: Sandbox) -> dict[str, str]:
     return env
 
 
-def distill(story: Story, step: str, session: str, replies: Replies) -> dict[str, Any]:
-    """`loreline import sessions --backend claude-code` beside the fake model, worker lock held."""
+def distill(story: Story, step: str, session: str, replies: Replies, auto: bool = False) -> dict[str, Any]:
+    """`loreline import sessions --backend claude-code` beside the fake model, worker lock held;
+    with `auto`, no --backend and no API key: Claude Code is logged in with a token."""
     box = story.box
-    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session]),
-            "--json"]
+    env = distill_env(box)
+    if auto:
+        env["ANTHROPIC_AUTH_TOKEN"] = env.pop("ANTHROPIC_API_KEY")
+    backend = [] if auto else ["--backend", "claude-code"]
+    argv = [loreline_exe(), "import", "sessions", *backend, "--path", str(story.sessions[session]), "--json"]
     with box.worker_lock():
-        run = box.run_client(step, argv, distill_env(box), replies).check()
+        run = box.run_client(step, argv, env, replies).check()
         story.spools[step] = box.spool_records()
     story.runs[step] = run
     story.reports[step] = run.json()
@@ -147,8 +153,12 @@ def tell(story: Story) -> Story:
         ("call record_memories", record(memory("preference", PNPM_AGAIN, story.lines["second"],
                                                "installs go through pnpm here"))))))
     distill(story, "outage", "third", Replies("Done.", (("call record_memories", error_reply(529)),)))
+    box.loreline("config", "set", "distill.timeout_seconds", "2")
+    distill(story, "stalled", "third", Replies("Done.", (("call record_memories", stall_reply(30)),)))
+    box.loreline("config", "set", "distill.timeout_seconds", "90")
+    box.loreline("config", "set", "distill.backend", "auto")
     distill(story, "recovered", "third", Replies("Done.", (("call record_memories", record(
-        memory("fact", "CI runs on Node 22.", story.lines["third"], "the CI runs on Node 22"))),)))
+        memory("fact", "CI runs on Node 22.", story.lines["third"], "the CI runs on Node 22"))),)), auto=True)
     return story
 
 
@@ -224,6 +234,10 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
     assert outage["sessions"]["imported"] == 0 and outage["sessions"]["failed"] == []
     [(path, reason)] = [(d["path"], d["reason"]) for d in outage["sessions"]["deferred"]]
     assert path == str(story.sessions["third"]) and "deferred" in reason and "529" in reason
+    stalled = story.reports["stalled"]
+    assert stalled["sessions"]["imported"] == 0 and stalled["sessions"]["failed"] == []
+    assert [d["path"] for d in stalled["sessions"]["deferred"]] == [str(story.sessions["third"])]
+    assert story.runs["stalled"].seconds < 20  # bounded: a 2 s request timeout, no retry, 6 s for the whole call
     recovered = story.reports["recovered"]
     assert recovered["sessions"]["imported"] == 1 and recovered["added"] == 1
     assert "CI runs on Node 22." in texts(story.box)
@@ -234,14 +248,15 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
 
 def test_no_hook_fired_for_any_distillation_run(story: Story) -> None:
     assert story.hook_runs["users"] >= 3  # the marker hook works: the user's sessions fired it
-    assert {story.hook_runs[step] for step in ("distill", "judge", "outage", "recovered")} == {story.hook_runs["users"]}
+    distilled = ("distill", "judge", "outage", "stalled", "recovered")
+    assert {story.hook_runs[step] for step in distilled} == {story.hook_runs["users"]}
     assert all(story.spools[step] == [] for step in story.spools)
     assert story.box.jobs() == []
 
 
 def test_no_distillation_run_left_a_transcript(story: Story) -> None:
     assert len(story.transcripts["users"]) == 3
-    for step in ("distill", "judge", "outage", "recovered"):
+    for step in ("distill", "judge", "outage", "stalled", "recovered"):
         assert story.transcripts[step] == story.transcripts["users"], step
     discovered = story.box.loreline_json("import", "sessions", "--dry-run", "--backend", "rules",
                                          "--claude-dir", str(story.box.home / ".claude"))
@@ -249,7 +264,52 @@ def test_no_distillation_run_left_a_transcript(story: Story) -> None:
     assert seen <= {str(p) for p in story.transcripts["users"]} | {str(story.box.home / ".claude" / "projects")}
 
 
+def test_auto_picks_the_logged_in_claude_code_when_there_is_no_api_key(story: Story) -> None:
+    report = story.reports["recovered"]
+    assert report["backend"] == "claude-code"
+    assert report["backend_reason"].startswith("auto: no API key; Claude Code is logged in (oauth_token) at ")
+
+
 def test_the_wall_time_of_one_distillation_call(story: Story) -> None:
     seconds = story.runs["distill"].seconds
     print(f"\nclaude-code import of one chunk (loreline start, one Claude Code run, store): {seconds:.2f}s")
     assert seconds < 60
+
+
+# -- `loreline status` says which backend auto picks, and why -----------------------------------
+
+
+def status_backend(story: Story, name: str, home: Path, claude_on_path: bool = True, **extra: str) -> str:
+    """`loreline status --json` with HOME at `home` and a fresh Loreline home (distill.backend
+    left at auto)."""
+    box = story.box
+    home.mkdir(parents=True, exist_ok=True)
+    env = box.base_env(HOME=str(home), LORELINE_HOME=str(home / "loreline"),
+                       PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring", **CLAUDE_QUIET, **extra)
+    if claude_on_path:
+        env["PATH"] = f"{box.clients.claude.parent}:{env['PATH']}"
+    run = box.run_client(name, [loreline_exe(), "status", "--json"], env, Replies()).check()
+    return str(run.json()["backend"])
+
+
+def test_status_without_key_or_login_says_rules_and_why(story: Story) -> None:
+    said = status_backend(story, "status-none", story.box.root / "status-none")
+    assert said == "rules (offline) — auto: no API key and Claude Code is not logged in"
+    assert status_backend(story, "status-no-cli", story.box.root / "status-no-cli", claude_on_path=False) == (
+        "rules (offline) — auto: no API key and no `claude` on PATH")
+
+
+def test_status_with_a_claude_login_says_claude_code(story: Story) -> None:
+    home = story.box.root / "status-login"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / ".credentials.json").write_text(json.dumps({"claudeAiOauth": {
+        "accessToken": "sk-ant-oat01-fake", "refreshToken": "sk-ant-ort01-fake", "expiresAt": 4102444800000,
+        "scopes": ["user:inference"], "subscriptionType": "pro"}}), encoding="utf-8")
+    said = status_backend(story, "status-login", home)
+    assert said.startswith("claude-code (claude-haiku-4-5) — auto: no API key; Claude Code is logged in (claude.ai) at ")
+
+
+def test_status_with_an_api_key_says_anthropic_first(story: Story) -> None:
+    said = status_backend(story, "status-key", story.box.root / "status-key", ANTHROPIC_API_KEY=CLAUDE_KEY)
+    assert said == ("anthropic (claude-haiku-4-5, key from ANTHROPIC_API_KEY) — auto: an Anthropic API key is "
+                    "configured (ANTHROPIC_API_KEY)")

@@ -479,6 +479,7 @@ def test_cli_without_a_key_uses_the_rules_backend_and_never_loads_the_sdk(
                             capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr
     assert "with the rules backend" in result.stdout and "no sdk" in result.stdout
+    assert "\n  backend auto: no API key and " in result.stdout  # and why: no claude, or not logged in
     assert result.stderr.strip() == ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                                      "`loreline auth set` enables Claude.")
     missing = cli(loreline_home, fake_anthropic, "import", "sessions", "--path", str(path), "--backend", "anthropic",

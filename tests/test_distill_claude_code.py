@@ -81,7 +81,6 @@ def test_auto_with_a_claude_login_builds_the_claude_code_backend_and_judge(tmp_p
     credentials.write_text("{}")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(credentials.parent))
     config.set_value("distill.claude_path", str(cli))
-    backends.claude_login.cache_clear()
     choice = backends.choose()
     assert isinstance(choice.distiller, CodeDistiller) and choice.judge is not None
     assert choice.judge.client is choice.distiller.client  # type: ignore[attr-defined]

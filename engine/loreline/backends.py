@@ -12,8 +12,8 @@
 Every choice carries a `reason`, one line saying why that backend runs, which `loreline
 status` and every import report show. The backend comes from the caller (`--backend`) or
 else the config (`distill.backend`). Choosing never imports an SDK or makes a model call; the
-only thing it may run is `claude auth status` (offline, a second or so, once per process) when
-no API key is configured and no Claude Code credentials file is there.
+only thing it may run is `claude auth status` (offline, a second or so, at most every five
+minutes) when no API key is configured and no Claude Code credentials file is there.
 
 This is the composition root of distillation: `distill/` knows neither the store, the belief
 layer nor where keys live; this module wires them together.
@@ -21,12 +21,12 @@ layer nor where keys live; this module wires them together.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import json
 import os
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +42,8 @@ NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (preci
                  "`loreline auth set` enables Claude.")
 NO_SDK = "the claude-code backend needs the optional extra: pip install 'loreline[claude-code]'"
 AUTH_STATUS_SECONDS = 15.0
+LOGIN_TTL_SECONDS = 300.0
+_LOGINS: dict[str, tuple[float, str | None]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,16 +175,23 @@ def claude_cli(cfg: config_mod.Config) -> Path | None:
     return Path(found) if found else None
 
 
-@functools.cache
 def claude_login(cli: str) -> str | None:
-    """How Claude Code is logged in ("claude.ai", "api_key", …), or None when it is not.
+    """How Claude Code is logged in ("claude.ai", "oauth_token", "api_key", …), or None.
 
     A credentials file in Claude Code's config dir answers at once; otherwise (the macOS
-    keychain, a token in the environment) `claude auth status --json` does, offline."""
+    keychain, a token in the environment) `claude auth status --json` does, offline; its answer
+    is kept for LOGIN_TTL_SECONDS, so a long-lived process notices a later login."""
     config_dir = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
     credentials = Path(config_dir).expanduser() if config_dir else Path.home() / ".claude"
     if (credentials / ".credentials.json").is_file():
         return "claude.ai"
+    asked = _LOGINS.get(cli)
+    if asked is None or time.monotonic() - asked[0] > LOGIN_TTL_SECONDS:
+        asked = _LOGINS[cli] = (time.monotonic(), _auth_status(cli))
+    return asked[1]
+
+
+def _auth_status(cli: str) -> str | None:
     try:
         done = subprocess.run([cli, "auth", "status", "--json"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               timeout=AUTH_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))

@@ -13,7 +13,7 @@ One story, told once per module:
 3. judge: the second session repeats the preference in new words; the belief judge's
    `classify_relation` goes through Claude Code too;
 4. outage: a third session meets a 529, then a model that does not answer in time, and is
-   deferred both times; the next run (`--backend` left to `auto`, no API key, Claude Code
+   deferred both times (a refused login in between stops that import with one line); the next run (`--backend` left to `auto`, no API key, Claude Code
    logged in with a token) imports it.
 
 Then: what was stored and rejected, the usage ledger, what Claude Code was sent, and that the
@@ -132,6 +132,15 @@ def distill(story: Story, step: str, session: str, replies: Replies, auto: bool 
     return story.reports[step]
 
 
+def refuse(story: Story, step: str, session: str) -> None:
+    """An import whose login the API refuses: it stops with one line and moves nothing."""
+    box = story.box
+    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session])]
+    replies = Replies("Done.", (("call record_memories", error_reply(401, "authentication_error")),))
+    story.runs[step] = box.run_client(step, argv, distill_env(box), replies)
+    story.transcripts[step] = story.all_transcripts()
+
+
 def tell(story: Story) -> Story:
     box = story.box
     box.loreline("connect", "claude-code")
@@ -153,6 +162,7 @@ def tell(story: Story) -> Story:
         ("call record_memories", record(memory("preference", PNPM_AGAIN, story.lines["second"],
                                                "installs go through pnpm here"))))))
     distill(story, "outage", "third", Replies("Done.", (("call record_memories", error_reply(529)),)))
+    refuse(story, "refused", "third")
     box.loreline("config", "set", "distill.timeout_seconds", "2")
     distill(story, "stalled", "third", Replies("Done.", (("call record_memories", stall_reply(30)),)))
     box.loreline("config", "set", "distill.timeout_seconds", "90")
@@ -234,6 +244,10 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
     assert outage["sessions"]["imported"] == 0 and outage["sessions"]["failed"] == []
     [(path, reason)] = [(d["path"], d["reason"]) for d in outage["sessions"]["deferred"]]
     assert path == str(story.sessions["third"]) and "deferred" in reason and "529" in reason
+    refused = story.runs["refused"]
+    assert refused.rc == 1 and refused.stderr.strip().splitlines() == [
+        "loreline: Claude Code's login was refused (401): run `claude` and /login, or pick another backend with "
+        "--backend"], refused.stderr
     stalled = story.reports["stalled"]
     assert stalled["sessions"]["imported"] == 0 and stalled["sessions"]["failed"] == []
     assert [d["path"] for d in stalled["sessions"]["deferred"]] == [str(story.sessions["third"])]
@@ -256,7 +270,7 @@ def test_no_hook_fired_for_any_distillation_run(story: Story) -> None:
 
 def test_no_distillation_run_left_a_transcript(story: Story) -> None:
     assert len(story.transcripts["users"]) == 3
-    for step in ("distill", "judge", "outage", "stalled", "recovered"):
+    for step in ("distill", "judge", "outage", "refused", "stalled", "recovered"):
         assert story.transcripts[step] == story.transcripts["users"], step
     discovered = story.box.loreline_json("import", "sessions", "--dry-run", "--backend", "rules",
                                          "--claude-dir", str(story.box.home / ".claude"))

@@ -13,7 +13,9 @@ One story, told once per module:
 3. judge: the second session repeats the preference in new words; the belief judge's
    `classify_relation` goes through Claude Code too;
 4. outage: a third session meets a 529, then a model that does not answer in time, and is
-   deferred both times (a refused login in between stops that import with one line); the next run (`--backend` left to `auto`, no API key, Claude Code
+   deferred both times (a refused login in between stops that import with one line), then a
+   model so slow that the CLI's own retries would outlast our deadline, which cuts the run and
+   defers it again; the next run (`--backend` left to `auto`, no API key, Claude Code
    logged in with a token) imports it.
 
 Then: what was stored and rejected, the usage ledger, what Claude Code was sent, and that the
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from tests.conftest import loreline_exe
@@ -67,6 +70,7 @@ class Story:
     hook_runs: dict[str, int] = field(default_factory=dict)
     spools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     transcripts: dict[str, set[Path]] = field(default_factory=dict)
+    leftovers: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:
         return f"Story({self.box.root})"
@@ -132,6 +136,16 @@ def distill(story: Story, step: str, session: str, replies: Replies, auto: bool 
     return story.reports[step]
 
 
+def claude_processes_in(root: Path) -> list[str]:
+    """Processes still running with a working directory inside `root` (a `claude` left behind)."""
+    found = []
+    for proc in psutil.process_iter(["pid", "cwd", "cmdline"]):
+        cwd = proc.info.get("cwd") or ""
+        if cwd.startswith(str(root)):
+            found.append(f"{proc.info['pid']} {' '.join(proc.info.get('cmdline') or [])[:120]}")
+    return found
+
+
 def refuse(story: Story, step: str, session: str) -> None:
     """An import whose login the API refuses: it stops with one line and moves nothing."""
     box = story.box
@@ -165,7 +179,12 @@ def tell(story: Story) -> Story:
     refuse(story, "refused", "third")
     box.loreline("config", "set", "distill.timeout_seconds", "2")
     distill(story, "stalled", "third", Replies("Done.", (("call record_memories", stall_reply(30)),)))
+    box.loreline("config", "set", "distill.timeout_seconds", "1")
+    box.loreline("config", "set", "distill.max_retries", "4")  # the CLI would retry past our deadline
+    distill(story, "deadline", "third", Replies("Done.", (("call record_memories", stall_reply(30)),)))
+    story.leftovers = claude_processes_in(box.root)
     box.loreline("config", "set", "distill.timeout_seconds", "90")
+    box.loreline("config", "set", "distill.max_retries", "0")
     box.loreline("config", "set", "distill.backend", "auto")
     distill(story, "recovered", "third", Replies("Done.", (("call record_memories", record(
         memory("fact", "CI runs on Node 22.", story.lines["third"], "the CI runs on Node 22"))),)), auto=True)
@@ -252,6 +271,11 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
     assert stalled["sessions"]["imported"] == 0 and stalled["sessions"]["failed"] == []
     assert [d["path"] for d in stalled["sessions"]["deferred"]] == [str(story.sessions["third"])]
     assert story.runs["stalled"].seconds < 20  # bounded: a 2 s request timeout, no retry, 6 s for the whole call
+    deadline = story.reports["deadline"]
+    [(path, reason)] = [(d["path"], d["reason"]) for d in deadline["sessions"]["deferred"]]
+    assert path == str(story.sessions["third"]) and "no answer within 3s" in reason, reason
+    assert story.runs["deadline"].seconds < 15
+    assert story.leftovers == []  # the cut-off run's `claude` was stopped with it
     recovered = story.reports["recovered"]
     assert recovered["sessions"]["imported"] == 1 and recovered["added"] == 1
     assert "CI runs on Node 22." in texts(story.box)
@@ -262,7 +286,7 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
 
 def test_no_hook_fired_for_any_distillation_run(story: Story) -> None:
     assert story.hook_runs["users"] >= 3  # the marker hook works: the user's sessions fired it
-    distilled = ("distill", "judge", "outage", "stalled", "recovered")
+    distilled = ("distill", "judge", "outage", "stalled", "deadline", "recovered")
     assert {story.hook_runs[step] for step in distilled} == {story.hook_runs["users"]}
     assert all(story.spools[step] == [] for step in story.spools)
     assert story.box.jobs() == []
@@ -270,7 +294,7 @@ def test_no_hook_fired_for_any_distillation_run(story: Story) -> None:
 
 def test_no_distillation_run_left_a_transcript(story: Story) -> None:
     assert len(story.transcripts["users"]) == 3
-    for step in ("distill", "judge", "outage", "refused", "stalled", "recovered"):
+    for step in ("distill", "judge", "outage", "refused", "stalled", "deadline", "recovered"):
         assert story.transcripts[step] == story.transcripts["users"], step
     discovered = story.box.loreline_json("import", "sessions", "--dry-run", "--backend", "rules",
                                          "--claude-dir", str(story.box.home / ".claude"))

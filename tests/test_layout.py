@@ -61,3 +61,42 @@ def test_python_files_stay_small() -> None:
            if ".venv" not in p.parts and "node_modules" not in p.parts
            and (n := len(p.read_text(encoding="utf-8").splitlines())) > 650}
     assert big == {}
+
+
+def _absolute_imports(path: Path, root: Path = ROOT / "engine") -> set[str]:
+    """Every module `path` imports, relative imports resolved (`from .. import usage` in
+    loreline/distill/x.py is loreline.usage)."""
+    package = list(path.relative_to(root).with_suffix("").parts[:-1])
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+DISTILL_MUST_NOT_IMPORT = ("loreline.store", "loreline.beliefs", "loreline.usage", "loreline.keys")
+
+
+def _leaks(names: set[str]) -> list[str]:
+    return sorted(n for n in names for banned in DISTILL_MUST_NOT_IMPORT if n == banned or n.startswith(banned + "."))
+
+
+def test_distill_knows_neither_the_store_nor_the_beliefs_nor_usage() -> None:
+    offenders = {str(p.relative_to(ROOT)): _leaks(_absolute_imports(p))
+                 for p in (ENGINE / "distill").rglob("*.py") if _leaks(_absolute_imports(p))}
+    assert offenders == {}
+
+
+def test_the_distill_check_resolves_relative_imports(tmp_path: Path) -> None:
+    bad = tmp_path / "loreline" / "distill" / "probe.py"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("from ..usage import Meter\nfrom .. import store\nfrom ..beliefs.judge import ModelJudge\n"
+                   "import loreline.keys\nfrom . import rules\n")
+    assert _leaks(_absolute_imports(bad, tmp_path)) == [
+        "loreline.beliefs.judge", "loreline.beliefs.judge.ModelJudge", "loreline.keys", "loreline.store",
+        "loreline.usage", "loreline.usage.Meter"]

@@ -51,17 +51,20 @@ def define(key: str, setting: Setting) -> None:
     SCHEMA[key] = setting
 
 
-define("distill.backend", Setting(str, "auto", "distiller: auto (Claude when an API key is available, else "
-                                  "rules), anthropic, or rules (offline)", choices=("auto", "anthropic", "rules")))
+define("distill.backend", Setting(str, "auto", "distiller: auto (an API key if one is configured, else a "
+                                  "logged-in Claude Code, else rules), anthropic, claude-code, or rules (offline)",
+                                  choices=("auto", "anthropic", "claude-code", "rules")))
 define("distill.model", Setting(str, "claude-haiku-4-5", "Claude model used to distill memories"))
+define("distill.claude_code_model", Setting(str, "claude-haiku-4-5", "model the claude-code backend asks "
+                                            "Claude Code for (a full name or an alias such as haiku)"))
+define("distill.claude_path", Setting(str, "", "the `claude` CLI the claude-code backend drives; empty means "
+                                      "`claude` on PATH"))
 define("distill.base_url", Setting(str, "", "Messages API endpoint; empty means $ANTHROPIC_BASE_URL, "
                                    "else https://api.anthropic.com"))
 define("distill.max_output_tokens", Setting(int, 4096, "most tokens one distillation answer may use", minimum=256))
 define("distill.timeout_seconds", Setting(float, 90.0, "seconds to wait for one model answer", minimum=0.05))
-define("distill.max_retries", Setting(int, 4, "retries after 429/529/5xx/timeouts before the work is deferred",
+define("distill.max_retries", Setting(int, 4, "retries (the SDK's, with backoff) after 408/429/5xx/timeouts before the work is deferred",
                                       minimum=0))
-define("distill.retry_base_seconds", Setting(float, 1.0, "first retry delay; doubles each retry, with jitter",
-                                             minimum=0.0))
 define("distill.retry_max_seconds", Setting(float, 30.0, "longest single wait between retries (a longer "
                                             "retry-after defers the work instead)", minimum=0.0))
 define("limits.daily_unattended_calls", Setting(int, 100, "model calls per day that background capture may "

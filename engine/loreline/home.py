@@ -70,6 +70,12 @@ def state_dir() -> Path:
     return Path(platformdirs.user_state_dir(APP, appauthor=False))
 
 
+def distill_workdir() -> Path:
+    """The working directory of the claude-code backend's runs: Loreline's own, so discovery
+    can tell a distillation transcript (were one ever left) from a user's session."""
+    return state_dir() / "claude-code-distill"
+
+
 def db_path() -> Path:
     return data_dir() / DB_NAME
 

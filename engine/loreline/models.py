@@ -195,6 +195,8 @@ class ImportReport:
     dry_run: bool = False
     cancelled: bool = False
     backend: str = "rules"
+    #: why that backend ran (`backends.Choice.reason`), set by the front end that chose it
+    backend_reason: str = ""
     #: the model a paying backend used, what it spent, and on dry runs what it would send
     model: str | None = None
     usage: Usage = field(default_factory=Usage)

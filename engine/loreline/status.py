@@ -40,10 +40,10 @@ def collect(store: Store) -> dict[str, object]:
 
 
 def _backend() -> str:
-    from .distill import select
+    from . import backends
 
     try:
-        return select.describe()
+        return backends.describe()
     except LorelineError as err:
         return f"unknown ({err})"
 

@@ -19,7 +19,7 @@ from loreline.beliefs import conflicts
 
 from loreline.beliefs import curate
 from loreline.beliefs.conflicts import Conflict
-from loreline.distill import select as backends
+from loreline import backends
 from loreline.models import ImportReport, Memory, Provenance
 from loreline.project import project_key
 from loreline.recall import USER_SCOPE, recall
@@ -147,6 +147,7 @@ def run_import(paths: list[str] | None, scope: str, days: float, sessions: int,
                                should_stop=should_stop)
     with Store() as store:
         report = pipeline.import_sessions(store, chosen, options)
+    report.backend_reason = choice.reason
     report.left_out.extend(left_out)
     return report
 
@@ -157,4 +158,5 @@ def report_json(report: ImportReport) -> dict[str, Any]:
             "failed": [{"path": p, "error": e} for p, e in report.failed],
             "turns": report.turns, "chunks": report.chunks, "candidates": report.candidates,
             "rejected": report.rejected, "added": report.added, "merged": report.merged,
-            "cancelled": report.cancelled, "backend": report.backend}
+            "cancelled": report.cancelled, "backend": report.backend,
+            "backendReason": report.backend_reason}

@@ -8,9 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import pipeline, usage
+from .. import backends, pipeline, usage
 from ..distill import Metered
-from ..distill import select as backends
 from ..errors import TranscriptMissingError
 from ..models import ImportReport
 from ..transcripts import discover
@@ -34,8 +33,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                    help="at most N sessions, newest first (20)")
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--backend", choices=backends.BACKENDS, help="distiller: auto (Claude when a key is available, "
-                   "else offline rules), anthropic or rules (default: config distill.backend, auto)")
+    p.add_argument("--backend", choices=backends.BACKENDS, help="distiller: auto (an API key if configured, "
+                   "else a logged-in Claude Code, else offline rules), anthropic, claude-code or rules "
+                   "(default: config distill.backend, auto)")
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
                    "`loreline auth set` or ANTHROPIC_API_KEY)")
     p.set_defaults(func=run)
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
                                progress=_progress(), attended=True)
     with open_store() as store:
         report = pipeline.import_sessions(store, sessions, options)
+    report.backend_reason = choice.reason
     report.left_out.extend(left_out)
     _clear_progress()
     if args.json:
@@ -137,6 +138,7 @@ def _report_json(report: ImportReport, options: pipeline.Options) -> dict[str, o
     return {
         "dry_run": report.dry_run,
         "backend": report.backend,
+        "backend_reason": report.backend_reason,
         "sessions": {"imported": report.imported, "unchanged": report.unchanged,
                      "left_out": [{"path": p, "reason": r} for p, r in report.left_out],
                      "failed": [{"path": p, "error": e} for p, e in report.failed],

@@ -72,6 +72,8 @@ def import_report(report: ImportReport) -> str:
         + ("" if report.dry_run else f" · added {report.added} · merged {report.merged}")
         + (f" · forgotten, not re-added {report.forgotten_skipped}" if report.forgotten_skipped else ""),
     ]
+    if report.backend_reason:
+        out.insert(1, f"  backend {report.backend_reason}")
     out.extend(_grouped("left out", report.left_out))
     out.extend(_grouped("failed", report.failed))
     out.extend(_grouped("deferred to the next run", report.deferred))

@@ -4,7 +4,8 @@ Where each tool keeps its sessions:
 
 * Claude Code: `<config>/projects/<slug>/<session-uuid>.jsonl` (`<config>` is `--claude-dir`,
   else `$CLAUDE_CONFIG_DIR`, else `~/.claude`). Sidecar subagent files
-  (`<slug>/agent-*.jsonl`, `<slug>/<session>/subagents/*.jsonl`) are not sessions.
+  (`<slug>/agent-*.jsonl`, `<slug>/<session>/subagents/*.jsonl`) are not sessions, and neither
+  is anything in the project folder of Loreline's own distillation runs (`home.distill_workdir`).
 * Codex: `<home>/sessions/**/rollout-*.jsonl`, `<home>/archived_sessions/rollout-*.jsonl` and
   the TypeScript CLI's `<home>/sessions/rollout-*.json` (`<home>` is `--codex-home`, else
   `$CODEX_HOME`, else `~/.codex`). Compressed `.jsonl.zst` rollouts are reported, not read.
@@ -33,6 +34,7 @@ DEFAULT_DAYS = 14
 DEFAULT_SESSIONS = 20
 TOOLS = ("claude-code", "codex", "cursor")
 SUBAGENT = "subagent sidecar, not a session"
+OWN_RUN = "Loreline's own distillation run (claude-code backend), not a session"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +143,11 @@ def _claude_candidates(root: Path, result: Discovery) -> list[Found]:
         result.left_out.append((str(projects), "no Claude Code projects folder here"))
         return []
     candidates: list[Found] = []
+    own = _own_slugs()
     for path in sorted(projects.glob("*/*.jsonl")):
-        if path.name.startswith("agent-"):
+        if path.parent.name in own:
+            result.left_out.append((str(path), OWN_RUN))
+        elif path.name.startswith("agent-"):
             result.left_out.append((str(path), SUBAGENT))
         elif not SESSION_NAME.match(path.name):
             result.left_out.append((str(path), "not a session file name"))
@@ -151,6 +156,14 @@ def _claude_candidates(root: Path, result: Discovery) -> list[Found]:
     for path in sorted(projects.glob("*/*/subagents/*.jsonl")):
         result.left_out.append((str(path), SUBAGENT))
     return candidates
+
+
+def _own_slugs() -> set[str]:
+    """Claude Code's project folder names for the claude-code backend's working directory."""
+    from .. import home
+
+    workdir = home.distill_workdir()
+    return {re.sub(r"[^A-Za-z0-9]", "-", str(p)) for p in (workdir, workdir.resolve())}
 
 
 def _codex_candidates(root: Path, result: Discovery) -> list[Found]:

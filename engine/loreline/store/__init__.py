@@ -180,8 +180,7 @@ def _scope_token_sql(*args: Any) -> str:
 
 def _touch_private(path: Path) -> None:
     try:
-        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+        fd = home.open_private(path, os.O_RDWR)
     except OSError as err:
         raise StoreError(f"cannot open the store at {path}: {err.strerror}") from None
     os.close(fd)
-    home.make_private_file(path)

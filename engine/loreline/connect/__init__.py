@@ -125,7 +125,7 @@ def _replace(real: Path, text: str) -> None:
     real.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         os.chmod(tmp, stat.S_IMODE(old.st_mode) if old else home.PRIVATE_FILE)
         if old is not None and hasattr(os, "chown") and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):

@@ -164,7 +164,8 @@ def load(path: Path) -> dict[str, Any]:
 def read(path: Path) -> tuple[str, dict[str, Any]]:
     """The file's text (for its layout) and its JSON object; ("", {}) when absent or empty."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as handle:  # line endings as they are
+            text = handle.read()
     except FileNotFoundError:
         return "", {}
     except (OSError, UnicodeDecodeError) as err:

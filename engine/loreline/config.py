@@ -190,7 +190,11 @@ def _read(path: Path) -> Any:
 
 def _write(path: Path, text: str) -> None:
     """Replace the config file (through a symlink to the file it names) as a 0600 file."""
-    home.write_private(Path(os.path.realpath(path)), text)
+    try:
+        home.write_private(Path(os.path.realpath(path)), text)
+    except OSError as err:
+        raise ConfigError(f"cannot write the config file {path}: {err.strerror or err}; nothing was changed") \
+            from None
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

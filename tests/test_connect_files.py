@@ -8,6 +8,7 @@ import json
 import os
 import stat
 import subprocess
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 
 from tests.capture_helpers import HOOK
 from tests.conftest import loreline_exe, subprocess_env
+from tests.test_connect import cli_from, other_install
 
 EVENTS = ["SessionStart", "Stop", "PreCompact", "SessionEnd"]
 #: a user's own hooks that mention Loreline by name but are not Loreline's entries
@@ -266,3 +268,16 @@ def test_codex_config_through_a_relative_symlink_and_read_only(tmp_path: Path) -
     real.chmod(0o600)
     assert cli(tmp_path, "disconnect", "codex").returncode == 0
     assert link.is_symlink() and real.read_text() == CODEX
+
+
+def test_codex_a_moved_install_replaces_its_recorded_notify(tmp_path: Path) -> None:
+    config = tmp_path / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(CODEX)
+    old_python = other_install(tmp_path)
+    assert cli_from(old_python, tmp_path, "connect", "codex").returncode == 0
+    assert tomllib.loads(config.read_text())["notify"] == [str(old_python.parent / "loreline-hook"), "codex-notify"]
+    assert cli(tmp_path, "connect", "codex").returncode == 0
+    assert tomllib.loads(config.read_text())["notify"] == [str(HOOK), "codex-notify"]
+    assert cli(tmp_path, "disconnect", "codex").returncode == 0
+    assert config.read_text() == CODEX

@@ -4,7 +4,9 @@ a command that writes says so in one line and changes nothing.
 Tests run as root, which file modes do not stop, so the home is made read-only the way a
 backup mount is: `chmod -R a-w` and then a read-only bind mount in a private mount namespace
 (`unshare -rm`, `mount --bind` + `remount,ro`), where the kernel refuses every write
-(EROFS) whoever asks. The real CLI runs inside that namespace."""
+(EROFS) whoever asks. The real CLI runs inside that namespace. One more test makes a copy of
+the home read-only with `chmod -R a-w` alone and reads it as an unprivileged user (`setpriv`),
+for whom the modes bind."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -136,3 +139,42 @@ def test_pending_wal_content_is_read(populated: Path, monkeypatch: pytest.Monkey
         assert Path(str(store.path) + "-wal").stat().st_size > 0
         shown = ro_cli(populated, "show", "1")
     assert shown.returncode == 0 and "pnpm 9" in shown.stdout, shown.stderr
+
+
+def _as_another_user() -> list[str]:
+    """The prefix that runs a command as an unprivileged user, for whom `chmod a-w` binds."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        missing_host("running as root without setpriv: no unprivileged user to honour file modes")
+    return [str(setpriv), "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def test_a_home_made_read_only_with_chmod_serves_an_unprivileged_user(populated: Path) -> None:
+    """No mount this time: `chmod -R a-w` on a home owned by the user who reads it."""
+    prefix = _as_another_user()
+    base = Path(tempfile.mkdtemp(prefix="loreline-ro-"))
+    home = base / "home"
+    try:
+        base.chmod(0o711)
+        shutil.copytree(populated, home)
+        if prefix:
+            subprocess.run(["chown", "-R", "65534:65534", str(home)], check=True)
+        subprocess.run(["chmod", "-R", "a-w", str(home)], check=True)
+        before = snapshot(home)
+        env = subprocess_env(home, HOME=str(base))
+
+        def run(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([*prefix, loreline_exe(), *args], capture_output=True, text=True, env=env,
+                                  cwd=base, timeout=120)
+
+        for args, expected in READS:
+            result = run(*args)
+            assert result.returncode == 0 and expected in result.stdout, (args, result.stderr)
+        forget = run("forget", "1")
+        assert forget.returncode != 0 and forget.stderr.count("\n") == 1 and "read-only" in forget.stderr
+        assert snapshot(home) == before
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(base)], check=False)
+        shutil.rmtree(base, ignore_errors=True)

@@ -178,3 +178,15 @@ def test_a_home_made_read_only_with_chmod_serves_an_unprivileged_user(populated:
     finally:
         subprocess.run(["chmod", "-R", "u+w", str(base)], check=False)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_read_only_store_that_needs_a_migration_says_so(populated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store from an older Loreline (a migration not recorded yet) cannot be upgraded in place."""
+    monkeypatch.setenv("LORELINE_HOME", str(populated))
+    with Store() as store, store.write():
+        store.conn.execute("DELETE FROM migrations WHERE rowid = (SELECT max(rowid) FROM migrations)")
+    before = snapshot(populated)
+    result = ro_cli(populated, "memories", "--all")
+    assert result.returncode != 0 and result.stderr.count("\n") == 1
+    assert "read-only" in result.stderr and "older Loreline" in result.stderr
+    assert snapshot(populated) == before

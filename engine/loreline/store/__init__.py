@@ -5,6 +5,9 @@ apsw, which bundles a current SQLite and loads sqlite-vec everywhere. WAL mode, 
 timeout and foreign keys are set on every connection; migrations run on open. The file and
 its directory are private to the user (0600 / 0700).
 
+A store this user cannot write (a read-only mount or folder, `chmod a-w`) is opened read-only
+(`Store.read_only`): every read works and `write()` raises one StoreError line saying so.
+
 Writes go through `write()`: one `BEGIN IMMEDIATE` transaction, so two writers queue on the
 busy timeout instead of failing half-way, and an error rolls everything back.
 """
@@ -67,7 +70,11 @@ class Store:
                 self._enable_wal(busy_timeout_ms)
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
-            if migrations.pending(self):  # a write lock only when there is something to migrate
+            pending = migrations.pending(self)
+            if pending and self.read_only:
+                raise StoreError(f"{self.path} is read-only and was written by an older Loreline; open it once "
+                                 "with write access to upgrade it")
+            if pending:  # a write lock only when there is something to migrate
                 with self.write():
                     migrations.apply(self)
         except (apsw.NotADBError, apsw.CorruptError) as err:

@@ -44,10 +44,10 @@ def cli(home: Path, *args: str, stdin: str = "", cwd: Path | None = None) -> sub
                           env=subprocess_env(home), cwd=cwd, timeout=120)
 
 
-def ro_cli(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def ro_cli(home: Path, *args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:
     """The CLI with `home` mounted read-only for it (and only for it)."""
     return subprocess.run(["unshare", "-rm", "sh", "-c", MOUNT_RO, str(home), loreline_exe(), *args],
-                          capture_output=True, text=True, input=stdin, env=subprocess_env(home), timeout=120)
+                          capture_output=True, text=True, input=stdin, env=subprocess_env(home, **env), timeout=120)
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, str]]:
@@ -190,3 +190,13 @@ def test_a_read_only_store_that_needs_a_migration_says_so(populated: Path, monke
     assert result.returncode != 0 and result.stderr.count("\n") == 1
     assert "read-only" in result.stderr and "older Loreline" in result.stderr
     assert snapshot(populated) == before
+
+
+def test_connect_with_a_read_only_home_changes_no_settings(populated: Path, tmp_path: Path) -> None:
+    settings = tmp_path / "user" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"model": "opus"}\n')
+    result = ro_cli(populated, "connect", "claude-code", HOME=str(tmp_path / "user"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "state folder" in result.stderr and "nothing was changed" in result.stderr
+    assert settings.read_text() == '{"model": "opus"}\n' and len(list(settings.parent.iterdir())) == 1

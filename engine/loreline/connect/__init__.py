@@ -73,8 +73,21 @@ def _is_shim(path: str) -> bool:
 @contextmanager
 def locked() -> Iterator[None]:
     """Serialise Loreline's edits of other tools' settings files (and of the manifest)."""
-    with home.private_lock(home.state_dir() / "connect.lock", timeout=30):
+    from filelock import Timeout
+
+    try:
+        lock = home.private_lock(home.state_dir() / "connect.lock", timeout=30)
+        lock.acquire()
+    except Timeout:
+        raise ConfigError("another `loreline connect` or `disconnect` held its lock for 30 s; "
+                          "nothing was changed, try again") from None
+    except OSError as err:
+        raise ConfigError(f"cannot use Loreline's state folder {home.state_dir()} to record the change: "
+                          f"{err.strerror or err}; nothing was changed") from None
+    try:
         yield
+    finally:
+        lock.release()
 
 
 def real_path(path: Path) -> Path:

@@ -103,7 +103,11 @@ def backup_once(path: Path) -> Path | None:
         return None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(path.name + BACKUP_TAG + stamp)
-    home.write_private(target, path.read_bytes())
+    try:
+        home.write_private(target, path.read_bytes())
+    except OSError as err:
+        raise ConfigError(f"cannot keep a backup of {path} beside it ({err.strerror or err}); "
+                          "nothing was changed") from None
     return target
 
 

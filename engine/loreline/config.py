@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,16 +192,12 @@ def _read(path: Path) -> Any:
 
 
 def _write(path: Path, text: str) -> None:
-    home.ensure_private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
+    """Replace the config file (through a symlink to the file it names) as a 0600 file."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        home.write_private(Path(os.path.realpath(path)), text)
+    except OSError as err:
+        raise ConfigError(f"cannot write the config file {path}: {err.strerror or err}; nothing was changed") \
+            from None
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

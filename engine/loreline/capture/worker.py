@@ -216,11 +216,9 @@ def default_choice() -> "backends.Choice":
 
 
 def _lock(wait: float) -> Any:
-    from filelock import FileLock, Timeout
+    from filelock import Timeout
 
-    path = capture.worker_lock_path()
-    home.ensure_private_dir(path.parent)
-    lock = FileLock(str(path), mode=0o600)
+    lock = home.private_lock(capture.worker_lock_path())
     try:
         lock.acquire(timeout=wait, poll_interval=0.05)
     except Timeout:

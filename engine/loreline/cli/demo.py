@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import pipeline
+from .. import home, pipeline
 from ..distill.rules import RulesDistiller
 from ..recall import recall
 from ..samples import sample_files
@@ -48,8 +48,7 @@ def _plant(claude: Path) -> list[Path]:
     for age, sample in enumerate(sample_files(), start=1):
         first = json.loads(sample.read_text(encoding="utf-8").splitlines()[1])
         target = claude / "projects" / project_slug(first["cwd"]) / sample.name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(sample, target)
+        home.write_private(target, sample.read_bytes())
         stamp = time.time() - age * 3600
         os.utime(target, (stamp, stamp))
         planted.append(target)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import backends, pipeline, usage
 from ..distill import Metered
-from ..errors import TranscriptMissingError
+from ..errors import StoreError, TranscriptMissingError
 from ..models import ImportReport
 from ..transcripts import discover
 from . import render
@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     options = pipeline.Options(distiller=choice.distiller, judge=choice.judge, dry_run=args.dry_run,
                                progress=_progress(), attended=True)
     with open_store() as store:
+        if store.read_only and not args.dry_run:  # one line, not one failure per session
+            raise StoreError(store.read_only_message())
         report = pipeline.import_sessions(store, sessions, options)
     report.backend_reason = choice.reason
     report.left_out.extend(left_out)

@@ -5,6 +5,9 @@ apsw, which bundles a current SQLite and loads sqlite-vec everywhere. WAL mode, 
 timeout and foreign keys are set on every connection; migrations run on open. The file and
 its directory are private to the user (0600 / 0700).
 
+A store this user cannot write (a read-only mount or folder, `chmod a-w`) is opened read-only
+(`Store.read_only`): every read works and `write()` raises one StoreError line saying so.
+
 Writes go through `write()`: one `BEGIN IMMEDIATE` transaction, so two writers queue on the
 busy timeout instead of failing half-way, and an error rolls everything back.
 """
@@ -49,22 +52,29 @@ def damage(err: BaseException) -> str:
 class Store:
     def __init__(self, path: Path | None = None, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = path or home.db_path()
+        self.read_only = _read_only(self.path)
+        if not self.read_only:
+            try:
+                home.ensure_private_dir(self.path.parent)
+            except OSError as err:
+                raise StoreError(f"cannot use {self.path.parent} for the store: {err.strerror or err}") from None
+            _touch_private(self.path)
         try:
-            home.ensure_private_dir(self.path.parent)
-        except OSError as err:
-            raise StoreError(f"cannot use {self.path.parent} for the store: {err.strerror or err}") from None
-        _touch_private(self.path)
-        try:
-            self.conn = apsw.Connection(str(self.path))
+            self.conn = _connect_read_only(self.path) if self.read_only else apsw.Connection(str(self.path))
             self.conn.setbusytimeout(busy_timeout_ms)
             self.conn.enable_load_extension(True)
             self.conn.load_extension(sqlite_vec.loadable_path())
             self.conn.enable_load_extension(False)
             self.conn.create_scalar_function("loreline_scope_token", _scope_token_sql, 1, deterministic=True)
-            self._enable_wal(busy_timeout_ms)
+            if not self.read_only:
+                self._enable_wal(busy_timeout_ms)
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
-            if migrations.pending(self):  # a write lock only when there is something to migrate
+            pending = migrations.pending(self)
+            if pending and self.read_only:
+                raise StoreError(f"{self.path} is read-only and was written by an older Loreline; open it once "
+                                 "with write access to upgrade it")
+            if pending:  # a write lock only when there is something to migrate
                 with self.write():
                     migrations.apply(self)
         except (apsw.NotADBError, apsw.CorruptError) as err:
@@ -75,7 +85,8 @@ class Store:
         except apsw.BusyError:
             raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
         for suffix in ("-wal", "-shm"):
-            home.make_private_file(Path(str(self.path) + suffix))
+            if not self.read_only:
+                home.make_private_file(Path(str(self.path) + suffix))
 
     def _enable_wal(self, timeout_ms: int) -> None:
         """WAL mode, once per file. Switching needs a moment of exclusive access and SQLite
@@ -106,6 +117,8 @@ class Store:
     @contextmanager
     def write(self) -> Iterator[apsw.Connection]:
         """One immediate transaction; nested use joins the outer one."""
+        if self.read_only:
+            raise StoreError(self.read_only_message())
         if not self.conn.get_autocommit():
             yield self.conn
             return
@@ -131,6 +144,10 @@ class Store:
                         from None
                 raise
 
+    def read_only_message(self) -> str:
+        return (f"{self.path} is read-only (a read-only folder or mount); reading works, "
+                "but this command writes: run it with a writable Loreline home")
+
     def _rollback(self) -> None:
         try:
             self.conn.execute("ROLLBACK")
@@ -142,6 +159,8 @@ class Store:
             return list(self.conn.execute(sql, params))
         except apsw.BusyError:
             raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
+        except apsw.ReadOnlyError:
+            raise StoreError(self.read_only_message()) from None
         except apsw.Error as err:
             if is_damage(err):
                 raise StoreCorruptError(f"{self.path} is damaged ({damage(err)}); move it aside and re-import") \
@@ -180,8 +199,35 @@ def _scope_token_sql(*args: Any) -> str:
 
 def _touch_private(path: Path) -> None:
     try:
-        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+        fd = home.open_private(path, os.O_RDWR)
     except OSError as err:
         raise StoreError(f"cannot open the store at {path}: {err.strerror}") from None
     os.close(fd)
-    home.make_private_file(path)
+
+
+def _read_only(path: Path) -> bool:
+    """An existing store this user cannot write (a read-only mount, a folder or file without
+    write permission): it is opened for reading only, and commands that write say so."""
+    try:
+        return path.is_file() and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK))
+    except OSError:
+        return False
+
+
+def _connect_read_only(path: Path) -> apsw.Connection:
+    """Open without creating or changing any file. A WAL database needs its `-shm` index,
+    which SQLite cannot create in a read-only folder: when it is missing (the last writer
+    closed cleanly, so there is no pending `-wal` content either) the file is opened as
+    immutable, which reads the main file alone and takes no locks."""
+    from urllib.parse import quote
+
+    uri = "file:" + quote(str(path.resolve()), safe="/")
+    flags = apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI
+    if Path(str(path) + "-shm").exists():
+        conn = apsw.Connection(uri + "?mode=ro", flags=flags)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+            return conn
+        except apsw.Error:
+            conn.close()
+    return apsw.Connection(uri + "?immutable=1", flags=flags)

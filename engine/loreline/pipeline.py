@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import beliefs, evidence, transcripts, usage, vectors
@@ -58,7 +58,7 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
     for turn in turns:
         text = redact(sanitize(turn.text)).strip()
         if text:
-            out.append(Turn(turn.speaker, text, turn.line_start, turn.line_end, turn.timestamp, turn.files))
+            out.append(replace(turn, text=text))  # every other field (files, origin, …) is kept
     return out
 
 
@@ -123,9 +123,11 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     report.turns += sum(1 for turn in turns if turn.line_end > context_until)
     report.lines_skipped += t.stats.bad_lines
     report.chunks += len(chunks)
+    # a dry run records nothing, so it does not hash the file for the ledger either
+    digest = "" if options.dry_run else ledger.prefix_hash(path, parsed.end.offset, check.verified)
     entry = ledger.Entry(
         str(path), t.session_id, t.tool, project, parsed.end, parsed.context_start,
-        ledger.prefix_hash(path, parsed.end.offset, check.verified), check.size, check.mtime_ns, policy,
+        digest, check.size, check.mtime_ns, policy,
     )
     for position, piece in enumerate(chunks):
         if _stopping(options, report):

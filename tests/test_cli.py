@@ -54,7 +54,8 @@ def test_import_then_list_show_recall_status(tmp_path: Path, loreline_home: Path
     shown = cli(loreline_home, "show", str(first["id"])).stdout
     assert "In this repo we use pnpm, never npm." in shown and "lines 1" in shown
     hits = json.loads(cli(loreline_home, "recall", "advisory locks", "--project", str(tmp_path / "shop"), "--json").stdout)
-    assert "advisory locks" in hits[0]["text"] and hits[0]["provenance"]
+    assert "advisory locks" in hits[0]["memory"]["text"] and hits[0]["memory"]["provenance"]
+    assert hits[0]["sources"] == hits[0]["memory"]["provenance"] and hits[0]["fts_rank"] == 1
     status = cli(loreline_home, "status").stdout
     assert "3 active in 2 projects" in status and "2 imported" in status
 

@@ -148,3 +148,30 @@ def test_an_unusable_home_is_one_line(tmp_path: Path) -> None:
     result = cli(blocker / "home", "status", check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("loreline: cannot use")
+
+
+def test_import_json_and_text_count_conflicts_and_status_has_the_project_counts(
+        tmp_path: Path, loreline_home: Path) -> None:
+    """Every count the pipeline keeps reaches `--json` (and the text when it is not zero); status
+    gives the current directory's project its own counts."""
+    project = tmp_path / "reports"
+    project.mkdir()
+    s = ClaudeSession(str(project))
+    s.user("Let's use MySQL for reporting since the team knows it.")
+    s.user("Actually, scrap that: we'll use Postgres for reporting because we need window functions.")
+    path = s.write(tmp_path / "rev.jsonl")
+    report = json.loads(cli(loreline_home, "import", "sessions", "--path", str(path), "--json").stdout)
+    assert (report["conflicts"], report["versioned"], report["added"]) == (1, 0, 2)
+    assert report["sessions"]["deferred"] == [] and report["cancelled"] is False
+    again = cli(loreline_home, "import", "sessions", "--path", str(s.write(tmp_path / "again.jsonl"))).stdout
+    assert "conflicts" not in again  # a second copy only merges: zero counts stay out of the text
+    t = ClaudeSession(str(tmp_path / "elsewhere"))
+    t.user("Let's use MySQL for reporting since the team knows it.")
+    t.user("Actually, scrap that: we'll use Postgres for reporting because we need window functions.")
+    text = cli(loreline_home, "import", "sessions", "--path", str(t.write(tmp_path / "t.jsonl"))).stdout
+    assert "added 2 · merged 0 · conflicts 1" in text
+    status = json.loads(cli(loreline_home, "status", "--json", cwd=project).stdout)
+    assert status["project"] == str(project) and status["pending_conflicts"] == 0
+    assert status["project_counts"] == {"active": 1, "superseded": 1, "forgotten": 0, "pending_conflicts": 0}
+    other = json.loads(cli(loreline_home, "status", "--json", cwd=tmp_path).stdout)
+    assert other["project_counts"]["active"] == 0 and other["memories"]["active"] == 2

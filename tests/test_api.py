@@ -1,6 +1,6 @@
 """The application layer's one serializer: every field the engine keeps reaches the JSON both
-front ends send, in one casing policy (snake_case; the language server's camelCase is made
-from it in one place)."""
+front ends send, in one casing policy (field names written once in snake_case; the language
+server's camelCase is the same record renamed)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from loreline.api import ImportOutcome, Loreline, ProjectCounts, serialize
-from loreline.models import ImportReport, Memory, Provenance, Usage
+from loreline.api import Conflict, ImportOutcome, Loreline, Page, ProjectCounts, serialize
+from loreline.models import ImportReport, Memory, Provenance, RecallHit, Usage
 
 #: where an ImportReport field lands in the JSON when not under its own name
 REPORT_PLACES = {"imported": "sessions", "unchanged": "sessions", "left_out": "sessions", "failed": "sessions",
@@ -52,14 +52,29 @@ def test_every_memory_and_source_field_reaches_the_json() -> None:
 
 
 def test_the_language_server_casing_is_camel_case_except_for_data_keys() -> None:
-    report = ImportReport(rejected={"no_quote_match": 2, "malformed-output": 1}, lines_skipped=3)
-    out = serialize.camel(serialize.import_report(ImportOutcome(report)))
+    report = ImportReport(rejected={"no_quote_match": 2, "malformed-output": 1}, lines_skipped=3,
+                          deferred=[("/s/b.jsonl", "rate limited")])
+    out = serialize.import_report(ImportOutcome(report), camel=True)
     assert out["linesSkipped"] == 3 and out["sessions"]["leftOut"] == [] and out["modelUse"]["inputTokens"] == 0
     assert out["rejected"] == {"no_quote_match": 2, "malformed-output": 1}
+    assert out["sessions"]["deferred"] == [{"path": "/s/b.jsonl", "reason": "rate limited"}]
     assert not [k for k in keys(out) if "_" in k and k != "no_quote_match"]
-    memory = serialize.camel(serialize.memory(sample_memory()))
+    memory = serialize.memory(sample_memory(), camel=True)
     assert memory["source"]["sessionUri"] == "file:///s/a.jsonl" and memory["validUntil"] is None
-    assert serialize.camel({"active_by_kind": {"fact": 1}}) == {"activeByKind": {"fact": 1}}
+    assert serialize.recase({"active_by_kind": {"fact_x": 1}}) == {"activeByKind": {"fact_x": 1}}
+
+
+def test_both_casings_carry_the_same_values() -> None:
+    """camelCase is a renaming of the snake_case record, nothing more or less."""
+    m = sample_memory()
+    conflict = Conflict(3, "/p", m, m, "pending", None, None, "why", "2026-01-03", None)
+    report = ImportReport(rejected={"no_quote_match": 2}, versioned=1, model="m", usage=Usage(calls=2))
+    for make in (lambda camel: serialize.memory(m, full=True, camel=camel),
+                 lambda camel: serialize.conflict(conflict, camel=camel),
+                 lambda camel: serialize.recall_hit(RecallHit(m, 0.5, 1, None), camel=camel),
+                 lambda camel: serialize.page(Page("/p", 9, 0, (m,)), camel=camel),
+                 lambda camel: serialize.import_report(ImportOutcome(report), camel=camel)):
+        assert serialize.recase(make(False)) == make(True)
 
 
 def test_project_counts_and_status_carry_both_casings(tmp_path: Path, loreline_home: Path) -> None:
@@ -68,5 +83,6 @@ def test_project_counts_and_status_carry_both_casings(tmp_path: Path, loreline_h
     assert found.counts == ProjectCounts(0, 0, 0, 0)
     snake = serialize.status(found)
     assert snake["project_counts"]["pending_conflicts"] == 0 and "store_bytes" in snake
-    camel = serialize.camel(snake)
+    camel = serialize.status(found, camel=True)
     assert camel["projectCounts"]["pendingConflicts"] == 0 and "storeBytes" in camel and "sessionsImported" in camel
+    assert camel == serialize.recase(snake)

@@ -1,25 +1,23 @@
 """The domain layer behind the language server: calls into `loreline.api`, JSON-ready values out.
 
 Nothing here knows about LSP transport and nothing here builds JSON by hand: every value is
-`loreline.api.serialize`'s, with camelCase field names (`serialize.camel`), the shapes
-`docs/protocol.md` documents.
+`loreline.api.serialize`'s with camelCase field names (`camel=True`, the LSP's casing), the
+shapes `docs/protocol.md` documents.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, cast
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from loreline.api import ImportOutcome, ImportRequest, Loreline, imports, serialize
 from loreline.api import project_of as project_key
 from loreline.models import Memory
 
-
-def wire(value: dict[str, Any]) -> dict[str, Any]:
-    """The one place an answer takes the protocol's casing (camelCase field names)."""
-    return cast(dict[str, Any], serialize.camel(value))
+#: the protocol's casing (docs/protocol.md): camelCase field names
+CAMEL = True
 
 
 def to_path(uri_or_path: str) -> str:
@@ -34,7 +32,7 @@ def to_uri(path: str) -> str:
 
 
 def memory_json(m: Memory) -> dict[str, Any]:
-    return wire(serialize.memory(m))
+    return serialize.memory(m, camel=CAMEL)
 
 
 class Service:
@@ -62,21 +60,19 @@ class Service:
     def memories(self, project: str, *, kind: str | None, status: str | None, text: str | None,
                  offset: int, limit: int) -> dict[str, Any]:
         page = self.lore.memories(project, kind=kind, status=status, text=text, offset=offset, limit=limit)
-        return wire(serialize.page(page))
+        return serialize.page(page, camel=CAMEL)
 
     def provenance(self, memory_id: int) -> dict[str, Any]:
         memory = self.lore.memory(memory_id)
-        return wire({"memory": serialize.memory(memory),
-                     "sources": [serialize.source(p) for p in memory.provenance]})
+        return {"memory": serialize.memory(memory, camel=CAMEL),
+                "sources": [serialize.source(p, camel=CAMEL) for p in memory.provenance]}
 
     def recall(self, project: str, query: str, *, limit: int, include_inactive: bool) -> dict[str, Any]:
         hits = self.lore.recall(project, query, limit=limit, include_inactive=include_inactive)
-        return wire({"project": project, "query": query,
-                     "items": [serialize.recall_hit(h) for h in hits]})
+        return {"project": project, "query": query, "items": [serialize.recall_hit(h, camel=CAMEL) for h in hits]}
 
     def conflicts(self, project: str | None, status: str | None) -> dict[str, Any]:
-        return wire({"items": [serialize.conflict(c)
-                               for c in self.lore.conflicts(project, status)]})
+        return {"items": [serialize.conflict(c, camel=CAMEL) for c in self.lore.conflicts(project, status)]}
 
     def file_memories(self, project: str, file_path: str) -> list[dict[str, Any]]:
         return [memory_json(m) for m in self.lore.file_memories(project, file_path)]
@@ -86,20 +82,20 @@ class Service:
         return self.lore.hover_memories(project, word, limit)
 
     def project_counts(self, project: str) -> dict[str, int]:
-        return wire(serialize.project_counts(self.lore.project_counts(project)))
+        return serialize.project_counts(self.lore.project_counts(project), camel=CAMEL)
 
     def status(self, project: str) -> dict[str, Any]:
         """`loreline status --json` for this project, camelCased like every other answer."""
-        return wire(serialize.status(self.lore.status(project)))
+        return serialize.status(self.lore.status(project), camel=CAMEL)
 
     # -- writing ----------------------------------------------------------------------
 
     def resolve_conflict(self, conflict_id: int, verdict: str, merge_text: str | None) -> dict[str, Any]:
         found = self.lore.resolve(conflict_id, keep=None if merge_text is not None else verdict, merge=merge_text)
-        return wire(serialize.conflict(found))
+        return serialize.conflict(found, camel=CAMEL)
 
     def forget(self, memory_id: int) -> dict[str, Any]:
-        return wire(serialize.forgotten(self.lore.forget(memory_id)))
+        return serialize.forgotten(self.lore.forget(memory_id), camel=CAMEL)
 
 
 def project_of(path_or_uri: str) -> str:
@@ -115,4 +111,4 @@ def run_import(paths: list[str] | None, scope: str, days: float, sessions: int,
 
 
 def report_json(outcome: ImportOutcome) -> dict[str, Any]:
-    return wire(serialize.import_report(outcome))
+    return serialize.import_report(outcome, camel=CAMEL)

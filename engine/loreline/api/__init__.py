@@ -4,7 +4,7 @@
               ◀── render ────── results (frozen dataclasses) ──▶ api.serialize (one JSON shape)
 
 A front end parses its input, calls this package and renders what comes back: text for a
-terminal, or `serialize`'s JSON (snake_case for the CLI, `serialize.camel` for the LSP). It
+terminal, or `serialize`'s JSON (snake_case for the CLI, `camel=True` for the LSP). It
 never opens the store, runs SQL, or calls a stage of the pipeline itself.
 """
 

@@ -1,9 +1,11 @@
 """The one place engine answers become JSON values, for every front end.
 
-Casing policy: field names are written here once, in snake_case; that is the CLI's `--json`.
-The language server sends the same values with camelCase field names, made by `camel()`
-(`created_at` → `createdAt`), the LSP convention (docs/protocol.md). Keys that are data rather
-than field names (kinds in `active_by_kind`, reasons in `rejected`) are never changed.
+Casing policy: every record's field names are written here once, in snake_case (`Record`);
+that is the CLI's `--json`. The language server asks for the same records with `camel=True`
+and gets the same values under camelCase names (`created_at` → `createdAt`), the LSP
+convention (docs/protocol.md). Keys that are data rather than field names (the kinds in
+`active_by_kind`, the reasons in `rejected`) are never renamed. The status facts, a free-form
+nested dict, are renamed by `camel()` under the same rule.
 
 Shapes: a memory always carries `source_count` and `source` (its earliest source, excerpt cut
 to `BRIEF_EXCERPT` characters, so a list shows provenance without a request per item);
@@ -13,19 +15,55 @@ to `BRIEF_EXCERPT` characters, so a list shows provenance without a request per 
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..models import ImportReport, Memory, Provenance, RecallHit
 from .. import usage
+from ..models import ImportReport, Memory, Provenance, RecallHit
 from .results import Conflict, Forgotten, ImportOutcome, Page, ProjectCounts, Status
 
 BRIEF_EXCERPT = 160
-#: fields whose value maps data (not field names) to values: `camel()` leaves their keys alone
+#: fields whose value maps data (not field names) to values: their keys are never renamed
 DATA_MAPS = frozenset({"active_by_kind", "rejected"})
 
 Json = dict[str, Any]
+
+
+@functools.lru_cache(maxsize=1024)
+def camel_name(name: str) -> str:
+    """`created_at` → `createdAt`."""
+    head, *rest = name.split("_")
+    return head + "".join(word[:1].upper() + word[1:] for word in rest)
+
+
+class Record:
+    """One JSON record's field names: snake_case as written, camelCase worked out once."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = {False: names, True: tuple(camel_name(n) for n in names)}
+
+    def make(self, values: Iterable[Any], camel: bool) -> Json:
+        return dict(zip(self.names[camel], values, strict=True))
+
+
+SOURCE = Record("tool", "session_id", "session_path", "session_uri", "line_start", "line_end", "excerpt",
+                "observed_at")
+MEMORY = Record("id", "kind", "text", "status", "project", "scope", "version", "pinned", "created_at", "observed_at",
+                "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source")
+PAGE = Record("project", "total", "offset", "items")
+HIT = Record("memory", "score", "fts_rank", "vec_rank", "sources")
+CONFLICT = Record("id", "project", "status", "resolution", "decided_by", "reason", "created_at", "resolved_at",
+                  "existing", "new")
+FORGOTTEN = Record("forgotten", "project")
+COUNTS = Record("active", "superseded", "forgotten", "pending_conflicts")
+SESSIONS = Record("imported", "unchanged", "left_out", "failed", "deferred")
+SPEND = Record("model", "calls", "input_tokens", "cache_read_tokens", "cache_creation_tokens", "output_tokens",
+               "estimated_input_tokens", "cost_usd_estimate")
+REPORT = Record("dry_run", "backend", "cancelled", "sessions", "model_use", "turns", "lines_skipped", "chunks",
+                "chunks_replayed", "candidates", "rejected", "added", "merged", "versioned", "conflicts",
+                "forgotten_skipped", "preview")
+PREVIEW = Record("path", "line_start", "line_end", "chars", "memories")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -34,95 +72,80 @@ def file_uri(path: str) -> str:
     return Path(path).absolute().as_uri()
 
 
-def source(p: Provenance) -> Json:
-    return {**asdict(p), "session_uri": file_uri(p.session_path)}
+def source(p: Provenance, *, brief: bool = False, camel: bool = False) -> Json:
+    """A source; `brief` cuts the excerpt short (a list item's: `full` memories have it whole)."""
+    excerpt = p.excerpt if not brief or len(p.excerpt) <= BRIEF_EXCERPT else p.excerpt[:BRIEF_EXCERPT] + "…"
+    return SOURCE.make((p.tool, p.session_id, p.session_path, file_uri(p.session_path), p.line_start, p.line_end,
+                        excerpt, p.observed_at), camel)
 
 
-def _brief(p: Provenance) -> Json:
-    """A list item's source: the excerpt cut short (`full` memories have every source whole)."""
-    found = source(p)
-    excerpt = p.excerpt
-    return {**found, "excerpt": excerpt if len(excerpt) <= BRIEF_EXCERPT else excerpt[:BRIEF_EXCERPT] + "…"}
-
-
-def memory(m: Memory, *, full: bool = False) -> Json:
-    out: Json = {
-        "id": m.id, "kind": m.kind, "text": m.text, "status": m.status, "project": m.project, "scope": m.scope,
-        "version": m.version, "pinned": m.pinned, "created_at": m.created_at, "observed_at": m.observed_at,
-        "valid_until": m.valid_until, "extractor": m.extractor, "root_id": m.root_id, "replaces": m.replaces,
-        "files": list(m.files),
-        "source_count": len(m.provenance), "source": _brief(m.provenance[0]) if m.provenance else None,
-    }
+def memory(m: Memory, *, full: bool = False, camel: bool = False) -> Json:
+    first = source(m.provenance[0], brief=True, camel=camel) if m.provenance else None
+    out = MEMORY.make((m.id, m.kind, m.text, m.status, m.project, m.scope, m.version, m.pinned, m.created_at,
+                       m.observed_at, m.valid_until, m.extractor, m.root_id, m.replaces, list(m.files),
+                       len(m.provenance), first), camel)
     if full:
-        out["provenance"] = [source(p) for p in m.provenance]
+        out["provenance"] = [source(p, camel=camel) for p in m.provenance]
     return out
 
 
-def page(found: Page, *, full: bool = False) -> Json:
-    return {"project": found.project, "total": found.total, "offset": found.offset,
-            "items": [memory(m, full=full) for m in found.items]}
+def page(found: Page, *, full: bool = False, camel: bool = False) -> Json:
+    return PAGE.make((found.project, found.total, found.offset,
+                      [memory(m, full=full, camel=camel) for m in found.items]), camel)
 
 
-def recall_hit(hit: RecallHit, *, full: bool = False) -> Json:
-    return {"memory": memory(hit.memory, full=full), "score": round(hit.score, 6), "fts_rank": hit.fts_rank,
-            "vec_rank": hit.vec_rank, "sources": [source(p) for p in hit.memory.provenance]}
+def recall_hit(hit: RecallHit, *, full: bool = False, camel: bool = False) -> Json:
+    return HIT.make((memory(hit.memory, full=full, camel=camel), round(hit.score, 6), hit.fts_rank, hit.vec_rank,
+                     [source(p, camel=camel) for p in hit.memory.provenance]), camel)
 
 
-def conflict(c: Conflict, *, full: bool = False) -> Json:
-    return {"id": c.id, "project": c.project, "status": c.status, "resolution": c.resolution,
-            "decided_by": c.decided_by, "reason": c.reason, "created_at": c.created_at,
-            "resolved_at": c.resolved_at, "existing": memory(c.existing, full=full), "new": memory(c.new, full=full)}
+def conflict(c: Conflict, *, full: bool = False, camel: bool = False) -> Json:
+    return CONFLICT.make((c.id, c.project, c.status, c.resolution, c.decided_by, c.reason, c.created_at,
+                          c.resolved_at, memory(c.existing, full=full, camel=camel),
+                          memory(c.new, full=full, camel=camel)), camel)
 
 
-def forgotten(f: Forgotten) -> Json:
-    return {"forgotten": list(f.ids), "project": f.project}
+def forgotten(f: Forgotten, *, camel: bool = False) -> Json:
+    return FORGOTTEN.make((list(f.ids), f.project), camel)
 
 
-def project_counts(counts: ProjectCounts) -> Json:
-    return asdict(counts)
+def project_counts(counts: ProjectCounts, *, camel: bool = False) -> Json:
+    return COUNTS.make((counts.active, counts.superseded, counts.forgotten, counts.pending_conflicts), camel)
 
 
-def status(s: Status) -> Json:
-    return {**s.facts, "project": s.project, "project_counts": project_counts(s.counts)}
+def status(s: Status, *, camel: bool = False) -> Json:
+    facts = recase(s.facts) if camel else dict(s.facts)
+    return {**facts, "project": s.project,
+            ("projectCounts" if camel else "project_counts"): project_counts(s.counts, camel=camel)}
 
 
-def import_report(outcome: ImportOutcome) -> Json:
+def import_report(outcome: ImportOutcome, *, camel: bool = False) -> Json:
     r = outcome.report
-    return {
-        "dry_run": r.dry_run,
-        "backend": r.backend,
-        "cancelled": r.cancelled,
-        "sessions": {"imported": r.imported, "unchanged": r.unchanged,
-                     "left_out": [{"path": p, "reason": why} for p, why in r.left_out],
-                     "failed": [{"path": p, "error": e} for p, e in r.failed],
-                     "deferred": [{"path": p, "reason": why} for p, why in r.deferred]},
-        "model_use": _spend(r),
-        "turns": r.turns, "lines_skipped": r.lines_skipped, "chunks": r.chunks, "chunks_replayed": r.chunks_replayed,
-        "candidates": r.candidates, "rejected": dict(r.rejected), "added": r.added, "merged": r.merged,
-        "versioned": r.versioned, "conflicts": r.conflicts, "forgotten_skipped": r.forgotten_skipped,
-        "preview": [{"path": c.path, "line_start": c.line_start, "line_end": c.line_end, "chars": len(c.text),
-                     "memories": [{"kind": m.kind, "text": m.text} for m in accepted]}
-                    for c, accepted in outcome.preview],
-    }
+    return REPORT.make((
+        r.dry_run, r.backend, r.cancelled, _sessions(r, camel), _spend(r, camel), r.turns, r.lines_skipped,
+        r.chunks, r.chunks_replayed, r.candidates, dict(r.rejected), r.added, r.merged, r.versioned, r.conflicts,
+        r.forgotten_skipped, [PREVIEW.make((c.path, c.line_start, c.line_end, len(c.text),
+                                            [{"kind": m.kind, "text": m.text} for m in accepted]), camel)
+                              for c, accepted in outcome.preview]), camel)
 
 
-def _spend(r: ImportReport) -> Json:
+def _sessions(r: ImportReport, camel: bool) -> Json:
+    return SESSIONS.make((r.imported, r.unchanged, [{"path": p, "reason": why} for p, why in r.left_out],
+                          [{"path": p, "error": e} for p, e in r.failed],
+                          [{"path": p, "reason": why} for p, why in r.deferred]), camel)
+
+
+def _spend(r: ImportReport, camel: bool) -> Json:
     spent = r.usage
-    return {"model": r.model, "calls": spent.calls, "input_tokens": spent.input_tokens,
-            "cache_read_tokens": spent.cache_read_tokens, "cache_creation_tokens": spent.cache_creation_tokens,
-            "output_tokens": spent.output_tokens, "estimated_input_tokens": r.estimated_input_tokens,
-            "cost_usd_estimate": usage.cost(r.model, spent) if r.model else None}
+    return SPEND.make((r.model, spent.calls, spent.input_tokens, spent.cache_read_tokens,
+                       spent.cache_creation_tokens, spent.output_tokens, r.estimated_input_tokens,
+                       usage.cost(r.model, spent) if r.model else None), camel)
 
 
-def camel_name(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(word[:1].upper() + word[1:] for word in rest)
-
-
-def camel(value: Any) -> Any:
-    """The same value with every field name in camelCase (the language server's casing)."""
-    if isinstance(value, dict):
-        return {camel_name(k): (v if k in DATA_MAPS else camel(v)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [camel(v) for v in value]
-    return value
+def recase(value: Any) -> Any:
+    """A free-form nested value with every field name in camelCase (data keys left alone)."""
+    if type(value) is list:
+        return [recase(v) for v in value]
+    if type(value) is not dict:
+        return value
+    return {camel_name(k): (v if k in DATA_MAPS else recase(v)) for k, v in value.items()}

@@ -252,7 +252,8 @@ async def test_engine_errors_are_request_failed_responses(lsp: tuple[LanguageCli
     for method, params, text in (("loreline/provenance", {"id": 999}, "no memory with id 999"),
                                  ("loreline/forget", {"id": 999}, "no memory with id 999"),
                                  ("loreline/resolveConflict", {"id": 5, "keep": "new"}, "no conflict"),
-                                 ("loreline/setApiKey", {"key": "sk-ant-test-key"}, "keyring")):
+                                 ("loreline/setApiKey", {"key": "sk-ant-test-key"}, "keyring"),
+                                 ("loreline/import", {"paths": ["/nonexistent/s.jsonl"]}, "no such transcript")):
         with pytest.raises(JsonRpcException) as caught:
             await call(client, method, params)
         assert caught.value.code == -32803 and text in caught.value.message

@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
         print("           " + " · ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
     print(f"Sessions   {info['sessions_imported']} imported · last import {info['last_import'] or 'never'}")
     print(f"Conflicts  {info['pending_conflicts']} pending")
+    here = found.counts
+    print(f"This       {found.project}: {here.active} active · {here.pending_conflicts} pending conflicts")
     print(f"Distiller  {info['backend']} · embedder {info['embedder']}")
     print(f"Model use  today {spent['attended_calls']} attended · {spent['unattended_calls']}/"
           f"{spent['daily_unattended_cap']} unattended calls · {spent['input_tokens']:,} tokens in"

@@ -57,6 +57,8 @@ CONFLICT = Record("id", "project", "status", "resolution", "decided_by", "reason
                   "existing", "new")
 FORGOTTEN = Record("forgotten", "project")
 COUNTS = Record("active", "superseded", "forgotten", "pending_conflicts")
+#: what status adds to the store-wide facts: the asking folder's project and its counts
+HERE = Record("project", "project_counts")
 SESSIONS = Record("imported", "unchanged", "left_out", "failed", "deferred")
 SPEND = Record("model", "calls", "input_tokens", "cache_read_tokens", "cache_creation_tokens", "output_tokens",
                "estimated_input_tokens", "cost_usd_estimate")
@@ -115,8 +117,7 @@ def project_counts(counts: ProjectCounts, *, camel: bool = False) -> Json:
 
 def status(s: Status, *, camel: bool = False) -> Json:
     facts = recase(s.facts) if camel else dict(s.facts)
-    return {**facts, "project": s.project,
-            ("projectCounts" if camel else "project_counts"): project_counts(s.counts, camel=camel)}
+    return {**facts, **HERE.make((s.project, project_counts(s.counts, camel=camel)), camel)}
 
 
 def import_report(outcome: ImportOutcome, *, camel: bool = False) -> Json:

@@ -19,7 +19,7 @@ import pytest
 from loreline.store import Store
 from loreline.store import memories as rows
 from tests.conftest import ROOT, VENV_BIN, loreline_exe, subprocess_env
-from tests.editor_helpers import World, make_world, missing_host, pending_conflict
+from tests.editor_helpers import World, conflict_elsewhere, make_world, missing_host, pending_conflict
 
 PLUGIN = ROOT / "editor-plugins" / "nvim"
 SPEC = PLUGIN / "tests" / "client_spec.lua"
@@ -79,6 +79,7 @@ def test_scenario(nvim: str, world: World, scenario: str) -> None:
 
 
 def test_commands_conflicts_forget_and_status(nvim: str, world: World) -> None:
+    conflict_elsewhere(world)  # :Loreline status counts this project's conflicts (1), not every project's (2)
     done = run(nvim, world, "commands", LORELINE_TEST_CONFLICT=str(pending_conflict(world)))
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n--- lsp.log\n{lsp_log(world)}"
     with Store() as store:

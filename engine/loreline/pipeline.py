@@ -26,8 +26,7 @@ from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
 from .project import project_key
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
-from .store import Store, ledger
-from .store.memories import now
+from .store import Store, ledger, replays
 
 EXCERPT_CHARS = 480
 Progress = Callable[[int, int, str], None]
@@ -169,16 +168,12 @@ def replay_key(path: str, line_start: int, line_end: int, policy: str, text: str
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
-def _replayed(store: Store, key: str) -> bool:
-    return store.one("SELECT 1 FROM replays WHERE replay_key = ?", (key,)) is not None
-
-
 def _import_chunk(
     store: Store, t: Transcript, piece: Chunk, project: str, options: Options,
     report: ImportReport, entry: ledger.Entry | None,
 ) -> None:
     key = replay_key(piece.path, piece.line_start, piece.line_end, options.distiller.policy, piece.text)
-    if _replayed(store, key):
+    if replays.seen(store, key):
         report.chunks_replayed += 1
         if entry is not None and not options.dry_run:
             with store.write():
@@ -202,16 +197,12 @@ def _import_chunk(
         return
     plans = [_plan(store, t, piece, project, candidate, key, options) for candidate in accepted]
     with store.write():
-        if _replayed(store, key):
+        if replays.seen(store, key):
             report.chunks_replayed += 1
         else:
             for plan in plans:
                 _count(report, beliefs.apply(store, plan, options.embedder)[0])
-            store.conn.execute(
-                "INSERT INTO replays(replay_key, session_path, line_start, line_end, policy, created_at) "
-                "VALUES(?,?,?,?,?,?)",
-                (key, piece.path, piece.line_start, piece.line_end, options.distiller.policy, now()),
-            )
+            replays.record(store, key, piece.path, piece.line_start, piece.line_end, options.distiller.policy)
         if entry is not None:
             ledger.record(store, entry)
 

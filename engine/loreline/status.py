@@ -12,26 +12,21 @@ from . import capture, home, usage
 from .capture import jobs
 from .embed import default_embedder
 from .errors import LorelineError
-from .store import Store
+from .store import Store, conflicts, ledger
+from .store import memories as rows
 
 
 def collect(store: Store) -> dict[str, object]:
-    by_status = dict(store.rows("SELECT status, count(*) FROM memories GROUP BY status"))
-    by_kind = dict(store.rows("SELECT kind, count(*) FROM memories WHERE status = 'active' GROUP BY kind"))
-    projects = int(store.scalar("SELECT count(DISTINCT project) FROM memories WHERE status = 'active'") or 0)
-    sessions = int(store.scalar("SELECT count(*) FROM ledger") or 0)
-    last = store.scalar("SELECT max(updated_at) FROM ledger")
     size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
     return {
         "store": str(store.path),
         "store_bytes": size,
-        "memories": {"active": by_status.get("active", 0), "superseded": by_status.get("superseded", 0),
-                     "forgotten": by_status.get("forgotten", 0)},
-        "active_by_kind": by_kind,
-        "projects": projects,
-        "sessions_imported": sessions,
-        "last_import": last,
-        "pending_conflicts": int(store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'") or 0),
+        "memories": rows.count_by_status(store),
+        "active_by_kind": rows.active_by_kind(store),
+        "projects": rows.active_projects(store),
+        "sessions_imported": ledger.sessions(store),
+        "last_import": ledger.last_update(store),
+        "pending_conflicts": conflicts.pending_count(store),
         "embedder": default_embedder().fingerprint,
         "backend": _backend(),
         "model_use": usage.today_summary(store),

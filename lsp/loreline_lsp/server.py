@@ -17,8 +17,6 @@ from pygls.lsp.server import LanguageServer
 
 from loreline.errors import LorelineError
 from loreline.models import KINDS, STATUSES
-from loreline.status import collect
-from loreline.store import Store
 from loreline_lsp import __version__, hover, service
 from loreline_lsp.background import StoreWatcher, WorkerThread
 from loreline_lsp.options import InitOptions, parse
@@ -52,7 +50,6 @@ class LorelineServer(LanguageServer):
         super().__init__("loreline", __version__)
         self.options = InitOptions()
         self.folders: list[str] = []
-        self._store: Store | None = None
         self._service: service.Service | None = None
         self.watcher: StoreWatcher | None = None
         self.worker: WorkerThread | None = None
@@ -60,8 +57,7 @@ class LorelineServer(LanguageServer):
     @property
     def service(self) -> service.Service:
         if self._service is None:
-            self._store = Store()
-            self._service = service.Service(self._store)
+            self._service = service.Service.open()
         return self._service
 
     def project(self, folder: str | None) -> str:
@@ -75,9 +71,9 @@ class LorelineServer(LanguageServer):
         for part in (self.watcher, self.worker):
             if part is not None:
                 part.stop()
-        if self._store is not None:
-            self._store.close()
-            self._store, self._service = None, None
+        if self._service is not None:
+            self._service.close()
+            self._service = None
 
 
 server = LorelineServer()
@@ -111,7 +107,7 @@ def on_initialize(ls: LorelineServer, params: types.InitializeParams) -> None:
 @server.feature(types.INITIALIZED)
 def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None:
     try:
-        ls.watcher = StoreWatcher(ls.service.store, ls.options.poll_seconds, ls.changed)
+        ls.watcher = StoreWatcher(ls.service.data_version, ls.options.poll_seconds, ls.changed)
     except LorelineError as err:
         ls.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"Loreline: {err}"))
         return
@@ -185,8 +181,8 @@ def write_request(method: str) -> Callable[[Callable[[service.Service, Params], 
 
 
 def _on_own_store(fn: Callable[[service.Service, Params], dict[str, Any]], p: Params) -> dict[str, Any]:
-    with Store() as store:
-        return fn(service.Service(store), p)
+    with service.Service.open() as svc:
+        return fn(svc, p)
 
 
 @write_request(RESOLVE_CONFLICT)
@@ -205,11 +201,7 @@ def forget(svc: service.Service, p: Params) -> dict[str, Any]:
 
 @request(STATUS)
 def status(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    project = ls.project(p.string("folder"))
-    info = collect(ls.service.store)
-    info["project"] = project
-    info["projectCounts"] = ls.service.project_counts(project)
-    return info
+    return ls.service.status(ls.project(p.string("folder")))
 
 
 @request(SET_API_KEY)

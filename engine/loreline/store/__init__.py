@@ -10,6 +10,12 @@ A store this user cannot write (a read-only mount or folder, `chmod a-w`) is ope
 
 Writes go through `write()`: one `BEGIN IMMEDIATE` transaction, so two writers queue on the
 busy timeout instead of failing half-way, and an error rolls everything back.
+
+The store owns every table's SQL: one module per table or concern (`memories`, `conflicts`,
+`ledger`, `replays`, `usage`, `jobs`, `search`, `migrations`) with functions named for what
+they mean; nothing outside this package writes a statement (`tests/test_layout.py` checks).
+The one exception is the hook's read-only SessionStart query in `loreline.capture.hookread`,
+which must not import apsw.
 """
 
 from __future__ import annotations

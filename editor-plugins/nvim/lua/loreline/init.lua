@@ -181,26 +181,37 @@ end
 ---@param report table the `loreline/import` result
 ---@return string
 local function import_summary(report)
+  local sessions = report.sessions
   local parts = {
     ("%s imported (%d unchanged, %d left out, %d failed)"):format(
-      M.count(report.imported, "session", "sessions"), report.unchanged, #report.leftOut, #report.failed),
+      M.count(sessions.imported, "session", "sessions"), sessions.unchanged, #sessions.leftOut, #sessions.failed),
     ("%d added, %d merged"):format(report.added, report.merged),
-    "distiller " .. tostring(report.backend),
   }
+  if report.versioned > 0 then
+    table.insert(parts, ("%d versioned"):format(report.versioned))
+  end
+  if report.conflicts > 0 then
+    table.insert(parts, M.count(report.conflicts, "conflict", "conflicts"))
+  end
+  if #sessions.deferred > 0 then
+    table.insert(parts, ("%d deferred to the next import (%s)"):format(#sessions.deferred, sessions.deferred[1].reason))
+  end
+  table.insert(parts, "distiller " .. tostring(report.backend))
   if report.cancelled then
     table.insert(parts, "cancelled")
   end
   return table.concat(parts, " · ")
 end
 
----@param info table the `loreline/status` result
----@param page table a `loreline/memories` page of the same project
+---@param info table the `loreline/status` result (`projectCounts` are the folder's project's)
 ---@return string
-local function status_text(info, page)
+local function status_text(info)
+  local here = info.projectCounts
   return table.concat({
-    ("%s in %s (%d active in all projects)"):format(M.count(page.total, "memory", "memories"), info.project,
+    ("%s in %s (%d active in all projects)"):format(M.count(here.active, "memory", "memories"), info.project,
       info.memories.active),
-    ("sessions imported: %d · pending conflicts: %d"):format(info.sessions_imported, info.pending_conflicts),
+    ("sessions imported: %d · pending conflicts: %d (%d in all projects)"):format(info.sessionsImported,
+      here.pendingConflicts, info.pendingConflicts),
     ("distiller %s · embedder %s"):format(info.backend, info.embedder),
     "store " .. info.store,
   }, "\n")
@@ -317,9 +328,7 @@ end
 function M.status()
   local folder = M.folder()
   M.request("loreline/status", { folder = folder }, function(info)
-    M.request("loreline/memories", { folder = folder, limit = 1 }, function(page)
-      M.notify(status_text(info, page))
-    end)
+    M.notify(status_text(info))
   end)
 end
 

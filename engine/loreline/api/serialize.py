@@ -62,7 +62,7 @@ HERE = Record("project", "project_counts")
 SESSIONS = Record("imported", "unchanged", "left_out", "failed", "deferred")
 SPEND = Record("model", "calls", "input_tokens", "cache_read_tokens", "cache_creation_tokens", "output_tokens",
                "estimated_input_tokens", "cost_usd_estimate")
-REPORT = Record("dry_run", "backend", "cancelled", "sessions", "model_use", "turns", "lines_skipped", "chunks",
+REPORT = Record("dry_run", "backend", "backend_reason", "cancelled", "sessions", "model_use", "turns", "lines_skipped", "chunks",
                 "chunks_replayed", "candidates", "rejected", "added", "merged", "versioned", "conflicts",
                 "forgotten_skipped", "preview")
 PREVIEW = Record("path", "line_start", "line_end", "chars", "memories")
@@ -123,7 +123,7 @@ def status(s: Status, *, camel: bool = False) -> Json:
 def import_report(outcome: ImportOutcome, *, camel: bool = False) -> Json:
     r = outcome.report
     return REPORT.make((
-        r.dry_run, r.backend, r.cancelled, _sessions(r, camel), _spend(r, camel), r.turns, r.lines_skipped,
+        r.dry_run, r.backend, r.backend_reason, r.cancelled, _sessions(r, camel), _spend(r, camel), r.turns, r.lines_skipped,
         r.chunks, r.chunks_replayed, r.candidates, dict(r.rejected), r.added, r.merged, r.versioned, r.conflicts,
         r.forgotten_skipped, [PREVIEW.make((c.path, c.line_start, c.line_end, len(c.text),
                                             [{"kind": m.kind, "text": m.text} for m in accepted]), camel)

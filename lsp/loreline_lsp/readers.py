@@ -1,0 +1,48 @@
+"""Store reads off the event loop: a few threads, each with its own store connection.
+
+SQLite (WAL) lets connections read side by side and apsw releases the GIL while a statement
+runs, so a slow recall or status never holds up a hover, and the event loop keeps reading
+messages (cancellations included) whatever the store is doing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from loreline.store import Store
+from loreline_lsp import service
+
+T = TypeVar("T")
+THREADS = 4
+
+
+class Readers:
+    def __init__(self, threads: int = THREADS) -> None:
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="loreline-read")
+        self._local = threading.local()
+        self._opened: list[Store] = []
+        self._lock = threading.Lock()
+
+    async def run(self, work: Callable[[service.Service], T]) -> T:
+        """`work` with this thread's service, on a reader thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._call, work)
+
+    def _call(self, work: Callable[[service.Service], T]) -> T:
+        svc: service.Service | None = getattr(self._local, "service", None)
+        if svc is None:
+            store = Store()  # a damaged store fails here, and is tried again next time
+            with self._lock:
+                self._opened.append(store)
+            svc = self._local.service = service.Service(store)
+        return work(svc)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            for store in self._opened:
+                store.close()
+            self._opened.clear()

@@ -205,11 +205,13 @@ def describe(err: BaseException) -> str:
     return str(err) if isinstance(err, Bad) else f"{type(err).__name__}: {err}"
 
 
-def _format(err: BaseException, _: Any) -> str:
+def _format(err: BaseException, kind: Any) -> str:
     if isinstance(err, KeyError):
         return "required"
     if isinstance(err, Bad):
         return str(err)
+    if isinstance(err, (TypeError, AttributeError)) and attrs.has(kind):
+        return "must be an object"
     return f"invalid ({type(err).__name__})"
 
 

@@ -29,7 +29,7 @@ import attrs
 from lsprotocol import types
 from lsprotocol.types import ErrorCodes
 from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.json_rpc import JsonRPCRequestMessage, MsgId
+from pygls.protocol.json_rpc import MsgId
 
 from loreline_lsp import limits
 from loreline_lsp.params import describe
@@ -76,9 +76,9 @@ class LorelineProtocol(LanguageServerProtocol):
                 return Refusal(msg_id, ErrorCodes.InvalidRequest, 'a request needs "jsonrpc": "2.0" and a string method')
             log.warning("ignored a malformed notification")
             return None
-        kind = self.get_message_type(method) or JsonRPCRequestMessage
-        if not has_id and kind is JsonRPCRequestMessage:
-            kind = _Notification
+        kind = self.get_message_type(method) or (_Request if has_id else _Notification)
+        if has_id and "id" not in attrs.fields_dict(kind):
+            return Refusal(msg_id, ErrorCodes.InvalidRequest, f"{method} is a notification: send it without an id")
         try:
             return self._converter.structure(data, kind)
         except Exception as err:  # cattrs reports through several exception types
@@ -100,6 +100,8 @@ class LorelineProtocol(LanguageServerProtocol):
     # -- dispatching -----------------------------------------------------------------------
 
     def handle_message(self, message: Any) -> None:
+        if message is None:
+            return
         if isinstance(message, Refusal):
             self._refuse(message)
             return
@@ -135,6 +137,15 @@ class LorelineProtocol(LanguageServerProtocol):
         if error is not None and (error.data is not None or "\n" in error.message):
             error = types.ResponseError(code=error.code, message=one_line(error.message))
         super()._send_response(msg_id, result, error)
+
+
+@attrs.define
+class _Request:
+    """A request for a method lsprotocol does not know (`loreline/…`): params stay plain JSON."""
+    id: MsgId
+    method: str
+    jsonrpc: str
+    params: Any = None
 
 
 @attrs.define

@@ -195,3 +195,12 @@ def test_status_is_computed_again_only_when_what_it_reads_changed(repo: Path, lo
         assert cache.computed == 4
         cache.get(store)
         assert cache.computed == 4
+
+
+def test_the_documented_limits_are_the_ones_enforced() -> None:
+    from tests.test_lsp import PROTOCOL_DOC
+
+    table = PROTOCOL_DOC.read_text(encoding="utf-8").split("## Limits", 1)[1].split("\n## ", 1)[0]
+    for value in (limits.MAX_QUERY, limits.MAX_TEXT, limits.MAX_PATH, limits.MAX_PATHS, limits.MAX_PAGE, limits.MAX_KEY):
+        assert f"{value:,}" in table
+    assert f"{limits.MAX_DOCUMENT // 2**20} MiB" in table and f"{limits.MAX_MESSAGE // 2**20} MiB" in table

@@ -26,8 +26,10 @@ import re
 from typing import Any
 
 import attrs
+import orjson
 from lsprotocol import types
 from lsprotocol.types import ErrorCodes
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import MsgId
 
@@ -132,6 +134,27 @@ class LorelineProtocol(LanguageServerProtocol):
         error = types.ResponseError(code=refusal.code, message=refusal.message)
         self._send_data(_ErrorMessage(id=refusal.id, error=error))
 
+    # -- writing -------------------------------------------------------------------------
+
+    def _send_data(self, data: Any) -> None:
+        """pygls' writer with orjson: a 1,000-memory page costs well under a millisecond to
+        encode instead of tens (pygls runs every value of a result through cattrs first)."""
+        if not data or self.writer is None or not self._include_headers:
+            super()._send_data(data)
+            return
+        body = encode(_plain_response(data), self._serialize_message)
+        header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        try:
+            written = self.writer.write(header.encode("ascii") + body)
+            if asyncio.iscoroutine(written) or isinstance(written, asyncio.Future):
+                asyncio.ensure_future(written)
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+            raise
+        except Exception as err:
+            log.exception("could not send a message")
+            self._server._report_server_error(err, JsonRpcException)
+
     def _send_response(self, msg_id: MsgId, result: Any | None = None,
                        error: types.ResponseError | None = None) -> None:
         if error is not None and (error.data is not None or "\n" in error.message):
@@ -161,6 +184,22 @@ class _ErrorMessage:
     id: MsgId | None
     error: types.ResponseError
     jsonrpc: str = "2.0"
+
+
+def _plain_response(data: Any) -> Any:
+    """A result message as a plain dict (its result's attrs objects are encoded one by one)."""
+    if attrs.has(type(data)) and hasattr(data, "result") and hasattr(data, "id"):
+        return {"jsonrpc": data.jsonrpc, "id": data.id, "result": data.result}
+    return data
+
+
+def encode(value: Any, default: Any) -> bytes:
+    """JSON bytes; the standard library takes over what orjson refuses (integers over 64 bits,
+    lone surrogates)."""
+    try:
+        return orjson.dumps(value, default=default)
+    except TypeError:
+        return json.dumps(value, default=default).encode("utf-8")
 
 
 def one_line(text: str) -> str:

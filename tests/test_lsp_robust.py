@@ -204,3 +204,14 @@ def test_the_documented_limits_are_the_ones_enforced() -> None:
     for value in (limits.MAX_QUERY, limits.MAX_TEXT, limits.MAX_PATH, limits.MAX_PATHS, limits.MAX_PAGE, limits.MAX_KEY):
         assert f"{value:,}" in table
     assert f"{limits.MAX_DOCUMENT // 2**20} MiB" in table and f"{limits.MAX_MESSAGE // 2**20} MiB" in table
+
+
+def test_a_message_over_the_size_limit_is_dropped_and_answered_with_id_null(raw: RawServer, repo: Path) -> None:
+    raw.initialize(repo)
+    padding = b" " * limits.MAX_MESSAGE
+    raw.send_bytes(b'{"jsonrpc": "2.0", "id": "big", "method": "loreline/memories", "params": {}}' + padding)
+    answer = raw.call("loreline/memories", {})
+    assert answer["result"]["total"] == 3
+    nulls = [m for m in raw.received if "method" not in m and m.get("id") is None]
+    assert len(nulls) == 1 and "limit" in assert_one_line_error(nulls[0], "InvalidRequest")
+    assert not raw.responses("big")

@@ -179,18 +179,8 @@ class SetApiKeyParams:
 
 # -- structuring -------------------------------------------------------------------------
 
-def plain(value: Any) -> Any:
-    """pygls hands custom params over as attrs objects or namedtuples when a nested object
-    happens to look like a message; turn anything of the kind back into JSON values."""
-    if hasattr(value, "_asdict"):
-        return {k: plain(v) for k, v in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
 def structure(method: str, raw: Any, cls: type[T]) -> T:
-    value = {} if raw is None else plain(raw)
+    value = {} if raw is None else raw
     if not isinstance(value, dict):
         raise invalid(method, "params must be an object")
     try:

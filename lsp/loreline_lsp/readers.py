@@ -8,6 +8,7 @@ messages (cancellations included) whatever the store is doing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +17,7 @@ from typing import TypeVar
 from loreline.store import Store
 from loreline_lsp import service
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 THREADS = 4
 
@@ -41,8 +43,13 @@ class Readers:
         return work(svc)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop taking work; a read still running (a keyring that never answers) is not waited
+        for, and its connection is left to the process's exit."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             for store in self._opened:
-                store.close()
+                try:
+                    store.close()
+                except Exception:  # in use by a read that is still running
+                    log.warning("a store connection was still in use at shutdown")
             self._opened.clear()

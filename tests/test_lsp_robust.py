@@ -42,7 +42,8 @@ def hover(uri: object, line: object = 0, character: object = 22) -> dict[str, ob
 
 
 def test_requests_before_initialize_are_refused_and_initialize_only_once(raw: RawServer, repo: Path) -> None:
-    for method, params in (("loreline/memories", {}), ("textDocument/hover", hover((repo / "x.py").as_uri()))):
+    for method, params in (("loreline/memories", {}), ("textDocument/hover", hover((repo / "x.py").as_uri())),
+                           ("loreline/memories", {"limit": "ten"}), ("textDocument/hover", None)):
         assert_one_line_error(raw.call(method, params), "ServerNotInitialized")
     raw.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x", "languageId": "x", "version": 1,
                                                          "text": "x"}})

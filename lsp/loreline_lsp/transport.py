@@ -70,7 +70,7 @@ class LorelineProtocol(LanguageServerProtocol):
         return self._call(data)
 
     def _call(self, data: dict[str, Any]) -> Any:
-        method, has_id, msg_id = data["method"], "id" in data, data.get("id")
+        method, has_id, msg_id = data["method"], "id" in data, data.get("id", 0)
         if has_id and (isinstance(msg_id, bool) or not isinstance(msg_id, (int, str))):
             return Refusal(None, ErrorCodes.InvalidRequest, "a request id must be an integer or a string")
         if not isinstance(method, str) or data.get("jsonrpc") != self.VERSION:
@@ -78,6 +78,8 @@ class LorelineProtocol(LanguageServerProtocol):
                 return Refusal(msg_id, ErrorCodes.InvalidRequest, 'a request needs "jsonrpc": "2.0" and a string method')
             log.warning("ignored a malformed notification")
             return None
+        if has_id and method != types.INITIALIZE and (early := self._gate(method, msg_id)) is not None:
+            return early  # before initialize or after shutdown, whatever the params
         kind = self.get_message_type(method) or (_Request if has_id else _Notification)
         if has_id and "id" not in attrs.fields_dict(kind):
             return Refusal(msg_id, ErrorCodes.InvalidRequest, f"{method} is a notification: send it without an id")

@@ -175,9 +175,11 @@ def _folders(given: list[str]) -> list[str]:
 
 
 @server.feature(types.INITIALIZED)
-def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None:
+async def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None:
+    """Opening the store may migrate it or wait for another process's lock: off the loop."""
     try:
-        ls.watcher = StoreWatcher(ls.service.store, ls.options.poll_seconds, ls.changed)
+        store = await asyncio.get_running_loop().run_in_executor(None, lambda: ls.service.store)
+        ls.watcher = StoreWatcher(store, ls.options.poll_seconds, ls.changed)
     except LorelineError as err:
         ls.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"Loreline: {err}"))
         return

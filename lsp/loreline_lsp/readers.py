@@ -23,8 +23,8 @@ THREADS = 4
 
 
 class Readers:
-    def __init__(self, threads: int = THREADS) -> None:
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="loreline-read")
+    def __init__(self, threads: int = THREADS, name: str = "loreline-read") -> None:
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix=name)
         self._local = threading.local()
         self._opened: list[Store] = []
         self._lock = threading.Lock()

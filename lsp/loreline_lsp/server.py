@@ -98,6 +98,8 @@ class LorelineServer(LanguageServer):
         self.watcher: StoreWatcher | None = None
         self.worker: WorkerThread | None = None
         self.readers = Readers()
+        #: status has a thread of its own: a keyring that never answers must not take the readers
+        self.status_reader = Readers(threads=1, name="loreline-status")
         self.status_cache = StatusCache()
         self.documents = Documents()
 
@@ -121,6 +123,7 @@ class LorelineServer(LanguageServer):
             if part is not None:
                 part.stop()
         self.readers.close()
+        self.status_reader.close()
         if self._store is not None:
             self._store.close()
             self._store, self._service = None, None
@@ -228,8 +231,13 @@ def conflict_list(ls: LorelineServer, svc: service.Service, p: ConflictsParams) 
     return svc.conflicts(project, None if p.status == "any" else p.status)
 
 
-@request(STATUS, FolderParams)
-def status(ls: LorelineServer, svc: service.Service, p: FolderParams) -> dict[str, Any]:
+@server.feature(STATUS)
+async def status(ls: LorelineServer, raw: Any) -> dict[str, Any]:
+    p = structure(STATUS, raw, FolderParams)
+    return await answer(STATUS, ls.status_reader.run(lambda svc: _status(ls, svc, p)))
+
+
+def _status(ls: LorelineServer, svc: service.Service, p: FolderParams) -> dict[str, Any]:
     project = ls.project(p.folder)
     info = ls.status_cache.get(svc.store)
     info["project"] = project

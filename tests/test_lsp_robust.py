@@ -162,6 +162,14 @@ def feed(fifo: Path) -> None:
         os.close(fd)
 
 
+def test_requests_after_shutdown_are_refused_and_exit_ends_the_server(raw: RawServer, repo: Path) -> None:
+    raw.initialize(repo)
+    assert raw.call("shutdown")["result"] is None
+    assert_one_line_error(raw.call("loreline/memories", {}), "InvalidRequest")
+    raw.notify("exit")
+    assert raw.proc.wait(timeout=10) == 0
+
+
 def test_an_unexpected_error_is_request_failed_and_its_traceback_goes_to_the_log(
         caplog: pytest.LogCaptureFixture) -> None:
     from pygls.exceptions import JsonRpcException

@@ -36,7 +36,6 @@ from loreline_lsp.status_cache import StatusCache
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-P = TypeVar("P")
 
 MEMORIES = "loreline/memories"
 PROVENANCE = "loreline/provenance"

@@ -68,7 +68,8 @@ def lsp_log(world: World) -> str:
     return log.read_text(errors="replace")[-3000:] if log.exists() else "(no lsp.log)"
 
 
-SCENARIOS = ["attach", "sidebar", "hover", "codelens", "recall", "did_change", "import", "missing_server"]
+SCENARIOS = ["attach", "sidebar", "hover", "codelens", "recall", "did_change", "import", "early_command",
+             "missing_server"]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

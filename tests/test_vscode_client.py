@@ -67,6 +67,12 @@ def test_protocol_side_against_the_real_server(built: Path, world: World) -> Non
     assert "# fail 0" in done.stdout and "# pass 11" in done.stdout, done.stdout
 
 
+def test_the_executable_is_found_along_path_and_with_pathext_on_windows(built: Path) -> None:
+    done = run(["node", "--test", "test/executable.test.js"], timeout=60)
+    ok(done, "node --test test/executable.test.js")
+    assert "# fail 0" in done.stdout and "# pass 5" in done.stdout, done.stdout
+
+
 def code_server() -> Path:
     cache = Path(os.environ.get("LORELINE_E2E_CACHE") or Path.home() / ".cache" / "loreline-e2e")
     binary = cache / "code-server" / CODE_SERVER_VERSION / "node_modules" / ".bin" / "code-server"

@@ -16,7 +16,7 @@ from .store import Store, conflicts, ledger
 from .store import memories as rows
 
 
-def collect(store: Store) -> dict[str, object]:
+def collect(store: Store) -> dict[str, Any]:
     size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
     return {
         "store": str(store.path),
@@ -100,3 +100,15 @@ def _settings_error() -> str | None:
     except LorelineError as err:
         return str(err)
     return None
+
+
+def inputs(store: Store) -> list[Path]:
+    """Every file `collect` reads: while none of them changes (and the day does not), neither
+    do the facts, but for an API key stored in the keyring by another process."""
+    from .connect import claude_code, codex
+    from .project import project_key
+
+    db = Path(store.path)
+    return [db, db.with_name(db.name + "-wal"), home.config_path(), home.spool_dir(),
+            capture.dropped_counter_path(), claude_code.settings_path(),
+            claude_code.settings_path(Path(project_key(os.getcwd()))), codex.config_path()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import TracebackType
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -84,9 +85,17 @@ class Service:
     def project_counts(self, project: str) -> dict[str, int]:
         return serialize.project_counts(self.lore.project_counts(project), camel=CAMEL)
 
-    def status(self, project: str) -> dict[str, Any]:
-        """`loreline status --json` for this project, camelCased like every other answer."""
-        return serialize.status(self.lore.status(project), camel=CAMEL)
+    def status(self, project: str, facts: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`loreline status --json` for this project, camelCased like every other answer; `facts`
+        are the engine's part when the caller already has them (a cache)."""
+        return serialize.status(self.lore.status(project, facts), camel=CAMEL)
+
+    def status_facts(self) -> dict[str, Any]:
+        return self.lore.status_facts()
+
+    def status_inputs(self) -> list[Path]:
+        """Every file the status facts are read from (a cache keys on them)."""
+        return self.lore.status_inputs()
 
     # -- writing ----------------------------------------------------------------------
 

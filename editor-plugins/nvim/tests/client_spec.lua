@@ -305,6 +305,24 @@ function scenarios.import()
   eq(progress[#progress], "end", "last progress report")
 end
 
+function scenarios.early_command()
+  start()
+  vim.cmd("Loreline status") -- from an empty buffer: the client starts now
+  -- a client is listed only once it is initialized: none yet, so the requests had to wait
+  eq(#vim.lsp.get_clients({ name = "loreline" }), 0, "initialized clients right after the command")
+  noted("sessions imported: 1") -- sent by on_init once the server answered initialize
+  local server_exits = { "sh", "-c", "exit 3" }
+  vim.lsp.config("loreline", { cmd = server_exits })
+  for _, c in ipairs(vim.lsp.get_clients({ name = "loreline" })) do
+    c:stop(true)
+  end
+  wait("the first client to stop", function()
+    return #vim.lsp.get_clients({ name = "loreline" }) == 0
+  end)
+  vim.cmd("Loreline status")
+  noted("the server did not start")
+end
+
 function scenarios.missing_server()
   start({ cmd = { "/nonexistent/loreline", "lsp" } })
   vim.cmd("Loreline status")

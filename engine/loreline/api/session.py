@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from .. import status as facts
 from ..beliefs import conflicts, curate
@@ -91,9 +92,18 @@ class Loreline:
         return ProjectCounts(by_status["active"], by_status["superseded"], by_status["forgotten"],
                              conflict_rows.pending_count(self.store, project))
 
-    def status(self, project: str) -> Status:
-        """What the store holds, how capture is doing, and `project`'s own counts."""
-        return Status(facts.collect(self.store), project, self.project_counts(project))
+    def status(self, project: str, known: dict[str, Any] | None = None) -> Status:
+        """What the store holds, how capture is doing, and `project`'s own counts (`known`: the
+        facts, when the caller already has them)."""
+        return Status(known if known is not None else self.status_facts(), project, self.project_counts(project))
+
+    def status_facts(self) -> dict[str, Any]:
+        return facts.collect(self.store)
+
+    def status_inputs(self) -> list[Path]:
+        """Every file the status facts are read from: unchanged files, unchanged facts (but for
+        the day's model use and a key stored in the keyring)."""
+        return facts.inputs(self.store)
 
     # -- a person's changes ------------------------------------------------------------------
 

@@ -23,7 +23,11 @@ local defaults = { enable = true, codelens = true, width = 52 }
 M.opts = vim.deepcopy(defaults)
 
 local ERROR = vim.log.levels.ERROR
-local READY_TRIES = 200 -- × 50 ms: how long a command waits for a starting server
+
+--- Work waiting for a starting client, by client id: run by `on_init` once the server answered
+--- `initialize`, dropped (with one notification) by `on_exit` when it never did.
+---@type table<integer, fun()[]>
+local waiting = {}
 
 ---@param opts? loreline.Opts
 function M.setup(opts)
@@ -57,7 +61,7 @@ function M.client()
   end
   config = vim.deepcopy(config)
   if type(config.root_dir) ~= "string" then
-    config.root_dir = vim.fs.root(0, config.root_markers or { ".git" }) or vim.fn.getcwd()
+    config.root_dir = vim.fs.root(0, { ".git" }) or vim.fn.getcwd()
   end
   local id = vim.lsp.start(config, { attach = false, silent = true })
   if not id then
@@ -67,20 +71,39 @@ function M.client()
   return vim.lsp.get_client_by_id(id)
 end
 
+--- Run `fn` now when the client is initialized, else when its `on_init` runs.
 ---@param client vim.lsp.Client
 ---@param fn fun()
----@param tries? integer
-local function when_ready(client, fn, tries)
-  tries = tries or 0
+local function when_ready(client, fn)
   if client.initialized then
     return fn()
   end
-  if client:is_stopped() or tries > READY_TRIES then
+  if client:is_stopped() then
     return M.notify("the server did not start; see :checkhealth loreline", ERROR)
   end
-  vim.defer_fn(function()
-    when_ready(client, fn, tries + 1)
-  end, 50)
+  waiting[client.id] = waiting[client.id] or {}
+  table.insert(waiting[client.id], fn)
+end
+
+--- The client config's `on_init` (lsp/loreline.lua): the server answered `initialize`.
+---@param client vim.lsp.Client
+function M.on_init(client)
+  local queued = waiting[client.id] or {}
+  waiting[client.id] = nil
+  for _, fn in ipairs(queued) do
+    fn()
+  end
+end
+
+--- The client config's `on_exit`: requests still waiting for this client will never be sent.
+---@param client_id integer
+function M.on_exit(client_id)
+  if waiting[client_id] then
+    waiting[client_id] = nil
+    vim.schedule(function()
+      M.notify("the server did not start; see :checkhealth loreline", ERROR)
+    end)
+  end
 end
 
 --- Send a request; the result goes to `on_result`, an error to one notification.

@@ -35,11 +35,11 @@ def reembed(store: Store, embedder: Embedder) -> int:
     with store.write():
         last = 0
         while True:
-            batch = store.rows("SELECT id, project, text FROM memories WHERE id > ? ORDER BY id LIMIT ?", (last, BATCH))
+            batch = store.rows("SELECT id, text FROM memories WHERE id > ? ORDER BY id LIMIT ?", (last, BATCH))
             if not batch:
                 break
-            for memory_id, project, text in batch:
-                search.put_vector(store, int(memory_id), str(project), embedder.embed(str(text)))
+            for memory_id, text in batch:
+                search.put_vector(store, int(memory_id), embedder.embed(str(text)))
                 count += 1
             last = int(batch[-1][0])
         store.set_meta(EMBEDDER_KEY, embedder.fingerprint)

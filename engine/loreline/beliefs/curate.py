@@ -92,7 +92,7 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
                        "WHERE memory_id = ?", (new_id, old.id))
     store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? WHERE id = ?",
                        (stamp, stamp, old.id))
-    search.put_vector(store, new_id, old.project, embedder.embed(text))
+    search.put_vector(store, new_id, embedder.embed(text))
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

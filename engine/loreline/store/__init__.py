@@ -28,6 +28,7 @@ from ..errors import StoreBusyError, StoreCorruptError, StoreError
 from . import migrations
 
 BUSY_TIMEOUT_MS = 15_000
+RECLAIM_MIN_PAGES = 256  # 1 MiB of 4 KiB pages
 
 
 _VEC_DAMAGE = re.compile(r"blob|malformed|shadow|corrupt", re.IGNORECASE)
@@ -66,7 +67,9 @@ class Store:
             self.conn.execute("PRAGMA synchronous=NORMAL")
             if migrations.pending(self):  # a write lock only when there is something to migrate
                 with self.write():
-                    migrations.apply(self)
+                    applied = migrations.apply(self)
+                if migrations.RECLAIMS.intersection(applied):
+                    self._reclaim()
         except (apsw.NotADBError, apsw.CorruptError) as err:
             raise StoreCorruptError(
                 f"{self.path} is damaged or not a Loreline database ({err.__class__.__name__}); "
@@ -93,6 +96,18 @@ class Store:
                     raise
                 time.sleep(delay)
                 delay = min(delay * 2, 0.2)
+
+    def _reclaim(self) -> None:
+        """Give the pages a migration freed back to the file system (VACUUM, then a WAL
+        checkpoint), when there are more than a few. Best effort: when another process keeps
+        the store busy the file stays as large, and later writes reuse the free pages."""
+        if int(self.scalar("PRAGMA freelist_count")) < RECLAIM_MIN_PAGES:
+            return
+        try:
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except apsw.BusyError:
+            pass
 
     def close(self) -> None:
         self.conn.close()

@@ -107,3 +107,9 @@ def test_a_vector_of_the_wrong_size_is_refused(loreline_home: Path) -> None:
         with pytest.raises(apsw.ConstraintError), store.write():
             search.put_vector(store, mid, b"\0" * 12)  # three floats next to 256-float vectors
         assert store.scalar("SELECT count(*) FROM memory_vec") == 0
+
+
+def test_a_knn_reads_only_the_project_s_vectors_in_id_order(loreline_home: Path) -> None:
+    with Store() as store:
+        plan = " | ".join(str(r[-1]) for r in store.rows("EXPLAIN QUERY PLAN " + search.KNN, (EMB.embed("x"), "/p", 5)))
+    assert "COVERING INDEX memories_by_project_id (project=?)" in plan and "INTEGER PRIMARY KEY" in plan

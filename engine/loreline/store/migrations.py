@@ -257,15 +257,18 @@ INSERT INTO memory_vec_by_memory(memory_id, embedding)
     SELECT v.memory_id, v.embedding FROM memory_vec v JOIN memories m ON m.id = v.memory_id;
 DROP TABLE memory_vec;
 ALTER TABLE memory_vec_by_memory RENAME TO memory_vec;
+CREATE INDEX memories_by_project_id ON memories(project);
 """
 
 
 def _vectors_by_memory(store: Store) -> None:
     """One plain row per memory instead of a `vec0` table partitioned by project: every
     partition allocated a whole chunk (about 1 MiB), so a store grew by that much per project
-    however few memories it held. A KNN now walks the project's memories through their index
-    and scores each vector (`vec_distance_cosine`, in C); see `search.knn`. The dropped chunks
-    are given back to the file system right after the migration (`RECLAIMS`)."""
+    however few memories it held. A KNN now walks the project's memories through an index on
+    the project alone (its entries are in id order, so the vector rows are read in file order
+    rather than at random) and scores each vector (`vec_distance_cosine`, in C); see
+    `search.knn`. The dropped chunks go back to the file system right after the migration
+    (`RECLAIMS`)."""
     store.conn.execute(VECTORS_BY_MEMORY)
 
 

@@ -45,19 +45,21 @@ def fts(store: Store, text: str, projects: tuple[str, ...], limit: int, statuses
     return [int(r[0]) for r in rows][:limit]
 
 
+KNN = (
+    "SELECT v.memory_id, vec_distance_cosine(v.embedding, ?1) AS distance "
+    "FROM memories m CROSS JOIN memory_vec v ON v.memory_id = m.id "
+    "WHERE m.project = ?2 ORDER BY distance NULLS LAST, v.memory_id LIMIT ?3"
+)
+
+
 def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, float]]:
     """The k nearest vectors of one project: (memory id, cosine distance), nearest first.
 
-    Exact, not approximate: the project's memories come from their index and each one's
-    vector is scored in C; the memories are the outer loop (CROSS JOIN), so another project's
-    vectors are never read. A vector with no direction (all zero) has no distance and is left
-    out."""
-    rows = store.rows(
-        "SELECT v.memory_id, vec_distance_cosine(v.embedding, ?1) AS distance "
-        "FROM memories m CROSS JOIN memory_vec v ON v.memory_id = m.id "
-        "WHERE m.project = ?2 ORDER BY distance NULLS LAST, v.memory_id LIMIT ?3",
-        (vector, project, k),
-    )
+    Exact, not approximate: the project's memories come from `memories_by_project_id` (in id
+    order, so their vectors are read in file order) and each vector is scored in C; the
+    memories are the outer loop (CROSS JOIN), so another project's vectors are never read. A
+    vector with no direction (all zero) has no distance and is left out."""
+    rows = store.rows(KNN, (vector, project, k))
     return [(int(r[0]), float(r[1])) for r in rows if r[1] is not None]
 
 

@@ -13,7 +13,7 @@ from ..distill import Metered
 from ..distill import select as backends
 from ..errors import TranscriptMissingError
 from ..models import ImportReport
-from ..transcripts import discover
+from ..transcripts import discover, files
 from . import render
 from .common import emit_json, open_store
 
@@ -73,16 +73,18 @@ def run(args: argparse.Namespace) -> int:
             print(_spend_line(report))
         if args.dry_run:
             print(_preview(options))
-    return 1 if report.failed and not report.imported else 0
+    return 1 if report.failed and not (report.imported or report.unchanged) else 0  # one bad file fails only itself
 
 
 def _select(args: argparse.Namespace) -> tuple[list[tuple[Path, str | None]], list[tuple[str, str]]]:
     if args.path:
         paths = [Path(p).expanduser() for p in args.path]
-        missing = [p for p in paths if not p.is_file()]
-        if missing and len(missing) == len(paths):
-            raise TranscriptMissingError(f"no such transcript: {missing[0]}")
-        return [(p, None) for p in paths if p.is_file()], [(str(p), "no such file") for p in missing]
+        reasons = [files.unreadable(p) for p in paths]
+        if all(reasons):  # nothing to import: one line (else each bad file is reported as failed)
+            first, reason = paths[0], reasons[0]
+            raise TranscriptMissingError(f"no such transcript: {first}" if reason == "no such file"
+                                         else f"cannot import {first}: {reason}")
+        return [(p, None) for p in paths], []
     found = discover.discover_all(
         [args.tool], claude_root=discover.claude_dir(args.claude_dir), codex_root=discover.codex_home(args.codex_home),
         cursor_root=discover.cursor_dir(args.cursor_dir), window=discover.Window(args.days, args.sessions))

@@ -15,7 +15,11 @@ Where each tool keeps its sessions:
 Every tool goes through the same window: a file modified in the last few minutes is
 probably still being written and waits for the next run; files outside `--days` or beyond
 the `--sessions` cap (newest first, across all tools asked for) are left out, with the
-reason. Nothing is dropped silently.
+reason. Nothing is dropped silently. A file named like a session that cannot be read (a
+dangling or looping symbolic link, a named pipe, a socket, a folder, a file without read
+permission) is dated by the link or entry itself and handed on like any other: the import
+reports it as that one file's failure (`files.unreadable` gives the reason) and the rest
+import.
 """
 
 from __future__ import annotations
@@ -162,8 +166,8 @@ def _codex_candidates(root: Path, result: Discovery) -> list[Found]:
     paths = sorted(sessions.rglob("rollout-*")) + sorted(archived.glob("rollout-*"))
     for path in paths:
         name = path.name
-        if not path.is_file():
-            continue
+        if path.is_dir() and not name.endswith((".jsonl", ".json")):
+            continue  # a folder rglob walks into anyway
         if name.endswith(".jsonl") or (name.endswith(".json") and path.parent == sessions):
             candidates.append(_found(path, "codex"))
         elif name.endswith(".zst"):
@@ -180,7 +184,7 @@ def _cursor_candidates(root: Path, result: Discovery) -> list[Found]:
         return []
     candidates: list[Found] = []
     for folder in sorted(projects.glob("*/agent-transcripts")):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        for path in sorted(p for p in folder.rglob("*") if not p.is_dir() or p.suffix == ".jsonl"):
             reason = _cursor_reason(path.relative_to(folder).parts, path)
             if reason is None:
                 candidates.append(_found(path, "cursor"))
@@ -203,7 +207,16 @@ def _cursor_reason(parts: tuple[str, ...], path: Path) -> str | None:
 
 
 def _found(path: Path, tool: str) -> Found:
-    stat = path.stat()
+    """A candidate with its date. A file that cannot be read (a dangling link, a loop, a pipe,
+    a folder named like a session) keeps its own date and goes on to the import, which
+    reports it as that one file's failure, with the reason."""
+    try:
+        stat = path.stat()
+    except OSError:
+        try:
+            stat = path.lstat()
+        except OSError:  # gone since the folder was listed
+            return Found(path, tool, time.time(), 0)
     return Found(path, tool, stat.st_mtime, stat.st_size)
 
 

@@ -3,8 +3,7 @@
 The standard library's `sqlite3` of many Pythons cannot load extensions, so the store uses
 apsw, which bundles a current SQLite and loads sqlite-vec everywhere. WAL mode, a busy
 timeout, foreign keys and memory-mapped reads are set on every connection; migrations run on
-open. The file and
-its directory are private to the user (0600 / 0700).
+open. The file and its directory are private to the user (0600 / 0700).
 
 Writes go through `write()`: one `BEGIN IMMEDIATE` transaction, so two writers queue on the
 busy timeout instead of failing half-way, and an error rolls everything back.

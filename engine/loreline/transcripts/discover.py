@@ -215,7 +215,7 @@ def _found(path: Path, tool: str) -> Found:
     except OSError:
         try:
             stat = path.lstat()
-        except OSError:  # gone since the folder was listed
+        except OSError:  # gone since the folder was listed: dated now, so it waits for the next run
             return Found(path, tool, time.time(), 0)
     return Found(path, tool, stat.st_mtime, stat.st_size)
 

@@ -136,3 +136,21 @@ def test_a_file_without_read_permission_fails_alone(tmp_path: Path, loreline_hom
     report = json.loads(result.stdout)["sessions"]
     assert report["imported"] == 1
     assert report["failed"] == [{"path": str(locked), "error": "permission denied"}]
+
+
+def test_a_folder_that_cannot_be_listed_is_reported(tmp_path: Path, loreline_home: Path) -> None:
+    prefix = _unprivileged()
+    root = tmp_path / "claude"
+    _good_session(tmp_path, root)
+    hidden = root / "projects" / "-home-dev-secret"
+    hidden.mkdir()
+    shutil.copyfile(next((root / "projects").glob("*/*.jsonl")), hidden / _uuid(8))
+    hidden.chmod(0)
+    try:
+        result = cli(loreline_home, "import", "sessions", "--claude-dir", str(root), "--json", prefix=prefix)
+    finally:
+        hidden.chmod(0o700)  # so the temporary folder can be removed
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)["sessions"]
+    assert report["imported"] == 1
+    assert {"path": str(hidden), "reason": "cannot list this folder: Permission denied"} in report["left_out"]

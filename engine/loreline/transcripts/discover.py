@@ -19,11 +19,12 @@ reason. Nothing is dropped silently. A file named like a session that cannot be 
 dangling or looping symbolic link, a named pipe, a socket, a folder, a file without read
 permission) is dated by the link or entry itself and handed on like any other: the import
 reports it as that one file's failure (`files.unreadable` gives the reason) and the rest
-import.
+import. A folder that cannot be listed is left out with its reason.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import time
@@ -144,6 +145,7 @@ def _claude_candidates(root: Path, result: Discovery) -> list[Found]:
     if not projects.is_dir():
         result.left_out.append((str(projects), "no Claude Code projects folder here"))
         return []
+    _unlistable(projects, result, depth=1)
     candidates: list[Found] = []
     for path in sorted(projects.glob("*/*.jsonl")):
         if path.name.startswith("agent-"):
@@ -162,6 +164,8 @@ def _codex_candidates(root: Path, result: Discovery) -> list[Found]:
     if not sessions.is_dir() and not archived.is_dir():
         result.left_out.append((str(sessions), "no Codex sessions folder here"))
         return []
+    _unlistable(sessions, result)
+    _unlistable(archived, result, depth=0)
     candidates: list[Found] = []
     paths = sorted(sessions.rglob("rollout-*")) + sorted(archived.glob("rollout-*"))
     for path in paths:
@@ -182,8 +186,10 @@ def _cursor_candidates(root: Path, result: Discovery) -> list[Found]:
     if not projects.is_dir():
         result.left_out.append((str(projects), "no Cursor projects folder here"))
         return []
+    _unlistable(projects, result, depth=1)
     candidates: list[Found] = []
     for folder in sorted(projects.glob("*/agent-transcripts")):
+        _unlistable(folder, result)
         for path in sorted(p for p in folder.rglob("*") if not p.is_dir() or p.suffix == ".jsonl"):
             reason = _cursor_reason(path.relative_to(folder).parts, path)
             if reason is None:
@@ -204,6 +210,18 @@ def _cursor_reason(parts: tuple[str, ...], path: Path) -> str | None:
     if len(parts) == 1 or (len(parts) == 2 and parts[0] == path.stem):
         return None
     return "not a session file name"
+
+
+def _unlistable(root: Path, result: Discovery, depth: int = 8) -> None:
+    """Report each folder under `root` (down to `depth` levels) that cannot be listed: glob
+    skips those silently, and the sessions inside would be missed without a word."""
+    def report(err: OSError) -> None:
+        if err.errno != errno.ENOENT:
+            result.left_out.append((str(err.filename), f"cannot list this folder: {err.strerror or err}"))
+
+    for top, folders, _ in os.walk(root, onerror=report):
+        if len(Path(top).relative_to(root).parts) >= depth:
+            folders.clear()
 
 
 def _found(path: Path, tool: str) -> Found:

@@ -154,3 +154,11 @@ def test_a_folder_that_cannot_be_listed_is_reported(tmp_path: Path, loreline_hom
     report = json.loads(result.stdout)["sessions"]
     assert report["imported"] == 1
     assert {"path": str(hidden), "reason": "cannot list this folder: Permission denied"} in report["left_out"]
+
+
+def test_reading_a_named_pipe_as_a_transcript_never_waits(tmp_path: Path, loreline_home: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    result = cli(loreline_home, "transcript", str(fifo))  # no writer ever comes: an open() would wait
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == f"loreline: not a file: {fifo} ({FIFO})\n"

@@ -30,10 +30,24 @@ def unreadable(path: Path) -> str | None:
     except OSError as err:
         return _stat_failure(path, err)
     if not stat.S_ISREG(mode):
-        return next((reason for test, reason in _KINDS if test(mode)), "not a regular file")
+        return _kind(mode)
     if not os.access(path, os.R_OK):
         return "permission denied"
     return None
+
+
+def not_a_file(path: Path) -> str | None:
+    """What `path` is when it exists but is no regular file (opening a named pipe would wait
+    for a writer forever); None otherwise, including when it does not exist."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else _kind(mode)
+
+
+def _kind(mode: int) -> str:
+    return next((reason for test, reason in _KINDS if test(mode)), "not a regular file")
 
 
 def _stat_failure(path: Path, err: OSError) -> str:

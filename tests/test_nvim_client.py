@@ -21,6 +21,8 @@ from loreline.store import memories as rows
 from tests.conftest import ROOT, VENV_BIN, loreline_exe, subprocess_env
 from tests.editor_helpers import World, conflict_elsewhere, make_world, missing_host, pending_conflict
 
+pytestmark = pytest.mark.editor_host
+
 PLUGIN = ROOT / "editor-plugins" / "nvim"
 SPEC = PLUGIN / "tests" / "client_spec.lua"
 MIN_VERSION = (0, 11)

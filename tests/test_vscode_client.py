@@ -31,7 +31,7 @@ from tests.editor_helpers import World, conflict_elsewhere, make_world, missing_
 EXTENSION = ROOT / "editor-plugins" / "vscode"
 CODE_SERVER_VERSION = "4.100.3"
 CHROMIUM = Path(os.environ.get("LORELINE_CHROMIUM", "/usr/bin/chromium"))
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.editor_host
 
 
 def run(args: list[str], timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

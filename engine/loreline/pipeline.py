@@ -27,6 +27,7 @@ from .project import project_key
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
 from .store import Store, ledger, replays
+from .transcripts import files
 
 EXCERPT_CHARS = 480
 Progress = Callable[[int, int, str], None]
@@ -70,12 +71,13 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
     for index, (given, tool) in enumerate(sessions, start=1):
         if _stopping(options, report):
             break
-        path = Path(given).resolve()  # one file, one ledger row, however it was named (links too)
         if options.progress:
-            options.progress(index, len(sessions), str(path))
-        if not path.is_file():
-            report.failed.append((str(path), "not a regular file" if path.exists() else "no such file"))
+            options.progress(index, len(sessions), str(given))
+        problem = files.unreadable(Path(given))  # a dangling link, a loop, a pipe, a directory…
+        if problem is not None:
+            report.failed.append((str(given), problem))
             continue
+        path = Path(given).resolve()  # one file, one ledger row, however it was named (links too)
         try:
             import_one(store, path, tool, options, report)
         except (RateLimitedError, CapReachedError) as err:

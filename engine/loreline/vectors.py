@@ -44,8 +44,8 @@ def reembed(store: Store, embedder: Embedder) -> int:
             batch = rows.texts_after(store, last, BATCH)
             if not batch:
                 break
-            for memory_id, project, text in batch:
-                search.put_vector(store, memory_id, project, embedder.embed(text))
+            for memory_id, _project, text in batch:
+                search.put_vector(store, memory_id, embedder.embed(text))
                 count += 1
             last = batch[-1][0]
         store.set_meta(EMBEDDER_KEY, embedder.fingerprint)

@@ -15,7 +15,7 @@ from .. import backends, pipeline
 from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
 from ..store import Store
-from ..transcripts import discover
+from ..transcripts import discover, files
 from .results import ImportOutcome, ImportPlan, ImportRequest
 
 Progress = Callable[[int, int, str], None]
@@ -36,12 +36,15 @@ def plan(request: ImportRequest) -> ImportPlan:
 
 
 def _given(paths: tuple[str, ...]) -> tuple[list[tuple[Path, str | None]], list[tuple[str, str]]]:
-    """Given files: the missing ones are left out, unless none exists (then that is the error)."""
+    """Given files: each is imported or fails alone with its reason (a dangling link, a FIFO …),
+    unless none can be read (then that is the error, in one line)."""
     chosen = [Path(p).expanduser() for p in paths]
-    missing = [p for p in chosen if not p.is_file()]
-    if missing and len(missing) == len(chosen):
-        raise TranscriptMissingError(f"no such transcript: {missing[0]}")
-    return [(p, None) for p in chosen if p.is_file()], [(str(p), "no such file") for p in missing]
+    reasons = [files.unreadable(p) for p in chosen]
+    if all(reasons):
+        first, reason = chosen[0], reasons[0]
+        raise TranscriptMissingError(f"no such transcript: {first}" if reason == "no such file"
+                                     else f"cannot import {first}: {reason}")
+    return [(p, None) for p in chosen], []
 
 
 def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None,

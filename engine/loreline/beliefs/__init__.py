@@ -213,7 +213,7 @@ def _add(store: Store, p: Plan) -> int:
     ))
     rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key)
     rows.add_files(store, memory_id, ctx.files)
-    search.put_vector(store, memory_id, ctx.project, p.vector)
+    search.put_vector(store, memory_id, p.vector)
     rows.audit(store, ctx.actor, "add", memory_id, after={"kind": candidate.kind, "text": candidate.text,
                                                           **_source(ctx)})
     return memory_id

@@ -79,7 +79,7 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
     ))
     rows.copy_sources(store, new_id, old.id, stamp)
     rows.set_status(store, old.id, "superseded", stamp)
-    search.put_vector(store, new_id, old.project, embedder.embed(text))
+    search.put_vector(store, new_id, embedder.embed(text))
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             print(_spend_line(report))
         if args.dry_run:
             print(_preview(outcome))
-    return 1 if report.failed and not report.imported else 0
+    return 1 if report.failed and not (report.imported or report.unchanged) else 0  # one bad file fails only itself
 
 
 def _progress() -> imports.Progress | None:

@@ -2,7 +2,11 @@
 
 Kept: a person's prompts and the assistant's prose, with their physical line numbers, and
 the words typed after a slash command (`/orchestrator update CLAUDE.md` is kept as that
-text; a bare `/model` or a settings command is not).
+text; a bare `/model` or a settings command is not). The person's words that arrive inside
+tool results — the reason given when rejecting a tool call, AskUserQuestion answers, feedback
+on a rejected plan — become user turns on their tool result's line, with `origin` saying
+which (see `tool_words`). Blocks the IDE extension adds to a prompt (`<ide_opened_file>`,
+`<ide_selection>`) are removed (`ide-context`); the file they name is kept in `files`.
 Dropped, each counted by reason in `ParseStats.dropped`:
 
 * every non-message line type (`line-type:<type>`: summary, progress, file-history-snapshot,
@@ -10,8 +14,9 @@ Dropped, each counted by reason in `ParseStats.dropped`:
   unknown future types included; `system` lines as `compact-boundary`, `local-command` or
   `line-type:system`; hook attachments as `hook-context` (or `loreline-memories` when they
   carry Loreline's own block), other attachments as `line-type:attachment`;
-* blocks that are not prose (`block:tool_use`, `block:tool_result`, `block:thinking`,
-  `block:image`, …) — tool inputs are still read for the file paths they name;
+* blocks that are not prose (`block:tool_use`, `block:tool_result` — every tool result
+  that holds no words of the person's —, `block:thinking`, `block:image`, …) — tool inputs
+  are still read for the file paths they name;
 * user lines that are not a person's words: `meta` (isMeta: caveats, expanded command
   bodies, injected reminders), `slash-command`, `local-command`, `bash-mode`, `interrupt`,
   `compaction-summary`, `task-notification`, `hook-context`;
@@ -30,7 +35,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import ParseStats
-from .base import LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected
+from .base import (IDE_OPEN, LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected,
+                   take_ide_blocks)
+from .tool_words import result_text, user_words
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -85,6 +92,8 @@ class ClaudeCodeReader(ReaderBase):
         self._pending_id: str | None = None
         self._noise_agents: dict[str, str] = {}
         self._identified = False
+        #: tool call id -> tool name, to tell plan feedback from other rejections
+        self._calls: dict[str, str] = {}
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
         self._note_identity(record)
@@ -175,9 +184,14 @@ class ClaudeCodeReader(ReaderBase):
         if record.get("isMeta") is True:
             self.stats.drop("loreline-memories" if mentions(content, LORELINE_TAG) else "meta")
             return
+        if isinstance(content, list):
+            content = self._tool_results(lineno, record, content, stamp)
         text = block_texts(content, self.stats)
         if not text:
             return
+        files: list[str] = []
+        if IDE_OPEN in text:
+            text = take_ide_blocks(text, self.stats, files)
         text = strip_injected(text, self.stats)
         if not text:
             return
@@ -189,13 +203,42 @@ class ClaudeCodeReader(ReaderBase):
                 return
             text = typed
         self._pending_id = None
-        self.builder.add("user", text, lineno, stamp)
+        self.builder.add("user", text, lineno, stamp, tuple(files))
+
+    def _tool_results(self, lineno: int, record: dict[str, Any], content: list[Any], stamp: str | None) -> list[Any]:
+        """Add a user turn for each tool result holding the person's words (rejection reasons,
+        answers, plan feedback); count the others as `block:tool_result`. Returns the other blocks."""
+        rest: list[Any] = []
+        results = 0
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                results += 1
+            else:
+                rest.append(block)
+        if not results:
+            return content
+        structured = record.get("toolUseResult") if results == 1 else None
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "tool_result":
+                continue
+            call = block.get("tool_use_id")
+            name = self._calls.get(call) if isinstance(call, str) else None
+            said = user_words(result_text(block.get("content")), name, structured)
+            if said is None:
+                self.stats.drop("block:tool_result")
+                continue
+            origin, words = said
+            words = strip_injected(words, self.stats)
+            if words:
+                self._pending_id = None
+                self.builder.add("user", words, lineno, stamp, origin=origin)
+        return rest
 
     def _assistant(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
-        parts = content_blocks(message.get("content"), self.stats)
+        parts = content_blocks(message.get("content"), self.stats, self._calls)
         if parts is None:
             return
         texts, files = parts

@@ -161,7 +161,8 @@ def strip_injected(text: str, stats: Drops) -> str:
 def take_ide_blocks(text: str, stats: Drops, files: list[str]) -> str:
     """`text` without the blocks an editor integration adds to a message (`<ide_opened_file>`,
     `<ide_selection>`, any `<ide_…>` block, with or without attributes; an unclosed one runs
-    to the end), each counted as `ide-context`; the file each block names joins `files`."""
+    to the end only when it opens the text: elsewhere it is someone writing about the tag),
+    each counted as `ide-context`; the file each block names joins `files`."""
     at = text.find(IDE_OPEN)
     while at >= 0:
         name_end = at + 1
@@ -173,6 +174,9 @@ def take_ide_blocks(text: str, stats: Drops, files: list[str]) -> str:
             continue
         closing = f"</{text[at + 1:name_end]}>"
         end = text.find(closing, body)
+        if end < 0 and text[:at].strip():
+            at = text.find(IDE_OPEN, at + 1)
+            continue
         stop, resume = (len(text), len(text)) if end < 0 else (end, end + len(closing))
         path = ide_file(text[body + 1:stop])
         if path:

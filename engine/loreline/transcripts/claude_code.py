@@ -37,7 +37,7 @@ from typing import Any
 from ..models import ParseStats
 from .base import (IDE_OPEN, LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected,
                    take_ide_blocks)
-from .tool_words import result_text, user_words
+from .tool_words import user_words
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -209,29 +209,21 @@ class ClaudeCodeReader(ReaderBase):
         """Add a user turn for each tool result holding the person's words (rejection reasons,
         answers, plan feedback); count the others as `block:tool_result`. Returns the other blocks."""
         rest: list[Any] = []
-        results = 0
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "tool_result":
-                results += 1
-            else:
-                rest.append(block)
-        if not results:
-            return content
-        structured = record.get("toolUseResult") if results == 1 else None
+        structured = record.get("toolUseResult") if len(content) == 1 else None
         for block in content:
             if not isinstance(block, dict) or block.get("type") != "tool_result":
+                rest.append(block)
                 continue
             call = block.get("tool_use_id")
             name = self._calls.get(call) if isinstance(call, str) else None
-            said = user_words(result_text(block.get("content")), name, structured)
+            said = user_words(block.get("content"), name, structured)
             if said is None:
                 self.stats.drop("block:tool_result")
                 continue
-            origin, words = said
-            words = strip_injected(words, self.stats)
+            words = strip_injected(said[1], self.stats)
             if words:
                 self._pending_id = None
-                self.builder.add("user", words, lineno, stamp, origin=origin)
+                self.builder.add("user", words, lineno, stamp, origin=said[0])
         return rest
 
     def _assistant(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:

@@ -43,6 +43,9 @@ GENERATED_REASONS = ("The user wants to clarify these questions.",)
 ANSWER_STARTS = ("User has answered your questions:", "Your questions have been answered:", "The user answered:")
 RESPONDED = "The user responded:"
 ERROR_WRAPPERS = ("Error: ", "<tool_use_error>")
+WORD_STARTS = REJECTION_STARTS + ANSWER_STARTS + (RESPONDED,)
+#: what a tool result holding the person's words opens with (one C-level check per result)
+FIRST_WORDS = WORD_STARTS + ERROR_WRAPPERS
 PLAN_TOOLS = frozenset({"ExitPlanMode", "exit_plan_mode"})
 ANSWER_ARROW = " → "
 #: `"question"="answer"` pairs, each ended by the next pair, the closing sentence or a note
@@ -59,14 +62,31 @@ def result_text(content: Any) -> str:
     return ""
 
 
-def user_words(text: str, tool_name: str | None, structured: Any = None) -> tuple[str, str] | None:
-    """`(origin, words)` when a tool result carries the person's own words, else None.
+def _opening(content: Any) -> str:
+    """The first text of a tool result's content, without reading the rest of a long output."""
+    if isinstance(content, list):
+        for item in content:
+            if isinstance(item, dict) and item.get("type") == "text":
+                text = item.get("text")
+                return text if isinstance(text, str) else ""
+        return ""
+    return content if isinstance(content, str) else ""
+
+
+def user_words(content: Any, tool_name: str | None, structured: Any = None) -> tuple[str, str] | None:
+    """`(origin, words)` when a tool result's content (a string or a list of text items)
+    carries the person's own words, else None.
 
     `tool_name` is the name of the call this result answers (when known); `structured` is
     the record's `toolUseResult`, used for AskUserQuestion answers when it holds them."""
-    head = text.lstrip()
+    head = content if type(content) is str else _opening(content)
+    if not head.startswith(FIRST_WORDS):
+        return None
+    head = result_text(content)
     for wrapper in ERROR_WRAPPERS:
         head = head.removeprefix(wrapper)
+    if not head.startswith(WORD_STARTS):
+        return None
     if head.startswith(REJECTION_STARTS):
         reason = rejection_reason(head)
         if not reason:
@@ -75,10 +95,8 @@ def user_words(text: str, tool_name: str | None, structured: Any = None) -> tupl
     if head.startswith(ANSWER_STARTS):
         lines = structured_answers(structured) or answer_lines(head)
         return ("answer", "\n".join(lines)) if lines else None
-    if head.startswith(RESPONDED):
-        words = head[len(RESPONDED):].strip()
-        return ("answer", words) if words else None
-    return None
+    words = head[len(RESPONDED):].strip()
+    return ("answer", words) if words else None
 
 
 def rejection_reason(text: str) -> str:

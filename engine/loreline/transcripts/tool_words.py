@@ -3,19 +3,19 @@
 Most tool results are tool output and never become turns. Three kinds carry what the
 person typed, and each becomes a user turn on the line of its tool result:
 
-* a rejected tool call with a reason (`origin="rejection"`). Wordings seen in real
-  transcripts and in the CLI: `The user doesn't want to proceed with this tool use. The tool
-  use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).
-  The user provided the following reason for the rejection:  <reason>` (1.0.x–2.1.x), the
-  same opening with `To tell you how to proceed, the user said:\\n<reason>` (newer builds),
-  and `Permission for this tool use was denied. … The user said:\\n<reason>`. A bare rejection
+* a rejected tool call with a reason (`origin="rejection"`): `The user doesn't want to
+  proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the
+  new_string was NOT written to the file). To tell you how to proceed, the user said:\\n<reason>`
+  (released CLIs 2.0.50 to 2.1.332), `Permission for this tool use was denied. … The user
+  said:\\n<reason>`, and the same opening with `The user provided the following reason for the
+  rejection:  <reason>`, which other readers of real transcripts meet. A bare rejection
   (`… STOP what you are doing and wait for the user …`) carries no words and stays dropped;
   so does the reason Claude Code writes itself when questions are dismissed
   (`The user wants to clarify these questions.`).
 * the same rejection of an `ExitPlanMode` call: feedback on a plan (`origin="plan-feedback"`).
 * answers to `AskUserQuestion` (`origin="answer"`): `User has answered your questions:
-  "<question>"="<answer>", "<question>"="<answer>". You can now continue …` (older), `Your
-  questions have been answered: …` / `The user answered: …` (newer, optionally with
+  "<question>"="<answer>", "<question>"="<answer>". You can now continue …` (2.0.26, 2.1.38), `Your
+  questions have been answered: …` / `The user answered: …` (2.1.332, optionally with
   `notes: …` per answer) and `The user responded: <text>`. Each pair becomes one line
   `<question> → <answer>`; the record's structured `toolUseResult.answers` is preferred when
   it is there.

@@ -14,7 +14,7 @@ import pytest
 from loreline.chunk import render
 from loreline.models import ParseStats, Turn
 from loreline.pipeline import clean_turns
-from loreline.transcripts import parse
+from loreline.transcripts import codex, parse
 from loreline.transcripts.tool_words import user_words
 from tests.transcripts_helpers import (
     REAL_ROOT, cursor_user, envelope, environment, item_message, response, session_meta, shape, user_event,
@@ -213,6 +213,27 @@ def test_text_that_only_mentions_an_ide_tag_is_kept_and_a_truncated_block_is_not
 
 WRAPPED = ("We can keep the old ORM while we\ngradually move everything to drizzle,\nbut new tables go\n"
            "straight to drizzle.")
+
+
+def test_real_codex_0_171_hard_wrapped_prompt_is_one_turn_and_agents_md_is_not_a_prompt() -> None:
+    t = parse(WORDS / "codex-0.171.0-agents-md-wrapped-prompt.jsonl").transcript
+    assert (t.tool, t.session_id, t.cwd) == ("codex", "01a22f82-467a-7822-8a2b-cb1c0920b5f2", "/home/dev/cproj")
+    assert [(x.speaker, x.line_start, x.line_end, x.text) for x in t.turns] == [
+        ("user", 8, 8, WRAPPED),
+        ("assistant", 11, 11, "Understood: we will use pnpm in this repo."),
+    ]
+    assert t.stats.dropped["agents-md"] == 1 and t.stats.dropped["environment-context"] == 1
+    assert "injected-context" not in t.stats.dropped
+
+
+def test_real_codex_0_171_pairing_alone_catches_injected_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the known `# AGENTS.md` / `<environment_context>` openings, the AGENTS.md message
+    on line 4 (a `response_item` the UI log never shows) is still no prompt."""
+    monkeypatch.setattr(codex, "INJECTED_USER", ())
+    monkeypatch.setattr(codex, "_INJECTED_STARTS", ())
+    t = parse(WORDS / "codex-0.171.0-agents-md-wrapped-prompt.jsonl").transcript
+    assert [(x.speaker, x.line_start) for x in t.turns] == [("user", 8), ("assistant", 11)]
+    assert t.stats.dropped["injected-context"] == 1
 
 
 def test_codex_pairs_item_and_event_user_messages(tmp_path: Path) -> None:

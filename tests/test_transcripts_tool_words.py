@@ -23,8 +23,8 @@ from tests.transcripts_helpers import (
 
 WORDS = Path(__file__).resolve().parent / "fixtures" / "tool_words"
 CC = REAL_ROOT / "claude-code"
-REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, "
-            "the new_string was NOT written to the file).")
+REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file "
+            "edit, the new_string was NOT written to the file).")
 SID = "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"
 
 
@@ -60,14 +60,18 @@ def test_plan_feedback_recorded_with_claude_code_2_1_332() -> None:
     assert t.stats.dropped["block:tool_result"] == 1
 
 
-def test_published_2_0_26_answer_and_a_bare_plan_rejection() -> None:
+def test_published_2_0_26_answer_and_plan_feedback_typed_after_a_bare_rejection() -> None:
     t = parse(CC / "cc-2.0.26-toolresult-image-interrupt.jsonl").transcript
-    answers = [turn for turn in t.turns if turn.origin == "answer"]
-    assert [(a.line_start, a.line_end, a.text) for a in answers] == [
-        (19, 19, "Where exactly should the + button be positioned relative to the search input? → Right of ⌘J kbd")]
-    # line 22 rejects ExitPlanMode without a word: nothing to keep
+    assert [(x.line_start, x.line_end, x.origin, x.text) for x in t.turns if x.origin != "prompt"] == [
+        (19, 19, "answer",
+         "Where exactly should the + button be positioned relative to the search input? → Right of ⌘J kbd"),
+        # line 22 rejects ExitPlanMode without a word, line 23 is the interrupt marker, line 25 says how instead
+        (25, 25, "plan-feedback", "Completely outside the search bar entirely"),
+    ]
     assert not [turn for turn in t.turns if turn.line_start == 22]
-    assert {turn.origin for turn in t.turns} == {"prompt", "answer"}
+    # the prompts before the plan was rejected and after the assistant answered stay prompts
+    assert [(x.line_start, x.origin) for x in t.turns if x.speaker == "user" and x.line_start in (14, 38)] == [
+        (14, "prompt"), (38, "prompt")]
 
 
 def test_published_2_1_38_rejections_without_reason_stay_dropped() -> None:
@@ -88,7 +92,8 @@ def test_origin_survives_cleaning_and_chunk_rendering_is_unchanged() -> None:
 
 @pytest.mark.parametrize(("text", "tool", "expected"), [
     # 2.0.50 … 2.1.332 (checked in the released CLIs)
-    (f"{REJECTED} To tell you how to proceed, the user said:\nuse uv, not pip", "Bash", ("rejection", "use uv, not pip")),
+    (f"{REJECTED} To tell you how to proceed, the user said:\nuse uv, not pip", "Bash",
+     ("rejection", "use uv, not pip")),
     (f"{REJECTED} To tell you how to proceed, the user said:\nshorter plan please", "ExitPlanMode",
      ("plan-feedback", "shorter plan please")),
     # the wording other readers of real transcripts handle (two spaces after the colon)
@@ -122,6 +127,13 @@ def test_each_wording_gives_the_persons_words(text: str, tool: str | None, expec
 @pytest.mark.parametrize("text", [
     f"{REJECTED} STOP what you are doing and wait for the user to tell you how to proceed.",
     f"{REJECTED} To tell you how to proceed, the user said:\n   ",
+])
+def test_a_rejection_without_words_says_so(text: str) -> None:
+    assert user_words(text, "Bash") == ("rejection", "")
+    assert user_words(text, "ExitPlanMode") == ("plan-feedback", "")
+
+
+@pytest.mark.parametrize("text", [
     # Claude Code fills the reason slot itself when questions are dismissed
     f'{REJECTED} To tell you how to proceed, the user said:\nThe user wants to clarify these questions.\n'
     '    Questions asked:\n- "Colour?"\n  (No answer provided)',
@@ -158,6 +170,23 @@ def _cc(tmp_path: Path, records: list[dict[str, Any]]) -> Path:
 
 def _result(call: str, text: str) -> dict[str, Any]:
     return {"type": "tool_result", "tool_use_id": call, "content": [{"type": "text", "text": text}], "is_error": True}
+
+
+def test_the_prompt_after_a_bare_rejection_takes_its_origin_until_the_assistant_speaks(tmp_path: Path) -> None:
+    bare = f"{REJECTED} STOP what you are doing and wait for the user to tell you how to proceed."
+    path = _cc(tmp_path, [
+        ("assistant", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "npm i"}}], {}),
+        ("user", [_result("t1", bare)], {}),
+        ("user", [{"type": "text", "text": "[Request interrupted by user for tool use]"}], {}),
+        ("user", "use pnpm", {}),
+        ("assistant", [{"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "pnpm i"}}], {}),
+        ("user", [_result("t2", bare)], {}),
+        ("assistant", [{"type": "text", "text": "Stopped."}], {}),
+        ("user", "now write the tests", {}),
+    ])
+    t = parse(path).transcript
+    assert said(t.turns) == [(4, "rejection", "use pnpm"), (8, "prompt", "now write the tests")]
+    assert t.stats.dropped["block:tool_result"] == 2
 
 
 def test_parallel_results_each_become_a_turn_on_their_line_and_typed_text_follows(tmp_path: Path) -> None:
@@ -202,7 +231,8 @@ def test_ide_blocks_leave_the_prompt_and_name_the_file(tmp_path: Path) -> None:
 
 def test_text_that_only_mentions_an_ide_tag_is_kept_and_a_truncated_block_is_not(tmp_path: Path) -> None:
     path = _cc(tmp_path, [("user", "what does <ide_selection> do in the transcript?", {}),
-                          ("user", [{"type": "text", "text": "<ide_selection>The user selected the lines 1 to 2"}], {})])
+                          ("user", [{"type": "text", "text": "<ide_selection>The user selected the lines 1 to 2"}],
+                           {})])
     t = parse(path).transcript
     assert [x.text for x in t.turns] == ["what does <ide_selection> do in the transcript?"]
     assert t.stats.dropped == {"ide-context": 1}

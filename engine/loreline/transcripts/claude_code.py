@@ -94,6 +94,8 @@ class ClaudeCodeReader(ReaderBase):
         self._identified = False
         #: tool call id -> tool name, to tell plan feedback from other rejections
         self._calls: dict[str, str] = {}
+        #: the origin the next prompt takes after a rejection without a reason, until the assistant speaks
+        self._rejected: str | None = None
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
         self._note_identity(record)
@@ -203,7 +205,8 @@ class ClaudeCodeReader(ReaderBase):
                 return
             text = typed
         self._pending_id = None
-        self.builder.add("user", text, lineno, stamp, tuple(files))
+        origin, self._rejected = self._rejected or "prompt", None
+        self.builder.add("user", text, lineno, stamp, tuple(files), origin)
 
     def _tool_results(self, lineno: int, record: dict[str, Any], content: list[Any], stamp: str | None) -> list[Any]:
         """Add a user turn for each tool result holding the person's words (rejection reasons,
@@ -217,16 +220,17 @@ class ClaudeCodeReader(ReaderBase):
             call = block.get("tool_use_id")
             name = self._calls.get(call) if isinstance(call, str) else None
             said = user_words(block.get("content"), name, structured)
-            if said is None:
+            words = strip_injected(said[1], self.stats) if said is not None else ""
+            if said is None or not words:
                 self.stats.drop("block:tool_result")
+                self._rejected = said[0] if said is not None and said[0] != "answer" else self._rejected
                 continue
-            words = strip_injected(said[1], self.stats)
-            if words:
-                self._pending_id = None
-                self.builder.add("user", words, lineno, stamp, origin=said[0])
+            self._pending_id = self._rejected = None
+            self.builder.add("user", words, lineno, stamp, origin=said[0])
         return rest
 
     def _assistant(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:
+        self._rejected = None
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return

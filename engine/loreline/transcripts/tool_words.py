@@ -9,10 +9,13 @@ person typed, and each becomes a user turn on the line of its tool result:
   (released CLIs 2.0.50 to 2.1.332), `Permission for this tool use was denied. … The user
   said:\\n<reason>`, and the same opening with `The user provided the following reason for the
   rejection:  <reason>`, which other readers of real transcripts meet. A bare rejection
-  (`… STOP what you are doing and wait for the user …`) carries no words and stays dropped;
-  so does the reason Claude Code writes itself when questions are dismissed
+  (`… STOP what you are doing and wait for the user …`) carries no words and is dropped;
+  so is the reason Claude Code writes itself when questions are dismissed
   (`The user wants to clarify these questions.`).
 * the same rejection of an `ExitPlanMode` call: feedback on a plan (`origin="plan-feedback"`).
+  A rejection without a reason has no words of its own; the reader gives its origin to the
+  person's next prompt if it comes before any assistant output (how 2.0.26 records plan
+  feedback: a bare rejection, `[Request interrupted by user for tool use]`, then the prompt).
 * answers to `AskUserQuestion` (`origin="answer"`): `User has answered your questions:
   "<question>"="<answer>", "<question>"="<answer>". You can now continue …` (2.0.26, 2.1.38), `Your
   questions have been answered: …` / `The user answered: …` (2.1.332, optionally with
@@ -75,7 +78,9 @@ def _opening(content: Any) -> str:
 
 def user_words(content: Any, tool_name: str | None, structured: Any = None) -> tuple[str, str] | None:
     """`(origin, words)` when a tool result's content (a string or a list of text items)
-    carries the person's own words, else None.
+    carries the person's own words, else None. A rejection without a reason gives
+    `(origin, "")`: the person's next prompt is then how they want to go on (Claude Code
+    ≤ 2.0.30 had no reason field: the feedback was typed as the next prompt).
 
     `tool_name` is the name of the call this result answers (when known); `structured` is
     the record's `toolUseResult`, used for AskUserQuestion answers when it holds them."""
@@ -89,7 +94,7 @@ def user_words(content: Any, tool_name: str | None, structured: Any = None) -> t
         return None
     if head.startswith(REJECTION_STARTS):
         reason = rejection_reason(head)
-        if not reason:
+        if reason is None:
             return None
         return ("plan-feedback" if tool_name in PLAN_TOOLS else "rejection"), reason
     if head.startswith(ANSWER_STARTS):
@@ -99,8 +104,9 @@ def user_words(content: Any, tool_name: str | None, structured: Any = None) -> t
     return ("answer", words) if words else None
 
 
-def rejection_reason(text: str) -> str:
-    """The words a person typed when rejecting a tool call ('' when there are none)."""
+def rejection_reason(text: str) -> str | None:
+    """The words a person typed when rejecting a tool call: '' when they typed none, None
+    when the reason slot holds Claude Code's own text."""
     for marker in REASON_MARKERS:
         at = text.find(marker)
         if at >= 0:
@@ -113,7 +119,7 @@ def rejection_reason(text: str) -> str:
         if cut >= 0:
             reason = reason[:cut]
     reason = reason.strip().removesuffix("</tool_use_error>").strip()
-    return "" if reason.startswith(GENERATED_REASONS) else reason
+    return None if reason.startswith(GENERATED_REASONS) else reason
 
 
 def answer_lines(text: str) -> list[str]:

@@ -5,7 +5,8 @@ the words typed after a slash command (`/orchestrator update CLAUDE.md` is kept 
 text; a bare `/model` or a settings command is not). The person's words that arrive inside
 tool results — the reason given when rejecting a tool call, AskUserQuestion answers, feedback
 on a rejected plan — become user turns on their tool result's line, with `origin` saying
-which (see `tool_words`). Blocks the IDE extension adds to a prompt (`<ide_opened_file>`,
+which (see `tool_words`); a prompt typed right after a rejection without words, before
+the assistant says anything, takes that rejection's origin. Blocks the IDE extension adds to a prompt (`<ide_opened_file>`,
 `<ide_selection>`) are removed (`ide-context`); the file they name is kept in `files`.
 Dropped, each counted by reason in `ParseStats.dropped`:
 

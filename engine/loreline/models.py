@@ -146,6 +146,16 @@ class Memory:
     replaces: int | None = None
     provenance: tuple[Provenance, ...] = ()
     files: tuple[str, ...] = ()
+    #: why it may be stale (its files changed, were deleted or renamed since it was made)
+    stale: str | None = None
+    confirmed_at: str | None = None
+    confirmed_by: str | None = None
+
+    @property
+    def last_seen(self) -> str:
+        """When it was last said in a session or confirmed by a person (else made)."""
+        said = [p.observed_at for p in self.provenance if p.observed_at]
+        return max([*said, *(t for t in (self.observed_at, self.confirmed_at) if t)], default=self.created_at)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import beliefs, evidence, transcripts, usage, vectors
+from . import beliefs, evidence, staleness, transcripts, usage, vectors
 from .chunk import chunk as make_chunks
 from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
-from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError
+from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError, StoreBusyError
 from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
 from .project import project_key
 from .privacy.redact import contains_secret, redact
@@ -50,6 +50,8 @@ class Options:
     should_stop: Callable[[], bool] | None = None
     #: dry runs collect what would be distilled here
     preview: list[tuple[Chunk, list[Candidate]]] = field(default_factory=list)
+    #: the projects whose sessions were read: their memories' files are checked afterwards
+    projects: set[str] = field(default_factory=set)
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
@@ -90,7 +92,19 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
             report.failed.append((str(path), f"cannot read: {err.strerror or err}"))
     if meter is not None:
         report.usage = meter.total
+    if not options.dry_run:
+        _check_files(store, options.projects)
     return report
+
+
+def _check_files(store: Store, projects: set[str]) -> None:
+    """After an import, the files the projects' memories rest on are compared with their
+    anchors (`staleness`); a store another writer holds is left for the next check."""
+    for project in sorted(projects):
+        try:
+            staleness.check(store, project)
+        except StoreBusyError:
+            return
 
 
 def _meter(store: Store, options: Options, report: ImportReport) -> usage.Meter | None:
@@ -119,6 +133,7 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     parsed = transcripts.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
     t = parsed.transcript
     project = _project(t, check.entry)
+    options.projects.add(project)
     turns = clean_turns(t.turns)
     chunks = make_chunks(turns, session_id=t.session_id, path=str(path), context_until=context_until)
     report.turns += sum(1 for turn in turns if turn.line_end > context_until)

@@ -4,6 +4,11 @@ Two rankings are fused by reciprocal rank (k = 60): FTS5 bm25 over the memory te
 sqlite-vec KNN over the embeddings, both within the project (plus user-scope memories).
 Superseded and forgotten memories are left out unless asked for.
 
+Then trust: a memory that may be stale (its files changed since, `staleness`) counts for
+`STALE_WEIGHT` of its score, and a recently said or confirmed one gets up to `RECENCY_WEIGHT`
+more (halving every `RECENCY_HALF_LIFE_DAYS`), so of two equally relevant memories the one
+confirmed last week comes before the one nobody has looked at for a year.
+
 The weights come from `scripts/eval` (retrieval): with the built-in hashing embedder, which
 compares spelling rather than meaning, the vector ranking only breaks ties and catches
 near-spellings bm25 misses (typos, compound identifiers); given more weight it lowered MRR
@@ -11,6 +16,8 @@ near-spellings bm25 misses (typos, compound identifiers); given more weight it l
 """
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from . import vectors
 from .embed import Embedder, default_embedder
@@ -24,6 +31,9 @@ VECTOR_WEIGHT = 0.15
 MIN_SIMILARITY = 0.2
 VECTOR_ONLY_SIMILARITY = 0.45
 USER_SCOPE = "(user)"
+STALE_WEIGHT = 0.5
+RECENCY_WEIGHT = 0.1
+RECENCY_HALF_LIFE_DAYS = 30.0
 
 
 def recall(
@@ -61,6 +71,7 @@ def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], l
     for rank, (mid, similarity) in enumerate(semantic, start=1):
         if mid in in_lexical or similarity >= VECTOR_ONLY_SIMILARITY:
             scores[mid] = scores.get(mid, 0.0) + VECTOR_WEIGHT / (RRF_K + rank)
+    _weigh_trust(store, scores)
     order = sorted(scores, key=lambda mid: (-scores[mid], mid))[:limit]
     lex_rank = {mid: i for i, mid in enumerate(lexical, start=1)}
     vec_rank = {mid: i for i, (mid, _) in enumerate(semantic, start=1)}
@@ -68,3 +79,21 @@ def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], l
         RecallHit(memory, scores[memory.id], lex_rank.get(memory.id), vec_rank.get(memory.id))
         for memory in rows.load(store, order)
     ]
+
+
+def _weigh_trust(store: Store, scores: dict[int, float]) -> None:
+    """Lower what may be stale; raise a little what was said or confirmed recently."""
+    now = datetime.now(UTC)
+    for mid, (stale, last) in rows.freshness(store, list(scores)).items():
+        weight = STALE_WEIGHT if stale else 1.0
+        scores[mid] *= weight * (1.0 + RECENCY_WEIGHT * 0.5 ** (_age_days(last, now) / RECENCY_HALF_LIFE_DAYS))
+
+
+def _age_days(stamp: str, now: datetime) -> float:
+    try:
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return 10_000.0
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (now - when).total_seconds() / 86400)

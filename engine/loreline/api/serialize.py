@@ -8,7 +8,9 @@ convention (docs/protocol.md). Keys that are data rather than field names (the k
 nested dict, are renamed by `camel()` under the same rule.
 
 Shapes: a memory always carries `source_count` and `source` (its earliest source, excerpt cut
-to `BRIEF_EXCERPT` characters, so a list shows provenance without a request per item);
+to `BRIEF_EXCERPT` characters, so a list shows provenance without a request per item), `stale`
+(why it may be stale, or null), `confirmed_at`/`confirmed_by` and `last_seen` (when it was last
+said in a session or confirmed);
 `full=True` adds `provenance`, every source whole.
 """
 
@@ -50,7 +52,8 @@ class Record:
 SOURCE = Record("tool", "session_id", "session_path", "session_uri", "line_start", "line_end", "excerpt",
                 "observed_at")
 MEMORY = Record("id", "kind", "text", "status", "project", "scope", "version", "pinned", "created_at", "observed_at",
-                "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source")
+                "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source", "stale",
+                "confirmed_at", "confirmed_by", "last_seen")
 PAGE = Record("project", "total", "offset", "items")
 HIT = Record("memory", "score", "fts_rank", "vec_rank", "sources")
 CONFLICT = Record("id", "project", "status", "resolution", "decided_by", "reason", "created_at", "resolved_at",
@@ -85,7 +88,7 @@ def memory(m: Memory, *, full: bool = False, camel: bool = False) -> Json:
     first = source(m.provenance[0], brief=True, camel=camel) if m.provenance else None
     out = MEMORY.make((m.id, m.kind, m.text, m.status, m.project, m.scope, m.version, m.pinned, m.created_at,
                        m.observed_at, m.valid_until, m.extractor, m.root_id, m.replaces, list(m.files),
-                       len(m.provenance), first), camel)
+                       len(m.provenance), first, m.stale, m.confirmed_at, m.confirmed_by, m.last_seen), camel)
     if full:
         out["provenance"] = [source(p, camel=camel) for p in m.provenance]
     return out

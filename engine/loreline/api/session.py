@@ -11,12 +11,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from .. import staleness
 from .. import status as facts
 from ..beliefs import conflicts, curate
 from ..models import Memory, RecallHit
 from ..project import project_key
 from ..recall import USER_SCOPE, recall
-from ..store import Store, search
+from ..store import Store, anchors, search
 from ..store import conflicts as conflict_rows
 from ..store import memories as rows
 from .results import Conflict, Forgotten, Page, ProjectCounts, Status
@@ -51,10 +52,11 @@ class Loreline:
     # -- reading ---------------------------------------------------------------------------
 
     def memories(self, project: str | None, *, kind: str | None = None, status: str | None = "active",
-                 text: str | None = None, offset: int = 0, limit: int = 200) -> Page:
-        """A page of memories (of one project, or of all when `project` is None), pinned first."""
+                 text: str | None = None, offset: int = 0, limit: int = 200, stale: bool | None = None) -> Page:
+        """A page of memories (of one project, or of all when `project` is None), pinned first;
+        `stale` True or False: only those that may be stale, or only the others."""
         found, total = rows.query(self.store, rows.Filter(project=project, kind=kind, status=status, text=text,
-                                                          limit=limit, offset=offset))
+                                                          stale=stale, limit=limit, offset=offset))
         return Page(project, total, offset, tuple(found))
 
     def memory(self, memory_id: int) -> Memory:
@@ -76,6 +78,16 @@ class Loreline:
         needle = word.lower()
         exact = [m for m in found if needle in m.text.lower()]
         return (exact or found)[:limit]
+
+    def stale_file_memories(self, project: str, file_path: str) -> list[Memory]:
+        """Active memories tied to a file that may be stale (the file changed since)."""
+        rel = os.path.relpath(file_path, project) if os.path.isabs(project) else file_path
+        return rows.load(self.store, anchors.stale_for_file(self.store, project, (rel, file_path)))
+
+    def check_files(self, project: str, paths: list[str] | None = None) -> staleness.CheckReport:
+        """Compare the files the project's memories rest on (all, or those named) with what
+        they were when each memory was made; flag or clear the memories (`staleness`)."""
+        return staleness.check(self.store, project, paths)
 
     def history(self, memory_id: int) -> list[Memory]:
         """Every version of the memory's chain, oldest first."""
@@ -113,6 +125,13 @@ class Loreline:
 
     def edit(self, memory_id: int, text: str) -> Memory:
         return curate.edit(self.store, memory_id, text)
+
+    def confirm(self, memory_id: int, by: str) -> Memory:
+        """A person vouches for a memory as the code stands now: no longer stale; `by` (who,
+        through which front end) is recorded with the time and in the audit."""
+        with self.store.write():
+            staleness.confirm(self.store, memory_id, by)
+        return rows.get(self.store, memory_id)
 
     def pin(self, memory_id: int, pinned: bool = True) -> Memory:
         return curate.pin(self.store, memory_id, pinned)

@@ -38,6 +38,7 @@ from . import conflicts
 from . import curate
 
 from . import reversal
+from .. import staleness
 from ..embed import Embedder
 from ..errors import ModelOutputError
 from ..models import Candidate, Memory, Provenance
@@ -199,7 +200,7 @@ def _still_active(store: Store, memory_id: int | None) -> Memory | None:
 def _merge(store: Store, memory_id: int, ctx: Context) -> tuple[Outcome, int]:
     if not rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key):
         return Outcome.KNOWN_SOURCE, memory_id
-    rows.add_files(store, memory_id, ctx.files)
+    _tie(store, ctx, memory_id)
     rows.note_observed(store, memory_id, ctx.provenance.observed_at)
     rows.audit(store, ctx.actor, "merge", memory_id, after=_source(ctx))
     return Outcome.MERGED, memory_id
@@ -212,7 +213,7 @@ def _add(store: Store, p: Plan) -> int:
         observed_at=ctx.provenance.observed_at, extractor=candidate.extractor,
     ))
     rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key)
-    rows.add_files(store, memory_id, ctx.files)
+    _tie(store, ctx, memory_id)
     search.put_vector(store, memory_id, p.vector)
     rows.audit(store, ctx.actor, "add", memory_id, after={"kind": candidate.kind, "text": candidate.text,
                                                           **_source(ctx)})
@@ -226,8 +227,15 @@ def _version(store: Store, old: Memory, p: Plan, embedder: Embedder) -> int:
                                    action="version", details=details)
     rows.restamp_version(store, new_id, old.id, ctx.provenance.observed_at, p.candidate.extractor)
     rows.add_provenance(store, new_id, ctx.provenance, ctx.replay_key)
-    rows.add_files(store, new_id, ctx.files)
+    _tie(store, ctx, new_id)
     return new_id
+
+
+def _tie(store: Store, ctx: Context, memory_id: int) -> None:
+    """Tie the memory to the files around its evidence, anchored to their content now."""
+    rows.add_files(store, memory_id, ctx.files)
+    if ctx.files:
+        staleness.anchor_files(store, ctx.project, memory_id)
 
 
 def _conflict(store: Store, ctx: Context, existing_id: int, new_id: int, reason: str,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 SESSION_START = """
 SELECT kind, text FROM memories
-WHERE status = 'active' AND (project = ? OR scope = 'user')
+WHERE status = 'active' AND (stale IS NULL OR pinned = 1) AND (project = ? OR scope = 'user')
 ORDER BY CASE kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 1 WHEN 'fact' THEN 2
                    WHEN 'procedure' THEN 3 ELSE 4 END,
          pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
@@ -20,15 +20,25 @@ LIMIT ?
 """
 
 
+#: a store no Loreline with file anchors has opened yet has no `stale` column: nothing is stale
+BEFORE_ANCHORS = SESSION_START.replace("AND (stale IS NULL OR pinned = 1) ", "")
+
+
 def session_start_memories(db: str, project: str, max_rows: int) -> list[tuple[str, str]]:
     """(kind, text) of the project's active memories and the user's, in injection order:
-    preferences, decisions, facts, procedures, the rest; pinned then newest first in a kind."""
+    preferences, decisions, facts, procedures, the rest; pinned then newest first in a kind.
+    A memory that may be stale (its files changed since) is left out unless pinned."""
     import sqlite3
     from pathlib import Path
 
     conn = sqlite3.connect(Path(db).as_uri() + "?mode=ro", uri=True, timeout=0.5)
     try:
-        found = conn.execute(SESSION_START, (project, max_rows)).fetchall()
+        try:
+            found = conn.execute(SESSION_START, (project, max_rows)).fetchall()
+        except sqlite3.OperationalError as err:
+            if "no such column" not in str(err):
+                raise
+            found = conn.execute(BEFORE_ANCHORS, (project, max_rows)).fetchall()
     finally:
         conn.close()
     return [(str(kind), str(text)) for kind, text in found]

@@ -14,7 +14,8 @@ WIDTH = 100
 def memory_line(memory: Memory) -> str:
     mark = "*" if memory.pinned else " "
     status = "" if memory.status == "active" else f" ({memory.status})"
-    return f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.observed_at)}  {memory.text}{status}"
+    stale = f"  [may be stale: {memory.stale}]" if memory.stale else ""
+    return f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.last_seen)}  {memory.text}{status}{stale}"
 
 
 def memory_list(memories: list[Memory], total: int, where: str) -> str:
@@ -40,6 +41,10 @@ def memory_detail(memory: Memory) -> str:
     ]
     if memory.valid_until:
         out.append(f"  valid until {memory.valid_until}")
+    out.append(f"  last seen {memory.last_seen}" + (f" · confirmed {memory.confirmed_at} by {memory.confirmed_by}"
+                                                    if memory.confirmed_at else " · never confirmed"))
+    if memory.stale:
+        out.append(f"  may be stale: {memory.stale} (`loreline confirm {memory.id}` if it still holds)")
     if memory.files:
         out.append("  files: " + ", ".join(memory.files))
     out.append(f"  {plural(len(memory.provenance), 'source')}:")

@@ -25,7 +25,7 @@ _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
 
 MEMORY_COLUMNS = (
     "id, project, scope, kind, text, status, version, created_at, observed_at, valid_until, "
-    "pinned, extractor, root_id, replaces"
+    "pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by"
 )
 
 
@@ -156,12 +156,12 @@ def _files(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple[str,
 
 def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tuple[str, ...]) -> Memory:
     (mid, project, scope, kind, text, status, version, created, observed, valid_until,
-     pinned, extractor, root_id, replaces) = row
+     pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by) = row
     return Memory(
         id=int(mid), project=project, scope=scope, kind=kind, text=text, status=status,
         version=int(version), created_at=created, observed_at=observed, valid_until=valid_until,
         pinned=bool(pinned), extractor=extractor, root_id=root_id, replaces=replaces,
-        provenance=provenance, files=files,
+        provenance=provenance, files=files, stale=stale, confirmed_at=confirmed_at, confirmed_by=confirmed_by,
     )
 
 
@@ -171,6 +171,8 @@ class Filter:
     kind: str | None = None
     status: str | None = "active"
     text: str | None = None
+    #: True: only memories that may be stale; False: only the others
+    stale: bool | None = None
     limit: int = 1000
     offset: int = 0
 
@@ -183,6 +185,8 @@ def query(store: Store, flt: Filter) -> tuple[list[Memory], int]:
         if value is not None:
             where.append(f"{column} = ?")
             params.append(value)
+    if flt.stale is not None:
+        where.append("stale IS NOT NULL" if flt.stale else "stale IS NULL")
     if flt.text:
         where.append("text LIKE ? ESCAPE '\\'")
         params.append("%" + flt.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
@@ -308,3 +312,14 @@ def statuses(store: Store, ids: Sequence[int]) -> dict[int, str]:
         return {}
     marks = ",".join("?" * len(ids))
     return {int(i): str(s) for i, s in store.rows(f"SELECT id, status FROM memories WHERE id IN ({marks})", tuple(ids))}
+
+
+def freshness(store: Store, ids: Sequence[int]) -> dict[int, tuple[bool, str]]:
+    """Each memory's (may be stale, when it was last said or confirmed), by id."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {int(i): (stale is not None, str(last)) for i, stale, last in store.rows(
+        "SELECT m.id, m.stale, max(coalesce(m.confirmed_at, ''), coalesce(m.observed_at, m.created_at), "
+        "coalesce((SELECT max(p.observed_at) FROM provenance p WHERE p.memory_id = m.id), '')) "
+        f"FROM memories m WHERE m.id IN ({marks})", tuple(ids))}

@@ -272,6 +272,28 @@ def _vectors_by_memory(store: Store) -> None:
     store.conn.execute(VECTORS_BY_MEMORY)
 
 
+FILE_ANCHORS = """
+ALTER TABLE memory_files ADD COLUMN blob TEXT;
+ALTER TABLE memory_files ADD COLUMN sketch BLOB;
+ALTER TABLE memory_files ADD COLUMN anchor_commit TEXT;
+ALTER TABLE memory_files ADD COLUMN anchored_at TEXT;
+ALTER TABLE memory_files ADD COLUMN state TEXT CHECK (state IN ('changed', 'deleted', 'renamed'));
+ALTER TABLE memory_files ADD COLUMN detail TEXT;
+ALTER TABLE memories ADD COLUMN stale TEXT;
+ALTER TABLE memories ADD COLUMN confirmed_at TEXT;
+ALTER TABLE memories ADD COLUMN confirmed_by TEXT;
+CREATE INDEX memories_stale ON memories(project) WHERE stale IS NOT NULL;
+"""
+
+
+def _file_anchors(store: Store) -> None:
+    """What a memory rests on: each tied file's git blob id and a sketch of its lines when the
+    memory was made (`staleness`), the file's state since (changed, deleted, renamed), the
+    memory's `stale` reason, and who confirmed it last. Files tied before this migration have
+    no anchor yet: the first check anchors them to their content then."""
+    store.conn.execute(FILE_ANCHORS)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -279,6 +301,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
     ("0006_vectors_by_memory", _vectors_by_memory),
+    ("0009_file_anchors", _file_anchors),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

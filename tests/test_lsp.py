@@ -363,3 +363,54 @@ async def test_import_report_shows_sessions_deferred_by_a_rate_limit(
     (deferred,) = result.sessions.deferred
     assert deferred.path == str(path) and "asked to wait 3600s" in deferred.reason
     assert result.modelUse.model == "claude-haiku-4-5"
+
+
+async def test_a_stale_file_gets_a_diagnostic_with_confirm_forget_and_provenance(
+        lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    app = repo / "src" / "app.py"
+    uri = app.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="python", version=1, text=app.read_text())))
+    await wait_for(lambda: uri in client.diagnostics)
+    assert not client.diagnostics[uri]
+    (repo / "README.md").write_text("an unrelated change\n")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        types.TextDocumentIdentifier((repo / "README.md").as_uri())))
+    await asyncio.sleep(0.3)
+    assert not client.diagnostics[uri]
+    app.write_text("def rewritten():\n    return 'yarn'\n")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    await wait_for(lambda: bool(client.diagnostics[uri]))
+    diag = client.diagnostics[uri][0]
+    assert diag.severity == types.DiagnosticSeverity.Information and diag.range.start.line == 0
+    assert diag.source == "loreline" and diag.code == "loreline.stale"
+    assert diag.message.startswith("2 memories about this file may be stale since it changed: #")
+    assert "src/app.py changed (100% of its lines)" in diag.message
+    ids = diag.data["ids"]  # type: ignore[index]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), diag.range, types.CodeActionContext(diagnostics=[diag])))
+    titles = [a.title for a in actions or []]
+    assert titles[:3] == [f"Loreline: confirm #{ids[0]} still holds", f"Loreline: forget #{ids[0]}",
+                          f"Loreline: show provenance of #{ids[0]}"]
+    listed = await call(client, "loreline/memories", {})
+    assert {m.id for m in listed.items if m.stale} == set(ids)
+    shown = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="loreline.showProvenance", arguments=[ids[0]]))
+    assert shown["sources"][0]["excerpt"]
+    confirmed = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="loreline.confirm", arguments=[ids[0]]))
+    assert confirmed["stale"] is None and " via " in confirmed["confirmedBy"]
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="loreline.forget", arguments=[ids[1]]))
+    await wait_for(lambda: not client.diagnostics[uri])
+    again = await call(client, "loreline/provenance", {"id": ids[0]})
+    assert again.memory.confirmedAt and again.memory.lastSeen == again.memory.confirmedAt
+
+
+async def wait_for(condition: Any, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("timed out waiting for the server")

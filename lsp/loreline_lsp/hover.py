@@ -22,8 +22,11 @@ def markdown(memories: list[Memory]) -> str:
 
 
 def _one(m: Memory) -> str:
-    head = f"**Loreline** · {m.kind} · {(m.observed_at or m.created_at)[:10]}" + (" · pinned" if m.pinned else "")
+    seen = "confirmed" if m.confirmed_at and m.confirmed_at >= m.last_seen else "last seen"
+    head = f"**Loreline** · {m.kind} · {seen} {m.last_seen[:10]}" + (" · pinned" if m.pinned else "")
     parts = [head, "", m.text]
+    if m.stale:
+        parts += ["", f"⚠ *may be stale: {m.stale}*"]
     for p in m.provenance[:2]:
         span = f"{p.line_start}" if p.line_start == p.line_end else f"{p.line_start}-{p.line_end}"
         parts += ["", f"*{p.tool} · session `{p.session_id[:8]}` · {(p.observed_at or '')[:10]} · lines {span}*",

@@ -16,6 +16,8 @@ MAX_PATH = 4096
 MAX_PATHS = 10_000
 #: items in one page of `loreline/memories`
 MAX_PAGE = 1000
+#: file events of one `workspace/didChangeWatchedFiles` that are checked (a branch switch's)
+MAX_WATCHED = 10_000
 #: characters in an API key handed to `loreline/setApiKey`
 MAX_KEY = 1024
 #: characters in a document the server keeps open or reads for a hover (8 MiB of text)

@@ -24,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 
 from loreline.errors import LorelineError
-from loreline_lsp import __version__, hover, limits, service, transport
+from loreline_lsp import __version__, hover, limits, service, stale, transport
 from loreline_lsp.background import StoreWatcher, WorkerThread
 from loreline_lsp.documents import Documents
 from loreline_lsp.options import InitOptions, parse
@@ -45,6 +45,7 @@ FORGET = "loreline/forget"
 IMPORT = "loreline/import"
 STATUS = "loreline/status"
 SET_API_KEY = "loreline/setApiKey"
+CONFIRM = "loreline/confirm"
 DID_CHANGE = "loreline/didChange"
 SHOW_FILE_MEMORIES = "loreline.showFileMemories"
 #: custom notifications the server sends (requests are whatever is registered)
@@ -99,6 +100,8 @@ class LorelineServer(LanguageServer):
         self.status_reader = Readers(threads=1, name="loreline-status")
         self.status_cache = StatusCache()
         self.documents = Documents()
+        self.client_name = "editor"
+        self.tasks: set[asyncio.Task[Any]] = set()
 
     @property
     def service(self) -> service.Service:
@@ -113,6 +116,14 @@ class LorelineServer(LanguageServer):
 
     def changed(self, reason: str, project: str | None = None) -> None:
         self.protocol.notify(DID_CHANGE, {"reason": reason, **({"project": project} if project else {})})
+        for uri in list(self.workspace.text_documents):
+            self.spawn(publish_stale(self, uri))
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run `work` on the event loop in the background (a reference kept until it ends)."""
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def close(self) -> None:
         for part in (self.watcher, self.worker):
@@ -161,6 +172,8 @@ def request(method: str, kind: type[Any]) -> Callable[[Read], Read]:
 def on_initialize(ls: LorelineServer, params: types.InitializeParams) -> None:
     uris_given = [f.uri for f in (params.workspace_folders or [])] or ([params.root_uri] if params.root_uri else [])
     ls.folders = _folders(uris_given)
+    if params.client_info is not None:
+        ls.client_name = params.client_info.name[:60]
     ls.options, problems = parse(params.initialization_options)
     if len(ls.folders) < len(uris_given):
         problems.append(f"workspace folders that are not files, or over {limits.MAX_PATH:,} characters, are ignored")
@@ -333,6 +346,119 @@ def _token_cancelled(ls: LorelineServer, token: Any) -> Callable[[], bool]:
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def on_did_open(ls: LorelineServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.documents.check(ls.workspace, params.text_document.uri)
+    ls.spawn(publish_stale(ls, params.text_document.uri))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def on_did_save(ls: LorelineServer, params: types.DidSaveTextDocumentParams) -> None:
+    """A saved file is compared with what the memories about it rest on (that file alone)."""
+    path = uris.to_fs_path(params.text_document.uri)
+    if path is not None and len(params.text_document.uri) <= limits.MAX_PATH:
+        await check_files({ls.project(path): [path]}, ls)
+        await publish_stale(ls, params.text_document.uri)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def on_watched_files(ls: LorelineServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """Files changed outside the editor (a branch switch, a pull): those files are checked."""
+    by_project: dict[str, list[str]] = {}
+    for change in params.changes[:limits.MAX_WATCHED]:
+        path = uris.to_fs_path(change.uri) if len(change.uri) <= limits.MAX_PATH else None
+        if path is not None:
+            by_project.setdefault(ls.project(path), []).append(path)
+    await check_files(by_project, ls)
+
+
+async def check_files(by_project: dict[str, list[str]], ls: LorelineServer) -> None:
+    """Check the files off the event loop (it may write); tell the client what changed."""
+    for project, paths in by_project.items():
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(
+                None, _on_own_store, lambda svc, _: svc.check_files(project, paths), None)
+        except LorelineError as err:
+            log.warning("staleness check skipped: %s", err)
+            continue
+        if found["flagged"] or found["cleared"]:
+            ls.changed("stale", project)
+
+
+async def publish_stale(ls: LorelineServer, uri: str) -> None:
+    """The file's stale-memory diagnostic (or none), published for the client."""
+    path = uris.to_fs_path(uri) if len(uri) <= limits.MAX_PATH else None
+    if path is None:
+        return
+    try:
+        found = await ls.readers.run(lambda svc: svc.stale_file_memories(ls.project(path), path))
+    except LorelineError as err:
+        log.warning("stale diagnostics skipped: %s", err)
+        return
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=stale.diagnostics(found)))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
+def on_code_action(ls: LorelineServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    return stale.code_actions(params.context.diagnostics)
+
+
+@server.command(stale.CONFIRM)
+async def confirm_command(ls: LorelineServer, *args: Any) -> dict[str, Any]:
+    return await confirm_memory(ls, _command_id(args, stale.CONFIRM), stale.CONFIRM)
+
+
+@server.feature(CONFIRM)
+async def confirm_request(ls: LorelineServer, raw: Any) -> dict[str, Any]:
+    return await confirm_memory(ls, structure(CONFIRM, raw, IdParams).id, CONFIRM)
+
+
+async def confirm_memory(ls: LorelineServer, memory_id: int, method: str) -> dict[str, Any]:
+    by = f"{_user()} via {ls.client_name}"
+    work = asyncio.get_running_loop().run_in_executor(None, _on_own_store, lambda svc, _: svc.confirm(memory_id, by),
+                                                      None)
+    result = await answer(method, work)
+    ls.changed("confirm", result.get("project"))
+    return result
+
+
+@server.command(stale.FORGET)
+async def forget_command(ls: LorelineServer, *args: Any) -> dict[str, Any]:
+    memory_id = _command_id(args, stale.FORGET)
+    work = asyncio.get_running_loop().run_in_executor(None, _on_own_store, lambda svc, _: svc.forget(memory_id), None)
+    result = await answer(stale.FORGET, work)
+    ls.changed("forget", result.get("project"))
+    return result
+
+
+@server.command(stale.SHOW_PROVENANCE)
+async def show_provenance_command(ls: LorelineServer, *args: Any) -> dict[str, Any]:
+    """The memory's sources; the client is asked to open the first one at its lines."""
+    memory_id = _command_id(args, stale.SHOW_PROVENANCE)
+    found = await answer(stale.SHOW_PROVENANCE, ls.readers.run(lambda svc: svc.provenance(memory_id)))
+    first = found["sources"][0] if found["sources"] else None
+    caps = ls.client_capabilities.window
+    if first is not None and caps is not None and caps.show_document and caps.show_document.support:
+        lines = types.Range(types.Position(max(first["lineStart"] - 1, 0), 0), types.Position(first["lineEnd"], 0))
+        ls.spawn(ls.window_show_document_async(types.ShowDocumentParams(uri=first["sessionUri"], selection=lines)))
+    elif first is not None:
+        ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, f"Loreline #{memory_id}: "
+                                                       f"{first['sessionPath']} lines {first['lineStart']}-"
+                                                       f"{first['lineEnd']}: {first['excerpt'][:300]}"))
+    return found
+
+
+def _command_id(args: tuple[Any, ...], command: str) -> int:
+    try:
+        return stale.memory_id_arg(args, command)
+    except ValueError as err:
+        raise JsonRpcInvalidParams(str(err)) from None
+
+
+def _user() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "user"
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

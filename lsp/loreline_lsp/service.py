@@ -78,6 +78,10 @@ class Service:
     def file_memories(self, project: str, file_path: str) -> list[dict[str, Any]]:
         return [memory_json(m) for m in self.lore.file_memories(project, file_path)]
 
+    def stale_file_memories(self, project: str, file_path: str) -> list[Memory]:
+        """Active memories tied to the file that may be stale (a diagnostic's content)."""
+        return self.lore.stale_file_memories(project, file_path)
+
     def hover_memories(self, project: str, word: str, limit: int) -> list[Memory]:
         """Memories whose text matches the word under the cursor (lexically)."""
         return self.lore.hover_memories(project, word, limit)
@@ -105,6 +109,15 @@ class Service:
 
     def forget(self, memory_id: int) -> dict[str, Any]:
         return serialize.forgotten(self.lore.forget(memory_id), camel=CAMEL)
+
+    def confirm(self, memory_id: int, by: str) -> dict[str, Any]:
+        return memory_json(self.lore.confirm(memory_id, by))
+
+    def check_files(self, project: str, paths: list[str] | None) -> dict[str, Any]:
+        """Compare the files (all the project's tied files when None) with their anchors."""
+        report = self.lore.check_files(project, paths)
+        return {"project": project, "checked": report.checked, "flagged": list(report.flagged),
+                "cleared": list(report.cleared)}
 
 
 def project_of(path_or_uri: str) -> str:

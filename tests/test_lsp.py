@@ -396,13 +396,13 @@ async def test_a_stale_file_gets_a_diagnostic_with_confirm_forget_and_provenance
     listed = await call(client, "loreline/memories", {})
     assert {m.id for m in listed.items if m.stale} == set(ids)
     shown = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="loreline.showProvenance", arguments=[ids[0]]))
+        command="loreline.stale.provenance", arguments=[ids[0]]))
     assert shown["sources"][0]["excerpt"]
     confirmed = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="loreline.confirm", arguments=[ids[0]]))
+        command="loreline.stale.confirm", arguments=[ids[0]]))
     assert confirmed["stale"] is None and " via " in confirmed["confirmedBy"]
     await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="loreline.forget", arguments=[ids[1]]))
+        command="loreline.stale.forget", arguments=[ids[1]]))
     await wait_for(lambda: not client.diagnostics[uri])
     again = await call(client, "loreline/provenance", {"id": ids[0]})
     assert again.memory.confirmedAt and again.memory.lastSeen == again.memory.confirmedAt

@@ -71,7 +71,7 @@ def lsp_log(world: World) -> str:
 
 
 SCENARIOS = ["attach", "sidebar", "hover", "codelens", "recall", "did_change", "import", "early_command",
-             "missing_server"]
+             "missing_server", "stale"]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

@@ -188,5 +188,6 @@ def test_in_the_real_vscode_host(workbench: tuple[str, Path, dict[str, str]], wo
     result = json.loads((base / "selftest.json").read_text())
     assert any("In this repo we use pnpm, never npm." in text and "claude-code" in text for text in result["hover"])
     assert result["tree"] == ["1 conflict", "preference (1)", "decision (1)", "fact (1)"]
-    for name in ("tree.png", "provenance.png", "hover.png", "refreshed.png"):
+    for name in ("tree.png", "provenance.png", "hover.png", "refreshed.png", "stale.png", "stale-actions.png",
+                 "confirmed.png"):
         assert (shots / name).stat().st_size > 10_000, f"{name} looks empty"

@@ -13,9 +13,9 @@ from loreline.models import Memory
 
 SOURCE = "loreline"
 CODE = "loreline.stale"
-CONFIRM = "loreline.confirm"
-FORGET = "loreline.forget"
-SHOW_PROVENANCE = "loreline.showProvenance"
+CONFIRM = "loreline.stale.confirm"
+FORGET = "loreline.stale.forget"
+SHOW_PROVENANCE = "loreline.stale.provenance"
 COMMANDS = (CONFIRM, FORGET, SHOW_PROVENANCE)
 MAX_LISTED = 3
 TOP = types.Range(types.Position(0, 0), types.Position(0, 0))

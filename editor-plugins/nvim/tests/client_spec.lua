@@ -331,6 +331,48 @@ function scenarios.missing_server()
   contains(text(0), "`/nonexistent/loreline` is not executable", ":checkhealth")
 end
 
+--- Loreline's diagnostics on `buf` (from the server's publishDiagnostics).
+local function loreline_diagnostics(buf)
+  return vim.tbl_filter(function(d)
+    return d.source == "loreline"
+  end, vim.diagnostic.get(buf))
+end
+
+function scenarios.stale()
+  start()
+  local _, buf = open_app()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { "def rewritten():", "    return 1" })
+  vim.cmd.write() -- didSave: the server compares the file with what the memories rest on
+  wait("the stale diagnostic", function()
+    local found = loreline_diagnostics(buf)[1]
+    return found ~= nil and found.message:find("2 memories about this file may be stale since it changed", 1, true) ~= nil
+  end)
+  local diag = loreline_diagnostics(buf)[1]
+  eq(diag.lnum, 0, "diagnostic line")
+  eq(diag.severity, vim.diagnostic.severity.INFO, "diagnostic severity")
+  contains(diag.message, "src/app.py changed (100% of its lines)", "diagnostic message")
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.lsp.buf.code_action({ apply = true, filter = function(action)
+    return action.title:find("^Loreline: confirm #") ~= nil and action.title:find("#" .. diag.user_data.lsp.data.ids[1] .. " ", 1, true) ~= nil
+  end })
+  wait("one memory left stale", function()
+    local found = loreline_diagnostics(buf)[1]
+    return found ~= nil and found.message:find("1 memory about this file may be stale", 1, true) ~= nil
+  end)
+  vim.cmd("Loreline")
+  local side = wait_view("memories", "! may be stale (src/app.py changed")
+  cursor_to(side, "may be stale")
+  press("c")
+  noted("no longer may be stale")
+  wait("the diagnostic to clear", function()
+    return #loreline_diagnostics(buf) == 0
+  end)
+  wait("the sidebar to drop the mark", function()
+    return not text(side):find("may be stale", 1, true)
+  end)
+  contains(text(side), "confirmed " .. os.date("!%Y-%m-%d"), "the sidebar shows when it was confirmed")
+end
+
 -- Run one ---------------------------------------------------------------------------------------
 
 local name = arg[1]

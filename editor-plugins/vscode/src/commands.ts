@@ -45,6 +45,7 @@ export function registerCommands(server: Server, provenance: ProvenancePanel, re
     'loreline.showConflicts': () => showConflicts(server),
     'loreline.resolveConflict': (id?: number) => resolveConflict(server, id),
     'loreline.forgetMemory': (target?: Node | number) => forgetMemory(server, target),
+    'loreline.confirmMemory': (target?: Node | number) => confirmMemory(server, target),
     'loreline.importSessions': (options?: { paths?: string[] }) => importSessions(server, options),
     'loreline.setApiKey': () => setApiKey(server),
     'loreline.showProvenance': async (target?: Node | number) => {
@@ -163,6 +164,15 @@ async function resolve(server: Server, c: Conflict): Promise<void> {
   }
   const resolved = await server.request<Conflict>(Methods.resolveConflict, { id: c.id, ...params });
   void vscode.window.showInformationMessage(`Loreline: conflict #${resolved.id} resolved (${resolved.resolution}).`);
+}
+
+async function confirmMemory(server: Server, target?: Node | number): Promise<void> {
+  const id = memoryId(target) ?? (await askMemoryId());
+  if (!id) {
+    return;
+  }
+  const memory = await server.request<Memory>(Methods.confirm, { id });
+  void vscode.window.showInformationMessage(`Loreline: confirmed #${memory.id}; it no longer may be stale.`);
 }
 
 async function forgetMemory(server: Server, target?: Node | number): Promise<void> {

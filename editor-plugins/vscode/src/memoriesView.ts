@@ -34,8 +34,12 @@ export function currentFolder(): string | undefined {
 export function provenanceTooltip(found: Provenance): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   const m = found.memory;
-  md.appendMarkdown(`**${m.kind}** · #${m.id} · ${day(m.observedAt ?? m.createdAt)}\n\n`);
+  md.appendMarkdown(`**${m.kind}** · #${m.id} · ${seen(m)}\n\n`);
   md.appendText(m.text);
+  if (m.stale) {
+    md.appendMarkdown(`\n\n$(warning) *may be stale: `).appendText(m.stale).appendMarkdown('*');
+    md.supportThemeIcons = true;
+  }
   for (const s of found.sources) {
     md.appendMarkdown(`\n\n---\n\n*${s.tool} · session \`${s.sessionId.slice(0, 8)}\` · ${day(s.observedAt)} · `);
     md.appendMarkdown(`lines ${span(s)} of ${path.basename(s.sessionPath)}*\n\n`);
@@ -166,12 +170,20 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   }
 }
 
+/** "confirmed 2026-11-30" or "seen 2026-11-02": when it was last said or confirmed. */
+export function seen(m: Memory): string {
+  const last = m.lastSeen ?? m.observedAt ?? m.createdAt;
+  return `${m.confirmedAt && m.confirmedAt >= last ? 'confirmed' : 'seen'} ${day(last)}`;
+}
+
 function memoryItem(m: Memory): vscode.TreeItem {
   const item = new vscode.TreeItem(m.text.replace(/\s+/g, ' '), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `memory:${m.id}:${m.version}`;
-  item.description = `#${m.id} · ${day(m.observedAt ?? m.createdAt)} · ${count(m.sourceCount, 'source', 'sources')}`;
-  item.contextValue = 'memory';
-  item.iconPath = new vscode.ThemeIcon(m.pinned ? 'pinned' : 'note');
+  const stale = m.stale ? 'may be stale · ' : '';
+  item.description = `${stale}#${m.id} · ${seen(m)} · ${count(m.sourceCount, 'source', 'sources')}`;
+  item.contextValue = m.stale ? 'memory-stale' : 'memory';
+  item.iconPath = m.stale ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+    : new vscode.ThemeIcon(m.pinned ? 'pinned' : 'note');
   item.command = { title: 'Show Provenance', command: 'loreline.showProvenance', arguments: [m.id] };
   return item;
 }

@@ -14,6 +14,7 @@ export const Methods = {
   import: 'loreline/import',
   status: 'loreline/status',
   setApiKey: 'loreline/setApiKey',
+  confirm: 'loreline/confirm',
 } as const;
 
 /** Server → client: the store changed; refresh what is shown. */
@@ -43,6 +44,12 @@ export interface Memory {
   files: string[];
   sourceCount: number;
   source: Source | null;
+  /** why it may be stale (its files changed since it was made), or null */
+  stale: string | null;
+  confirmedAt: string | null;
+  confirmedBy: string | null;
+  /** when it was last said in a session or confirmed */
+  lastSeen: string;
 }
 
 export interface Source {

@@ -48,7 +48,7 @@ export function renderProvenance(found: Provenance): string {
     <style>${STYLE}</style></head><body>
     <h1>${html(m.kind)} #${m.id}</h1>
     <p>${html(m.text)}</p>
-    <p class="meta">${html(m.status)} · version ${m.version} · observed ${html(day(m.observedAt ?? m.createdAt))}${files}</p>
+    <p class="meta">${html(m.status)} · version ${m.version} · observed ${html(day(m.observedAt ?? m.createdAt))} · last seen ${html(day(m.lastSeen))}${m.confirmedAt ? ` · confirmed by ${html(m.confirmedBy ?? "")}` : ""}${files}</p>${m.stale ? `<p class="meta">⚠ may be stale: ${html(m.stale)}</p>` : ""}
     <h2>Sources (${found.sources.length})</h2>${sources}
     </body></html>`;
 }

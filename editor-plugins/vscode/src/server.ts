@@ -67,6 +67,8 @@ export class Server implements vscode.Disposable {
       initializationOptions: readSettings().initializationOptions,
       outputChannel: log(),
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // files changed outside the editor (a branch switch, a pull) are checked for stale memories
+      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*') },
       middleware: {
         executeCommand: async (name, commandArgs, next) => {
           const result: unknown = await next(name, commandArgs);

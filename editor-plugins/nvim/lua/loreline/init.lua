@@ -324,6 +324,14 @@ function M.forget(id)
   end)
 end
 
+--- Vouch for a memory as the code stands now: it no longer "may be stale".
+---@param id integer
+function M.confirm(id)
+  M.request("loreline/confirm", { id = id }, function(m)
+    M.notify(("confirmed #%d; it no longer may be stale"):format(m.id))
+  end)
+end
+
 ---@param id integer
 ---@param keep "new"|"existing"|"both"
 function M.resolve(id, keep)

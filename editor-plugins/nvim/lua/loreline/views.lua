@@ -33,7 +33,10 @@ end
 ---@return string
 local function memory_line(m)
   local text = m.text:gsub("%s*\n%s*", " ")
-  return ("#%d %s%s"):format(m.id, text, m.pinned and " [pinned]" or "")
+  local last = loreline().str(m.lastSeen) or m.createdAt
+  local seen = (loreline().str(m.confirmedAt) and m.confirmedAt >= last) and "confirmed" or "seen"
+  local stale = loreline().str(m.stale) and ("! may be stale (%s) "):format(m.stale) or ""
+  return ("%s#%d %s%s · %s %s"):format(stale, m.id, text, m.pinned and " [pinned]" or "", seen, last:sub(1, 10))
 end
 
 ---@param s table a Source
@@ -81,6 +84,12 @@ local function keymaps(view)
   map("x", function()
     M.forget_under_cursor(view)
   end, "forget the memory under the cursor")
+  map("c", function()
+    local id = view.ids[vim.api.nvim_win_get_cursor(0)[1]]
+    if id then
+      loreline().confirm(id)
+    end
+  end, "confirm the memory under the cursor still holds")
   for key, keep in pairs({ n = "new", e = "existing", b = "both" }) do
     map(key, function()
       local id = view.conflicts[vim.api.nvim_win_get_cursor(0)[1]]
@@ -164,7 +173,8 @@ end
 local function load_memories(view)
   loreline().request("loreline/memories", { folder = view.folder }, function(page)
     local lines = { "Loreline · " .. page.project,
-      loreline().count(page.total, "memory", "memories") .. " · <CR> provenance · r refresh · x forget · q close", "" }
+      loreline().count(page.total, "memory", "memories")
+      .. " · <CR> provenance · r refresh · x forget · c confirm · q close", "" }
     local ids = {}
     add_grouped(page.items, lines, ids)
     if page.total == 0 then

@@ -235,6 +235,43 @@ async function importFromThePalette(page) {
   lap('Import Sessions imported the chosen file and the tree shows its memory');
 }
 
+/** @param {import('playwright-core').Page} page */
+async function staleDiagnosticAndConfirm(page) {
+  // rewrite app.py in the editor and save: the server checks it and flags the two memories about it
+  await page.locator('.tabs-container .tab', { hasText: 'app.py' }).first().click();
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('def rewritten():\n    return 1\n');
+  await page.keyboard.press('Control+s');
+  await palette(page, 'View: Focus Problems');
+  const problem = page.locator('.markers-panel .monaco-list-row', { hasText: '2 memories about this file may be stale since it changed' });
+  await problem.first().waitFor({ timeout: 20000 });
+  await row(page, 'may be stale · #').waitFor({ timeout: 15000 });
+  lap('saving a rewritten file shows the stale diagnostic, and the tree marks the memories');
+  await page.screenshot({ path: path.join(SHOTS, 'stale.png') });
+  // the quick fix from the editor: Ctrl+. on the first line offers Confirm / Forget / Show provenance
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Control+.');
+  const confirm = page.locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: 'Loreline: confirm #' }).first();
+  await confirm.waitFor({ timeout: 15000 });
+  await page.locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: 'Loreline: forget #' }).first()
+    .waitFor({ timeout: 5000 });
+  await page.screenshot({ path: path.join(SHOTS, 'stale-actions.png') });
+  await confirm.click();
+  await page.locator('.markers-panel .monaco-list-row', { hasText: '1 memory about this file may be stale' }).first()
+    .waitFor({ timeout: 20000 });
+  lap('Confirm from the quick fix cleared one memory: the diagnostic counts the other');
+  // the tree's inline Confirm on the remaining stale memory clears the diagnostic
+  const stale = row(page, 'may be stale · #');
+  await stale.hover();
+  await stale.locator('.action-label.codicon-check').click();
+  await page.locator('.notification-toast', { hasText: 'no longer may be stale' }).first().waitFor({ timeout: 15000 });
+  await page.locator('.markers-panel .monaco-list-row', { hasText: 'may be stale' }).first().waitFor({ state: 'detached', timeout: 20000 });
+  lap('Confirm from the tree cleared the last stale memory and its diagnostic');
+  await page.screenshot({ path: path.join(SHOTS, 'confirmed.png') });
+}
+
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
@@ -255,6 +292,7 @@ async function main() {
     await forgetFromTheTree(page);
     await importFromThePalette(page);
     await keyringErrorOffersTheLogs(page);
+    await staleDiagnosticAndConfirm(page);
     console.log('PASS');
   } catch (err) {
     code = 1;

@@ -23,6 +23,9 @@ export const DidChange = 'loreline/didChange';
 /** The code lens command (`workspace/executeCommand`), answered with `FileMemories`. */
 export const ShowFileMemories = 'loreline.showFileMemories';
 
+/** The stale-memory diagnostic's quick fixes (`workspace/executeCommand`, run by the server). */
+export const StaleCommands = ['loreline.stale.confirm', 'loreline.stale.forget', 'loreline.stale.provenance'] as const;
+
 export type Kind = 'preference' | 'decision' | 'fact' | 'procedure' | 'episode';
 export const KINDS: readonly Kind[] = ['preference', 'decision', 'fact', 'procedure', 'episode'];
 

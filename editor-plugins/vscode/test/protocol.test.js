@@ -57,7 +57,8 @@ before(async () => {
     workspaceFolders: [{ uri: pathToFileURL(REPO).href, name: 'repo' }],
   });
   assert.ok(init.capabilities.hoverProvider && init.capabilities.codeLensProvider);
-  assert.deepEqual(init.capabilities.executeCommandProvider.commands, [protocol.ShowFileMemories]);
+  assert.deepEqual([...init.capabilities.executeCommandProvider.commands].sort(),
+    [...protocol.StaleCommands, protocol.ShowFileMemories].sort());
   await conn.sendNotification('initialized', {});
   await conn.sendNotification('textDocument/didOpen', {
     textDocument: { uri: pathToFileURL(APP).href, languageId: 'python', version: 1, text: fs.readFileSync(APP, 'utf8') },

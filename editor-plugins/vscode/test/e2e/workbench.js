@@ -239,7 +239,7 @@ async function importFromThePalette(page) {
 async function staleDiagnosticAndConfirm(page) {
   // rewrite app.py in the editor and save: the server checks it and flags the two memories about it
   await page.locator('.tabs-container .tab', { hasText: 'app.py' }).first().click();
-  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.locator('.part.editor .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+a');
   await page.keyboard.type('def rewritten():\n    return 1\n');
   await page.keyboard.press('Control+s');
@@ -250,7 +250,7 @@ async function staleDiagnosticAndConfirm(page) {
   lap('saving a rewritten file shows the stale diagnostic, and the tree marks the memories');
   await page.screenshot({ path: path.join(SHOTS, 'stale.png') });
   // the quick fix from the editor: Ctrl+. on the first line offers Confirm / Forget / Show provenance
-  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.locator('.part.editor .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.press('Control+.');
   const confirm = page.locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: 'Loreline: confirm #' }).first();

@@ -71,6 +71,9 @@ define("limits.daily_unattended_calls", Setting(int, 100, "model calls per day t
 define("capture.mode", Setting(str, "all", "which projects the hooks capture: all (minus the capture.exclude "
                                "folders) or allowlist (only the capture.include folders); edit both lists in the file",
                                choices=("all", "allowlist")))
+define("capture.review", Setting(str, "auto", "auto: what background capture learns is used at once; ask: it "
+                                 "waits in the review inbox (loreline review, the editor's Inbox) until approved",
+                                 choices=("auto", "ask")))
 define("capture.session_start_chars", Setting(int, 4000, "most characters of memories SessionStart injects "
                                               "(at most 9500)", minimum=0))
 define("capture.spool_max_mb", Setting(int, 50, "spool size past which hook events are dropped and counted",

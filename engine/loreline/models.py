@@ -16,7 +16,7 @@ ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
 ToolName = Literal["claude-code", "codex", "cursor", "generic"]
 
 KINDS: tuple[str, ...] = ("preference", "decision", "fact", "procedure", "episode")
-STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten")
+STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten", "held")  # held: waits for review
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +150,7 @@ class Memory:
     stale: str | None = None
     confirmed_at: str | None = None
     confirmed_by: str | None = None
+    hold_reason: str | None = None  # why a `held` memory waits for a person's review
 
     @property
     def last_seen(self) -> str:

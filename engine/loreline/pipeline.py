@@ -50,6 +50,8 @@ class Options:
     should_stop: Callable[[], bool] | None = None
     #: dry runs collect what would be distilled here
     preview: list[tuple[Chunk, list[Candidate]]] = field(default_factory=list)
+    #: set: new memories wait in the review inbox with this reason (`capture.review = "ask"`)
+    hold: str | None = None
     #: the projects whose sessions were read: their memories' files are checked afterwards
     projects: set[str] = field(default_factory=set)
 
@@ -230,7 +232,7 @@ def _plan(
     """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
     root = project if os.path.isabs(project) else t.cwd
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor)
+                          options.actor, options.hold)
     return beliefs.plan(store, candidate, ctx, options.embedder, options.judge)
 
 

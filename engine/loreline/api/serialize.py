@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import usage
+from ..inbox import Inbox
 from ..models import ImportReport, Memory, Provenance, RecallHit
 from .results import Conflict, Forgotten, ImportOutcome, Page, ProjectCounts, Status
 
@@ -53,12 +54,13 @@ SOURCE = Record("tool", "session_id", "session_path", "session_uri", "line_start
                 "observed_at")
 MEMORY = Record("id", "kind", "text", "status", "project", "scope", "version", "pinned", "created_at", "observed_at",
                 "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source", "stale",
-                "confirmed_at", "confirmed_by", "last_seen")
+                "confirmed_at", "confirmed_by", "last_seen", "hold_reason")
 PAGE = Record("project", "total", "offset", "items")
 HIT = Record("memory", "score", "fts_rank", "vec_rank", "sources")
 CONFLICT = Record("id", "project", "status", "resolution", "decided_by", "reason", "created_at", "resolved_at",
                   "existing", "new")
 FORGOTTEN = Record("forgotten", "project")
+INBOX = Record("held", "conflicts")
 COUNTS = Record("active", "superseded", "forgotten", "pending_conflicts")
 #: what status adds to the store-wide facts: the asking folder's project and its counts
 HERE = Record("project", "project_counts")
@@ -88,7 +90,8 @@ def memory(m: Memory, *, full: bool = False, camel: bool = False) -> Json:
     first = source(m.provenance[0], brief=True, camel=camel) if m.provenance else None
     out = MEMORY.make((m.id, m.kind, m.text, m.status, m.project, m.scope, m.version, m.pinned, m.created_at,
                        m.observed_at, m.valid_until, m.extractor, m.root_id, m.replaces, list(m.files),
-                       len(m.provenance), first, m.stale, m.confirmed_at, m.confirmed_by, m.last_seen), camel)
+                       len(m.provenance), first, m.stale, m.confirmed_at, m.confirmed_by, m.last_seen,
+                       m.hold_reason), camel)
     if full:
         out["provenance"] = [source(p, camel=camel) for p in m.provenance]
     return out
@@ -108,6 +111,12 @@ def conflict(c: Conflict, *, full: bool = False, camel: bool = False) -> Json:
     return CONFLICT.make((c.id, c.project, c.status, c.resolution, c.decided_by, c.reason, c.created_at,
                           c.resolved_at, memory(c.existing, full=full, camel=camel),
                           memory(c.new, full=full, camel=camel)), camel)
+
+
+def inbox(found: Inbox, *, camel: bool = False) -> Json:
+    """The review inbox: held memories (each with `hold_reason`) and pending conflicts."""
+    return INBOX.make(([memory(m, camel=camel) for m in found.held],
+                       [conflict(c, camel=camel) for c in found.conflicts]), camel)
 
 
 def forgotten(f: Forgotten, *, camel: bool = False) -> Json:

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from .. import inbox as review
 from .. import staleness
 from .. import status as facts
 from ..beliefs import conflicts, curate
@@ -89,6 +90,10 @@ class Loreline:
         they were when each memory was made; flag or clear the memories (`staleness`)."""
         return staleness.check(self.store, project, paths)
 
+    def inbox(self, project: str | None) -> review.Inbox:
+        """What waits for a person: held memories and pending conflicts (`loreline.inbox`)."""
+        return review.inbox(self.store, project)
+
     def history(self, memory_id: int) -> list[Memory]:
         """Every version of the memory's chain, oldest first."""
         return curate.chain(self.store, memory_id)
@@ -132,6 +137,14 @@ class Loreline:
         with self.store.write():
             staleness.confirm(self.store, memory_id, by)
         return rows.get(self.store, memory_id)
+
+    def approve(self, memory_id: int, text: str | None = None) -> Memory:
+        """A held memory becomes active (in the given wording, when there is one)."""
+        return review.approve(self.store, memory_id, text)
+
+    def reject(self, memory_id: int) -> Forgotten:
+        project = rows.get(self.store, memory_id).project
+        return Forgotten(tuple(review.reject(self.store, memory_id)), project)
 
     def pin(self, memory_id: int, pinned: bool = True) -> Memory:
         return curate.pin(self.store, memory_id, pinned)

@@ -71,6 +71,8 @@ class Context:
     files: tuple[str, ...]
     replay_key: str
     actor: str = "import"
+    #: set: a new memory is held for review with this reason (`capture.review = "ask"`)
+    hold: str | None = None
 
 
 class Judge(Protocol):
@@ -215,6 +217,8 @@ def _add(store: Store, p: Plan) -> int:
     rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key)
     _tie(store, ctx, memory_id)
     search.put_vector(store, memory_id, p.vector)
+    if ctx.hold:
+        rows.hold(store, memory_id, ctx.hold)
     rows.audit(store, ctx.actor, "add", memory_id, after={"kind": candidate.kind, "text": candidate.text,
                                                           **_source(ctx)})
     return memory_id

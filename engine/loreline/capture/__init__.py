@@ -60,7 +60,7 @@ class Settings:
     """The `[capture]` settings with their defaults (a plain class: no dataclasses import)."""
 
     __slots__ = ("mode", "exclude", "include", "session_start_chars", "spool_max_mb",
-                 "failed_retention_days", "max_attempts", "reconcile_tries")
+                 "failed_retention_days", "max_attempts", "reconcile_tries", "review")
 
     def __init__(self) -> None:
         self.mode = "all"
@@ -71,6 +71,8 @@ class Settings:
         self.failed_retention_days = 7
         self.max_attempts = 3
         self.reconcile_tries = 5
+        #: "ask": what background capture learns waits in the review inbox (held) until approved
+        self.review = "auto"
 
     @property
     def spool_max_bytes(self) -> int:
@@ -148,6 +150,10 @@ def _settings_from(table: dict[str, Any], path: Path) -> Settings:
     if mode not in ("all", "allowlist"):
         raise ConfigError(f"{path}: capture.mode must be \"all\" or \"allowlist\", not {mode!r}")
     settings.mode = mode
+    review = table.get("review", settings.review)
+    if review not in ("auto", "ask"):
+        raise ConfigError(f"{path}: capture.review must be \"auto\" or \"ask\", not {review!r}")
+    settings.review = review
     for key in ("exclude", "include"):
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

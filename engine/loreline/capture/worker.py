@@ -50,6 +50,8 @@ HORIZON_SECONDS = 60.0
 POLL_SECONDS = 2.0
 RATE_LIMIT_SECONDS = 120.0
 PROBE_CHARS = 200
+#: why a memory background capture made waits for review (`capture.review = "ask"`)
+REVIEW_REASON = "from background capture (review = ask)"
 _WS = re.compile(r"\s+")
 
 
@@ -204,7 +206,8 @@ class Worker:
         return "deferred"
 
     def _options(self) -> pipeline.Options:
-        return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False)
+        hold = REVIEW_REASON if self.settings.review == "ask" else None
+        return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False, hold=hold)
 
 
 def default_choice() -> "backends.Choice":

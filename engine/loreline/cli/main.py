@@ -17,6 +17,7 @@ from . import (
     curate_cmd,
     demo,
     imports,
+    inbox_cmd,
     lsp_cmd,
     reembed_cmd,
     stale_cmd,
@@ -26,7 +27,7 @@ from . import (
 )
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd, stale_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd, stale_cmd, inbox_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,7 +25,7 @@ _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
 
 MEMORY_COLUMNS = (
     "id, project, scope, kind, text, status, version, created_at, observed_at, valid_until, "
-    "pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by"
+    "pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason"
 )
 
 
@@ -156,12 +156,13 @@ def _files(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple[str,
 
 def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tuple[str, ...]) -> Memory:
     (mid, project, scope, kind, text, status, version, created, observed, valid_until,
-     pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by) = row
+     pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason) = row
     return Memory(
         id=int(mid), project=project, scope=scope, kind=kind, text=text, status=status,
         version=int(version), created_at=created, observed_at=observed, valid_until=valid_until,
         pinned=bool(pinned), extractor=extractor, root_id=root_id, replaces=replaces,
         provenance=provenance, files=files, stale=stale, confirmed_at=confirmed_at, confirmed_by=confirmed_by,
+        hold_reason=hold_reason,
     )
 
 
@@ -323,3 +324,18 @@ def freshness(store: Store, ids: Sequence[int]) -> dict[int, tuple[bool, str]]:
         "SELECT m.id, m.stale, max(coalesce(m.confirmed_at, ''), coalesce(m.observed_at, m.created_at), "
         "coalesce((SELECT max(p.observed_at) FROM provenance p WHERE p.memory_id = m.id), '')) "
         f"FROM memories m WHERE m.id IN ({marks})", tuple(ids))}
+
+
+def hold(store: Store, memory_id: int, reason: str) -> None:
+    """A new memory waits for a person's review instead of being used at once."""
+    store.conn.execute("UPDATE memories SET status = 'held', hold_reason = ?, updated_at = ? WHERE id = ?",
+                       (reason, now(), memory_id))
+
+
+def release(store: Store, memory_id: int, text: str | None = None) -> None:
+    """A held memory approved (in the reviewer's wording, when given): it becomes active."""
+    if text is not None:
+        store.conn.execute("UPDATE memories SET text = ?, content_hash = ? WHERE id = ?",
+                           (text, content_hash(text), memory_id))
+    store.conn.execute("UPDATE memories SET status = 'active', hold_reason = NULL, updated_at = ? WHERE id = ?",
+                       (now(), memory_id))

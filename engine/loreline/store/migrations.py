@@ -272,6 +272,24 @@ def _vectors_by_memory(store: Store) -> None:
     store.conn.execute(VECTORS_BY_MEMORY)
 
 
+def _review_hold(store: Store) -> None:
+    """Memories held for a person's review: a `held` status (kept out of every `active` query:
+    SessionStart, recall, the editor) and the reason shown to the reviewer (`hold_reason`).
+    SQLite cannot alter a CHECK constraint, so the stored table definition is edited in place
+    (the documented procedure for a change that leaves every stored row valid), then the
+    schema version bumped."""
+    conn = store.conn
+    sql = str(store.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'memories'"))
+    if "'held'" not in sql:
+        version = int(store.scalar("PRAGMA schema_version") or 0)
+        conn.execute("PRAGMA writable_schema=ON")
+        conn.execute("UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'memories'",
+                     ("'superseded', 'forgotten')", "'superseded', 'forgotten', 'held')"))
+        conn.execute(f"PRAGMA schema_version={version + 1}")
+        conn.execute("PRAGMA writable_schema=OFF")
+    conn.execute("ALTER TABLE memories ADD COLUMN hold_reason TEXT")
+
+
 FILE_ANCHORS = """
 ALTER TABLE memory_files ADD COLUMN blob TEXT;
 ALTER TABLE memory_files ADD COLUMN sketch BLOB;
@@ -301,6 +319,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
     ("0006_vectors_by_memory", _vectors_by_memory),
+    ("0007_review_hold", _review_hold),
     ("0009_file_anchors", _file_anchors),
 ]
 

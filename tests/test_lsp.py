@@ -24,6 +24,7 @@ from loreline.beliefs import conflicts
 from loreline.distill.rules import RulesDistiller
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
+from loreline.store import memories as rows
 from tests.conftest import ROOT
 from tests.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic  # noqa: F401  (fixture)
 
@@ -414,3 +415,27 @@ async def wait_for(condition: Any, seconds: float = 10.0) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("timed out waiting for the server")
+
+
+async def test_the_inbox_lists_held_memories_and_conflicts_and_approve_reject_work(
+        lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    with Store() as store:
+        ids = [int(r[0]) for r in store.rows("SELECT id FROM memories ORDER BY id")]
+        with store.write():
+            for memory_id in ids[:2]:
+                rows.hold(store, memory_id, "from background capture (review = ask)")
+            conflicts.record(store, str(repo), ids[0], ids[2], "test pair")
+    inbox = await call(client, "loreline/inbox", {})
+    assert [m.id for m in inbox.held] == ids[:2] and inbox.held[0].holdReason.startswith("from background")
+    assert [c.new.id for c in inbox.conflicts] == [ids[2]]
+    listed = await call(client, "loreline/memories", {})
+    assert [m.id for m in listed.items] == [ids[2]]
+    approved = await call(client, "loreline/approve", {"id": ids[0], "text": "We use pnpm for everything."})
+    assert approved.status == "active" and approved.text == "We use pnpm for everything." and approved.holdReason is None
+    rejected = await call(client, "loreline/reject", {"id": ids[1]})
+    assert rejected.forgotten == [ids[1]]
+    after = await call(client, "loreline/inbox", {})
+    assert after.held == [] and len(after.conflicts) == 1
+    with pytest.raises(JsonRpcException, match="is not waiting for review"):
+        await call(client, "loreline/reject", {"id": ids[0]})

@@ -154,6 +154,18 @@ class ResolveParams:
 
 
 @attrs.frozen
+class InboxParams:
+    folder: str | None = _FOLDER
+    all_projects: bool = attrs.field(default=False, alias="allProjects")
+
+
+@attrs.frozen
+class ApproveParams:
+    id: int
+    text: str | None = attrs.field(default=None, validator=at_most(limits.MAX_QUERY))
+
+
+@attrs.frozen
 class ImportParams:
     paths: list[str] | None = attrs.field(default=None, validator=at_most(limits.MAX_PATH))
     scope: str = attrs.field(default="claude-code", validator=one_of("claude-code", "codex", "cursor", "all"))

@@ -28,8 +28,8 @@ from loreline_lsp import __version__, hover, limits, service, stale, transport
 from loreline_lsp.background import StoreWatcher, WorkerThread
 from loreline_lsp.documents import Documents
 from loreline_lsp.options import InitOptions, parse
-from loreline_lsp.params import (ConflictsParams, FolderParams, IdParams, ImportParams, MemoriesParams,
-                                 RecallParams, ResolveParams, SetApiKeyParams, make_strict, structure)
+from loreline_lsp.params import (ApproveParams, ConflictsParams, FolderParams, IdParams, ImportParams, InboxParams,
+                                 MemoriesParams, RecallParams, ResolveParams, SetApiKeyParams, make_strict, structure)
 from loreline_lsp.readers import Readers
 from loreline_lsp.status_cache import StatusCache
 
@@ -46,6 +46,9 @@ IMPORT = "loreline/import"
 STATUS = "loreline/status"
 SET_API_KEY = "loreline/setApiKey"
 CONFIRM = "loreline/confirm"
+INBOX = "loreline/inbox"
+APPROVE = "loreline/approve"
+REJECT = "loreline/reject"
 DID_CHANGE = "loreline/didChange"
 SHOW_FILE_MEMORIES = "loreline.showFileMemories"
 #: custom notifications the server sends (requests are whatever is registered)
@@ -240,6 +243,11 @@ def conflict_list(ls: LorelineServer, svc: service.Service, p: ConflictsParams) 
     return svc.conflicts(project, None if p.status == "any" else p.status)
 
 
+@request(INBOX, InboxParams)
+def inbox(ls: LorelineServer, svc: service.Service, p: InboxParams) -> dict[str, Any]:
+    return svc.inbox(None if p.all_projects else ls.project(p.folder))
+
+
 @server.feature(STATUS)
 async def status(ls: LorelineServer, raw: Any) -> dict[str, Any]:
     p = structure(STATUS, raw, FolderParams)
@@ -276,6 +284,16 @@ def _on_own_store(fn: Write, p: Any) -> dict[str, Any]:
 @write_request(RESOLVE_CONFLICT, ResolveParams)
 def conflict(svc: service.Service, p: ResolveParams) -> dict[str, Any]:
     return svc.resolve_conflict(p.id, f"keep_{p.keep}" if p.keep else "merge", p.merge)
+
+
+@write_request(APPROVE, ApproveParams)
+def approve(svc: service.Service, p: ApproveParams) -> dict[str, Any]:
+    return svc.approve(p.id, p.text)
+
+
+@write_request(REJECT, IdParams)
+def reject(svc: service.Service, p: IdParams) -> dict[str, Any]:
+    return svc.reject(p.id)
 
 
 @write_request(FORGET, IdParams)

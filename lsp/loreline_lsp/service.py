@@ -110,6 +110,15 @@ class Service:
     def forget(self, memory_id: int) -> dict[str, Any]:
         return serialize.forgotten(self.lore.forget(memory_id), camel=CAMEL)
 
+    def inbox(self, project: str | None) -> dict[str, Any]:
+        return serialize.inbox(self.lore.inbox(project), camel=CAMEL)
+
+    def approve(self, memory_id: int, text: str | None) -> dict[str, Any]:
+        return memory_json(self.lore.approve(memory_id, text))
+
+    def reject(self, memory_id: int) -> dict[str, Any]:
+        return serialize.forgotten(self.lore.reject(memory_id), camel=CAMEL)
+
     def confirm(self, memory_id: int, by: str) -> dict[str, Any]:
         return memory_json(self.lore.confirm(memory_id, by))
 

@@ -89,3 +89,19 @@ def conflict_elsewhere(world: World) -> int:
         ids = {m.kind: m.id for m in found}
         with store.write():
             return conflicts.record(store, str(other / "src"), ids["preference"], ids["decision"], "test pair")
+
+
+HELD = ("In this repo we deploy with nomad, never docker.", "In this repo we lint with ruff, never flake8.")
+
+
+def held_memories(world: World) -> list[int]:
+    """Two memories waiting in the review inbox, made the way the capture worker makes them
+    under `capture.review = "ask"` (held, with its reason): `HELD`, in that order."""
+    from loreline.capture.worker import REVIEW_REASON
+
+    path = session(world.tmp / "sessions" / "held.jsonl", world.repo, *HELD)
+    with Store() as store:
+        pipeline.import_sessions(store, [(path, None)], pipeline.Options(distiller=RulesDistiller(), actor="hook",
+                                                                          hold=REVIEW_REASON))
+        return [int(store.scalar("SELECT id FROM memories WHERE text = ? AND status = 'held'", (text,)))
+                for text in HELD]

@@ -19,7 +19,7 @@ import pytest
 from loreline.store import Store
 from loreline.store import memories as rows
 from tests.conftest import ROOT, VENV_BIN, loreline_exe, subprocess_env
-from tests.editor_helpers import World, conflict_elsewhere, make_world, missing_host, pending_conflict
+from tests.editor_helpers import World, conflict_elsewhere, held_memories, make_world, missing_host, pending_conflict
 
 pytestmark = pytest.mark.editor_host
 
@@ -88,6 +88,17 @@ def test_commands_conflicts_forget_and_status(nvim: str, world: World) -> None:
     with Store() as store:
         _, total = rows.query(store, rows.Filter(project=str(world.repo), limit=10))
     assert total == 1, "the forget and the resolution reached the store"
+
+
+def test_the_inbox_approves_rejects_and_resolves(nvim: str, world: World) -> None:
+    held = held_memories(world)
+    pending_conflict(world)
+    done = run(nvim, world, "inbox")
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n--- lsp.log\n{lsp_log(world)}"
+    with Store() as store:
+        found = dict(store.rows("SELECT id, status FROM memories WHERE id IN (?, ?)", tuple(held)))
+        pending = store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'")
+    assert found == {held[0]: "active", held[1]: "forgotten"} and pending == 0
 
 
 def test_a_failing_scenario_fails(nvim: str, world: World) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, loreline_exe, subprocess_env
-from tests.editor_helpers import World, conflict_elsewhere, make_world, missing_host, pending_conflict
+from tests.editor_helpers import World, conflict_elsewhere, held_memories, make_world, missing_host, pending_conflict
 
 EXTENSION = ROOT / "editor-plugins" / "vscode"
 CODE_SERVER_VERSION = "4.100.3"
@@ -108,6 +108,7 @@ def workbench(built: Path, world: World) -> Iterator[tuple[str, Path, dict[str, 
     """code-server with the packaged extension, serving the world's repository; yields its URL."""
     binary = code_server()
     pending_conflict(world)
+    held_memories(world)  # the Inbox: 2 held memories and the conflict
     conflict_elsewhere(world)  # the status item counts this project's conflict only ("1 conflict", not 2)
     base = world.tmp / "vscode"
     (base / "home").mkdir(parents=True)
@@ -187,7 +188,7 @@ def test_in_the_real_vscode_host(workbench: tuple[str, Path, dict[str, str]], wo
     assert done.returncode == 0 and "PASS" in done.stdout, f"{done.stdout}\n{done.stderr}\n--- code-server.log\n{log}"
     result = json.loads((base / "selftest.json").read_text())
     assert any("In this repo we use pnpm, never npm." in text and "claude-code" in text for text in result["hover"])
-    assert result["tree"] == ["1 conflict", "preference (1)", "decision (1)", "fact (1)"]
+    assert result["tree"] == ["Inbox (3)", "preference (1)", "decision (1)", "fact (1)"]
     for name in ("tree.png", "provenance.png", "hover.png", "refreshed.png", "stale.png", "stale-actions.png",
-                 "confirmed.png"):
+                 "confirmed.png", "inbox.png"):
         assert (shots / name).stat().st_size > 10_000, f"{name} looks empty"

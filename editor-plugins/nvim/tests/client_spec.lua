@@ -373,6 +373,39 @@ function scenarios.stale()
   contains(text(side), "confirmed " .. os.date("!%Y-%m-%d"), "the sidebar shows when it was confirmed")
 end
 
+function scenarios.inbox()
+  start()
+  open_app()
+  vim.cmd("Loreline")
+  local buf = wait_view("memories", "Inbox (3)")
+  local shown = text(buf)
+  contains(shown, "? #", "held line")
+  contains(shown, "In this repo we deploy with nomad, never docker.", "held memory")
+  contains(shown, "(held: from background capture (review = ask))", "hold reason")
+  contains(shown, "conflict #", "the conflict in the inbox")
+  if not (shown:find("Inbox %(3%)") < shown:find("preference %(1%)")) then
+    fail("the Inbox is not at the top:\n" .. shown)
+  end
+  cursor_to(buf, "deploy with nomad")
+  press("a")
+  noted("it is active now")
+  wait_view("memories", "Inbox (2)")
+  wait_view("memories", "fact (2)")
+  cursor_to(buf, "lint with ruff")
+  press("R")
+  noted("no import brings it back")
+  wait_view("memories", "Inbox (1)")
+  if text(buf):find("lint with ruff", 1, true) then
+    fail("the rejected memory is still shown:\n" .. text(buf))
+  end
+  cursor_to(buf, "^  conflict #")
+  press("b")
+  noted("resolved: keep_both")
+  wait("the empty Inbox to go", function()
+    return not text(buf):find("Inbox (", 1, true)
+  end)
+end
+
 -- Run one ---------------------------------------------------------------------------------------
 
 local name = arg[1]

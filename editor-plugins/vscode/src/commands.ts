@@ -46,6 +46,9 @@ export function registerCommands(server: Server, provenance: ProvenancePanel, re
     'loreline.resolveConflict': (id?: number) => resolveConflict(server, id),
     'loreline.forgetMemory': (target?: Node | number) => forgetMemory(server, target),
     'loreline.confirmMemory': (target?: Node | number) => confirmMemory(server, target),
+    'loreline.approveMemory': (target?: Node | number) => approveMemory(server, target, false),
+    'loreline.editAndApproveMemory': (target?: Node | number) => approveMemory(server, target, true),
+    'loreline.rejectMemory': (target?: Node | number) => rejectMemory(server, target),
     'loreline.importSessions': (options?: { paths?: string[] }) => importSessions(server, options),
     'loreline.setApiKey': () => setApiKey(server),
     'loreline.showProvenance': async (target?: Node | number) => {
@@ -79,7 +82,7 @@ function memoryId(target?: Node | number): number | undefined {
   if (typeof target === 'number') {
     return target;
   }
-  return target?.type === 'memory' ? target.memory.id : undefined;
+  return target?.type === 'memory' || target?.type === 'held' ? target.memory.id : undefined;
 }
 
 async function askMemoryId(): Promise<number | undefined> {
@@ -164,6 +167,32 @@ async function resolve(server: Server, c: Conflict): Promise<void> {
   }
   const resolved = await server.request<Conflict>(Methods.resolveConflict, { id: c.id, ...params });
   void vscode.window.showInformationMessage(`Loreline: conflict #${resolved.id} resolved (${resolved.resolution}).`);
+}
+
+async function approveMemory(server: Server, target: Node | number | undefined, edit: boolean): Promise<void> {
+  const id = memoryId(target) ?? (await askMemoryId());
+  if (!id) {
+    return;
+  }
+  let text: string | undefined;
+  if (edit) {
+    const current = target && typeof target === 'object' && 'memory' in target ? target.memory.text : '';
+    text = await vscode.window.showInputBox({ title: `Loreline: approve #${id} in your words`, value: current });
+    if (text === undefined) {
+      return;
+    }
+  }
+  const memory = await server.request<Memory>(Methods.approve, text === undefined ? { id } : { id, text });
+  void vscode.window.showInformationMessage(`Loreline: approved #${memory.id}; it is active now.`);
+}
+
+async function rejectMemory(server: Server, target?: Node | number): Promise<void> {
+  const id = memoryId(target) ?? (await askMemoryId());
+  if (!id) {
+    return;
+  }
+  await server.request<{ forgotten: number[] }>(Methods.reject, { id });
+  void vscode.window.showInformationMessage(`Loreline: rejected #${id}; no import brings it back.`);
 }
 
 async function confirmMemory(server: Server, target?: Node | number): Promise<void> {

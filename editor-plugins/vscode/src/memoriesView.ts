@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { log, messageOf } from './logging';
 import {
-  type Conflict, count, day, KINDS, type Kind, type MemoriesPage, type Memory, Methods, type Provenance, type Source, span,
+  type Conflict, count, day, type Inbox, KINDS, type Kind, type MemoriesPage, type Memory, Methods, type Provenance,
+  type Source, span,
 } from './protocol';
 import type { Server } from './server';
 
@@ -16,7 +17,8 @@ export type Node =
   | { type: 'kind'; kind: Kind; items: Memory[] }
   | { type: 'memory'; memory: Memory }
   | { type: 'source'; memory: Memory; source: Source }
-  | { type: 'conflicts'; items: Conflict[] }
+  | { type: 'inbox'; inbox: Inbox }
+  | { type: 'held'; memory: Memory }
   | { type: 'conflict'; conflict: Conflict };
 
 const KIND_ICONS: Record<Kind, string> = {
@@ -78,8 +80,9 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     switch (node.type) {
       case 'kind':
         return node.items.map((memory) => ({ type: 'memory', memory }));
-      case 'conflicts':
-        return node.items.map((conflict) => ({ type: 'conflict', conflict }));
+      case 'inbox':
+        return [...node.inbox.held.map((memory): Node => ({ type: 'held', memory })),
+          ...node.inbox.conflicts.map((conflict): Node => ({ type: 'conflict', conflict }))];
       case 'memory':
         return this.sources(node.memory);
       default:
@@ -106,20 +109,21 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     try {
       const folder = this.shownFolder;
       const page = await this.server.request<MemoriesPage>(Methods.memories, { folder });
-      const pending = await this.server.request<{ items: Conflict[] }>(Methods.conflicts, { folder });
-      return this.show(page, pending.items);
+      const inbox = await this.server.request<Inbox>(Methods.inbox, { folder });
+      return this.show(page, inbox);
     } catch (err) {
       this.view.message = `Could not list memories: ${messageOf(err)}`;
       return [];
     }
   }
 
-  private show(page: MemoriesPage, conflicts: Conflict[]): Node[] {
+  private show(page: MemoriesPage, inbox: Inbox): Node[] {
     this.view.description = path.basename(page.project);
     this.view.badge = page.total ? { value: page.total, tooltip: count(page.total, 'memory', 'memories') } : undefined;
     const more = page.total > page.items.length ? ` (showing ${page.items.length} of ${page.total})` : '';
     this.view.message = more ? `${page.project}${more}` : undefined;
-    const nodes: Node[] = conflicts.length ? [{ type: 'conflicts', items: conflicts }] : [];
+    const waiting = inbox.held.length + inbox.conflicts.length;
+    const nodes: Node[] = waiting ? [{ type: 'inbox', inbox }] : [];
     for (const kind of KINDS) {
       const items = page.items.filter((m) => m.kind === kind);
       if (items.length) {
@@ -142,12 +146,18 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         return memoryItem(node.memory);
       case 'source':
         return sourceItem(node.memory, node.source);
-      case 'conflicts': {
-        const item = new vscode.TreeItem(count(node.items.length, 'conflict', 'conflicts'), vscode.TreeItemCollapsibleState.Expanded);
-        item.id = 'conflicts';
-        item.iconPath = new vscode.ThemeIcon('warning');
+      case 'inbox': {
+        const item = new vscode.TreeItem(`Inbox (${node.inbox.held.length + node.inbox.conflicts.length})`,
+          vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'inbox';
+        item.description = [node.inbox.held.length ? count(node.inbox.held.length, 'to review', 'to review') : '',
+          node.inbox.conflicts.length ? count(node.inbox.conflicts.length, 'conflict', 'conflicts') : '']
+          .filter(Boolean).join(' · ');
+        item.iconPath = new vscode.ThemeIcon('inbox');
         return item;
       }
+      case 'held':
+        return heldItem(node.memory);
       case 'conflict':
         return conflictItem(node.conflict);
     }
@@ -184,6 +194,16 @@ function memoryItem(m: Memory): vscode.TreeItem {
   item.contextValue = m.stale ? 'memory-stale' : 'memory';
   item.iconPath = m.stale ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
     : new vscode.ThemeIcon(m.pinned ? 'pinned' : 'note');
+  item.command = { title: 'Show Provenance', command: 'loreline.showProvenance', arguments: [m.id] };
+  return item;
+}
+
+function heldItem(m: Memory): vscode.TreeItem {
+  const item = new vscode.TreeItem(m.text.replace(/\s+/g, ' '), vscode.TreeItemCollapsibleState.None);
+  item.id = `held:${m.id}`;
+  item.description = `${m.kind} · #${m.id} · ${seen(m)} · ${m.holdReason ?? 'held for review'}`;
+  item.contextValue = 'held';
+  item.iconPath = new vscode.ThemeIcon('mail');
   item.command = { title: 'Show Provenance', command: 'loreline.showProvenance', arguments: [m.id] };
   return item;
 }

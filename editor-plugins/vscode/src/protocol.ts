@@ -15,6 +15,9 @@ export const Methods = {
   status: 'loreline/status',
   setApiKey: 'loreline/setApiKey',
   confirm: 'loreline/confirm',
+  inbox: 'loreline/inbox',
+  approve: 'loreline/approve',
+  reject: 'loreline/reject',
 } as const;
 
 /** Server → client: the store changed; refresh what is shown. */
@@ -33,7 +36,7 @@ export interface Memory {
   id: number;
   kind: Kind;
   text: string;
-  status: 'active' | 'superseded' | 'forgotten';
+  status: 'active' | 'superseded' | 'forgotten' | 'held';
   version: number;
   pinned: boolean;
   project: string;
@@ -53,6 +56,14 @@ export interface Memory {
   confirmedBy: string | null;
   /** when it was last said in a session or confirmed */
   lastSeen: string;
+  /** why a held memory waits for review */
+  holdReason: string | null;
+}
+
+/** The review inbox: memories held for review and pending conflicts. */
+export interface Inbox {
+  held: Memory[];
+  conflicts: Conflict[];
 }
 
 export interface Source {

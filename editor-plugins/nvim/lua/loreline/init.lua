@@ -332,6 +332,23 @@ function M.confirm(id)
   end)
 end
 
+--- Approve a memory held for review (in `text`'s wording, when given): it becomes active.
+---@param id integer
+---@param text? string
+function M.approve(id, text)
+  M.request("loreline/approve", { id = id, text = text }, function(m)
+    M.notify(("approved #%d; it is active now"):format(m.id))
+  end)
+end
+
+--- Reject a memory held for review: it is forgotten for good.
+---@param id integer
+function M.reject(id)
+  M.request("loreline/reject", { id = id }, function()
+    M.notify(("rejected #%d; no import brings it back"):format(id))
+  end)
+end
+
 ---@param id integer
 ---@param keep "new"|"existing"|"both"
 function M.resolve(id, keep)

@@ -16,6 +16,8 @@ local KINDS = { "preference", "decision", "fact", "procedure", "episode" }
 ---@field folder string picks the project
 ---@field ids table<integer, integer> line → memory id
 ---@field conflicts table<integer, integer> line → conflict id
+---@field held? table<integer, integer> line → held memory id (the sidebar's Inbox)
+---@field held_memories? table<integer, table> held memory id → Memory
 ---@field load fun(view: loreline.View) fetch and draw
 ---@field layout "sidebar"|"bottom"
 ---@field query? string recall only
@@ -90,6 +92,30 @@ local function keymaps(view)
       loreline().confirm(id)
     end
   end, "confirm the memory under the cursor still holds")
+  local function held_under_cursor()
+    return view.held and view.held[vim.api.nvim_win_get_cursor(0)[1]]
+  end
+  map("a", function()
+    local id = held_under_cursor()
+    if id then
+      loreline().approve(id)
+    end
+  end, "approve the held memory under the cursor")
+  map("E", function()
+    local m = held_under_cursor() and view.held_memories[held_under_cursor()]
+    if m then
+      local text = vim.fn.input({ prompt = ("Approve #%d as: "):format(m.id), default = m.text, cancelreturn = "" })
+      if text ~= "" then
+        loreline().approve(m.id, text)
+      end
+    end
+  end, "edit then approve the held memory under the cursor")
+  map("R", function()
+    local id = held_under_cursor()
+    if id then
+      loreline().reject(id)
+    end
+  end, "reject the held memory under the cursor")
   for key, keep in pairs({ n = "new", e = "existing", b = "both" }) do
     map(key, function()
       local id = view.conflicts[vim.api.nvim_win_get_cursor(0)[1]]
@@ -139,11 +165,12 @@ end
 ---@param lines string[]
 ---@param ids table<integer, integer>
 ---@param conflicts? table<integer, integer>
-local function draw(view, lines, ids, conflicts)
+---@param held? table<integer, integer> line → held memory id (the Inbox)
+local function draw(view, lines, ids, conflicts, held)
   if not vim.api.nvim_buf_is_valid(view.buf) then
     return
   end
-  view.ids, view.conflicts = ids, conflicts or {}
+  view.ids, view.conflicts, view.held = ids, conflicts or {}, held or {}
   vim.bo[view.buf].modifiable = true
   vim.api.nvim_buf_set_lines(view.buf, 0, -1, false, lines)
   vim.bo[view.buf].modifiable = false
@@ -169,20 +196,48 @@ local function add_grouped(items, lines, ids)
   end
 end
 
+--- The review inbox at the top of the sidebar: held memories, then pending conflicts.
+---@param view loreline.View
+---@param inbox table {held, conflicts}
+---@param lines string[]
+---@param ids table<integer, integer>
+---@param owners table<integer, integer>
+---@param held table<integer, integer>
+local function add_inbox(view, inbox, lines, ids, owners, held)
+  local waiting = #inbox.held + #inbox.conflicts
+  view.held_memories = {}
+  if waiting == 0 then
+    return
+  end
+  table.insert(lines, ("Inbox (%d) · a approve · E edit · R reject · n/e/b keep new/existing/both"):format(waiting))
+  for _, m in ipairs(inbox.held) do
+    table.insert(lines, ("  ? %s (held: %s)"):format(memory_line(m), loreline().str(m.holdReason) or "for review"))
+    ids[#lines], held[#lines], view.held_memories[m.id] = m.id, m.id, m
+  end
+  for _, c in ipairs(inbox.conflicts) do
+    table.insert(lines, ("  conflict #%d #%d ↔ #%d %s"):format(c.id, c.existing.id, c.new.id, loreline().str(c.reason) or ""))
+    owners[#lines] = c.id
+  end
+  table.insert(lines, "")
+end
+
 ---@param view loreline.View
 local function load_memories(view)
-  loreline().request("loreline/memories", { folder = view.folder }, function(page)
-    local lines = { "Loreline · " .. page.project,
-      loreline().count(page.total, "memory", "memories")
-      .. " · <CR> provenance · r refresh · x forget · c confirm · q close", "" }
-    local ids = {}
-    add_grouped(page.items, lines, ids)
-    if page.total == 0 then
-      table.insert(lines, "No memories for this project yet: run :Loreline import")
-    elseif page.total > #page.items then
-      table.insert(lines, ("… and %d more"):format(page.total - #page.items))
-    end
-    draw(view, lines, ids)
+  loreline().request("loreline/inbox", { folder = view.folder }, function(inbox)
+    loreline().request("loreline/memories", { folder = view.folder }, function(page)
+      local lines = { "Loreline · " .. page.project,
+        loreline().count(page.total, "memory", "memories")
+        .. " · <CR> provenance · r refresh · x forget · c confirm · q close", "" }
+      local ids, owners, held = {}, {}, {}
+      add_inbox(view, inbox, lines, ids, owners, held)
+      add_grouped(page.items, lines, ids)
+      if page.total == 0 then
+        table.insert(lines, "No memories for this project yet: run :Loreline import")
+      elseif page.total > #page.items then
+        table.insert(lines, ("… and %d more"):format(page.total - #page.items))
+      end
+      draw(view, lines, ids, owners, held)
+    end)
   end)
 end
 

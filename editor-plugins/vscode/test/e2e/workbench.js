@@ -65,7 +65,8 @@ async function treeShowsMemories(page) {
   lap('workbench loaded');
   await page.locator('.activitybar [aria-label^="Loreline"]').first().click({ timeout: 30000 });
   await row(page, "We'll use Postgres advisory locks").waitFor({ timeout: 30000 });
-  for (const text of ['1 conflict', 'preference (1)', 'decision (1)', 'fact (1)', 'In this repo we use pnpm, never npm.']) {
+  for (const text of ['Inbox (3)', 'preference (1)', 'decision (1)', 'fact (1)', 'In this repo we use pnpm, never npm.',
+    'In this repo we deploy with nomad, never docker.', 'from background capture (review = ask)']) {
     await row(page, text).waitFor({ timeout: 5000 });
   }
   lap('tree shows the memories grouped by kind');
@@ -200,13 +201,33 @@ async function refreshesAfterAnotherProcessImports(page) {
 
 /** @param {import('playwright-core').Page} page */
 async function resolveConflictFromTheTree(page) {
-  await row(page, '1 conflict').waitFor({ timeout: 5000 });
+  await row(page, 'Inbox (3)').waitFor({ timeout: 5000 });
   await row(page, '↔').click();
   await page.locator('.quick-input-widget', { hasText: 'Loreline: resolve conflict #' }).waitFor({ timeout: 10000 });
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Keep both' }).click();
   await page.locator('.notification-toast', { hasText: 'resolved (keep_both)' }).first().waitFor({ timeout: 15000 });
-  await page.locator('.monaco-list-row', { hasText: '1 conflict' }).waitFor({ state: 'detached', timeout: 15000 });
-  lap('a conflict resolved from the tree left the tree');
+  await row(page, 'Inbox (2)').waitFor({ timeout: 15000 });
+  await page.locator('.monaco-list-row', { hasText: '↔' }).waitFor({ state: 'detached', timeout: 15000 });
+  lap('a conflict resolved from the Inbox left it');
+}
+
+/** @param {import('playwright-core').Page} page */
+async function approveAndRejectFromTheInbox(page) {
+  await page.screenshot({ path: path.join(SHOTS, 'inbox.png') });
+  const lint = row(page, 'In this repo we lint with ruff, never flake8.');
+  await lint.hover();
+  await lint.locator('.action-label.codicon-pass').click();
+  await page.locator('.notification-toast', { hasText: 'it is active now' }).first().waitFor({ timeout: 15000 });
+  await row(page, 'preference (2)').waitFor({ timeout: 15000 });
+  await row(page, 'Inbox (1)').waitFor({ timeout: 15000 });
+  lap('Approve moved a held memory from the Inbox to the memories');
+  const deploy = row(page, 'In this repo we deploy with nomad, never docker.');
+  await deploy.hover();
+  await deploy.locator('.action-label.codicon-close').click();
+  await page.locator('.notification-toast', { hasText: 'no import brings it back' }).first().waitFor({ timeout: 15000 });
+  await page.locator('.monaco-list-row', { hasText: 'Inbox (' }).waitFor({ state: 'detached', timeout: 15000 });
+  await page.locator('.monaco-list-row', { hasText: 'deploy with nomad' }).waitFor({ state: 'detached', timeout: 15000 });
+  lap('Reject removed the last held memory and the empty Inbox');
 }
 
 /** @param {import('playwright-core').Page} page */
@@ -289,6 +310,7 @@ async function main() {
     await codeLensListsTheFileMemories(page);
     await refreshesAfterAnotherProcessImports(page);
     await resolveConflictFromTheTree(page);
+    await approveAndRejectFromTheInbox(page);
     await forgetFromTheTree(page);
     await importFromThePalette(page);
     await keyringErrorOffersTheLogs(page);

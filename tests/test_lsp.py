@@ -439,3 +439,36 @@ async def test_the_inbox_lists_held_memories_and_conflicts_and_approve_reject_wo
     assert after.held == [] and len(after.conflicts) == 1
     with pytest.raises(JsonRpcException, match="is not waiting for review"):
         await call(client, "loreline/reject", {"id": ids[0]})
+
+
+async def test_a_branch_switch_reported_as_watched_files_flags_and_switching_back_clears(
+        lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@e"}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
+
+    app = repo / "src" / "app.py"
+    git("add", ".")
+    git("commit", "-qm", "start")
+    git("checkout", "-qb", "other")
+    app.write_text("class Entirely:\n    different = True\n")
+    git("commit", "-qam", "other")
+    uri = app.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="python", version=1, text=app.read_text())))
+    await wait_for(lambda: uri in client.diagnostics)
+    changed = types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=uri, type=types.FileChangeType.Changed),
+        types.FileEvent(uri=(repo / "README.md").as_uri(), type=types.FileChangeType.Changed)])
+    client.workspace_did_change_watched_files(changed)
+    await wait_for(lambda: bool(client.diagnostics[uri]))
+    assert client.diagnostics[uri][0].message.startswith("2 memories about this file may be stale")
+    git("checkout", "-q", "master" if "master" in subprocess.run(
+        ["git", "-C", str(repo), "branch"], capture_output=True, text=True).stdout else "main")
+    client.workspace_did_change_watched_files(changed)
+    await wait_for(lambda: not client.diagnostics[uri])
+    listed = await call(client, "loreline/memories", {})
+    assert not any(m.stale for m in listed.items)

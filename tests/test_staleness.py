@@ -189,3 +189,32 @@ def test_the_share_that_counts_as_substantial() -> None:
     assert staleness.gone_share(anchor, two_gone) == pytest.approx(0.2)
     assert staleness.gone_share(anchor, one_gone) == pytest.approx(0.1)
     assert staleness.blob_id(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"
+
+
+def test_an_import_checks_the_project_and_loreline_check_reports(tmp_path: Path, repo: Path,
+                                                                 loreline_home: Path) -> None:
+    mid = import_session(tmp_path, repo, "In this repo we use pnpm, never npm.")
+    (repo / "src" / "app.py").write_text("rewritten\n")
+    import_session(tmp_path, repo, "In this repo we run the queue workers with nomad, never docker.",
+                   read="src/other.py")
+    assert memory(mid).stale == "src/app.py changed (100% of its lines)"
+    git(repo, "checkout", "--", "src/app.py")
+    found = json.loads(cli(loreline_home, "check", "--json", cwd=repo))
+    assert found["cleared"] == [mid] and found["flagged"] == [] and found["stale"] == []
+    (repo / "src" / "app.py").unlink()
+    out = cli(loreline_home, "check", cwd=repo)
+    assert "1 newly may be stale" in out and "src/app.py deleted" in out
+
+
+def test_the_hook_reads_a_store_older_than_file_anchors(tmp_path: Path) -> None:
+    """A store no Loreline with anchors has opened yet (no `stale` column) still injects."""
+    import sqlite3
+
+    old = tmp_path / "old.db"
+    conn = sqlite3.connect(old)
+    conn.execute("CREATE TABLE memories(id INTEGER PRIMARY KEY, project TEXT, scope TEXT, kind TEXT, text TEXT, "
+                 "status TEXT, pinned INTEGER, observed_at TEXT, created_at TEXT)")
+    conn.execute("INSERT INTO memories VALUES(1, '/p', 'project', 'fact', 'old but fine', 'active', 0, NULL, 'x')")
+    conn.commit()
+    conn.close()
+    assert session_start_memories(str(old), "/p", 10) == [("fact", "old but fine")]

@@ -39,6 +39,14 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
                    "`loreline auth set` or ANTHROPIC_API_KEY)")
     p.set_defaults(func=run)
+    _register_siblings(inner)
+
+
+def _register_siblings(inner: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """`import memories` (an export) and `import native` (assistants' own memory files)."""
+    from . import portable_cmd
+
+    portable_cmd.register_import(inner)
 
 
 def positive(kind: type[int] | type[float]) -> Callable[[str], float]:

@@ -44,9 +44,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def _register_siblings(inner: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """`import memories` (an export) and `import native` (assistants' own memory files)."""
-    from . import portable_cmd
+    from . import native_cmd, portable_cmd
 
     portable_cmd.register_import(inner)
+    native_cmd.register_import(inner)
 
 
 def positive(kind: type[int] | type[float]) -> Callable[[str], float]:

@@ -248,12 +248,42 @@ def _fts_by_project(store: Store) -> None:
     store.conn.execute(FTS_BY_PROJECT)
 
 
+NATIVE_SOURCES = """
+CREATE TABLE native_sources(
+    path TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    project TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE native_covered(
+    memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    project TEXT NOT NULL,
+    path TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    PRIMARY KEY(project, memory_id)
+);
+"""
+
+
+def _native_sources(store: Store) -> None:
+    """The assistants' own memory files read as sources (what was read, to follow edits and
+    deletions), and which memories a session already loads from them (the hook leaves those out)."""
+    store.conn.execute(NATIVE_SOURCES)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
     ("0003_usage_by_model", _usage_by_model),
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
+    ("0008_native_sources", _native_sources),
 ]
 
 

@@ -1,0 +1,177 @@
+"""Native memory files as sources: Claude Code auto memory, CLAUDE.md layers and Codex memories,
+imported through the belief pipeline with provenance to file and lines, edits and deletions
+followed, and the memories a session already loads marked as covered.
+
+Fixture formats and their sources: tests/fixtures/native/SOURCES.md."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from loreline import pipeline
+from loreline.distill.rules import RulesDistiller
+from loreline.native import run as native_run
+from loreline.samples.builder import ClaudeSession
+from loreline.store import Store
+from tests.fake_anthropic import FakeAnthropic, fake_anthropic  # noqa: F401
+from tests.test_beliefs import answers, judge_for
+from tests.test_cli import cli
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "native"
+
+
+def slug(path: Path) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "-", str(path))
+
+
+def layout(tmp_path: Path, *, session: bool = True) -> dict[str, Path]:
+    """A project (a git root), a Claude config dir whose auto memory holds the fixtures, a
+    session of that project in the same slug folder, and a Codex home."""
+    project = tmp_path / "billing"
+    (project / ".git").mkdir(parents=True)
+    claude = tmp_path / "claude"
+    folder = claude / "projects" / slug(project)
+    shutil.copytree(FIXTURES / "claude-memory", folder / "memory")
+    codex = tmp_path / "codex"
+    shutil.copytree(FIXTURES / "codex-memories", codex / "memories")
+    out = {"project": project, "claude": claude, "memory": folder / "memory", "codex": codex}
+    if session:
+        s = ClaudeSession(str(project))
+        s.user("In this repo we use pnpm, never npm.")
+        out["session"] = s.write(folder / "0b4f9c1e-1111-4222-8333-444455556666.jsonl")
+    return out
+
+
+def native(home: Path, paths: dict[str, Path], *extra: str) -> dict[str, Any]:
+    result = cli(home, "import", "native", "--claude-dir", str(paths["claude"]), "--codex-home",
+                 str(paths["codex"]), "--json", *extra)
+    return dict(json.loads(result.stdout))
+
+
+def memories(home: Path, project: str, status: str = "active") -> dict[str, dict[str, Any]]:
+    listed = json.loads(cli(home, "memories", "--project", project, "--status", status, "--json").stdout)
+    return {m["text"]: m for m in listed}
+
+
+def test_auto_memory_files_become_sources_with_kinds_lines_and_project(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path)
+    cli(loreline_home, "import", "sessions", "--path", str(paths["session"]))
+    report = native(loreline_home, paths)
+    assert report["failed"] == [] and report["joined"] == 1
+    found = memories(loreline_home, str(paths["project"]))
+    pnpm = found["In this repo we use pnpm, never npm."]
+    assert sorted(p["tool"] for p in pnpm["provenance"]) == ["claude-code", "claude-memory"]
+    native_source = next(p for p in pnpm["provenance"] if p["tool"] == "claude-memory")
+    assert native_source["session_path"] == str(paths["memory"] / "feedback_pnpm.md")
+    assert (native_source["line_start"], native_source["line_end"]) == (6, 6)
+    assert native_source["session_id"] == "pnpm not npm" and "**Why:**" in native_source["excerpt"]
+    kinds = {text: m["kind"] for text, m in found.items()}
+    assert kinds["The user is a backend engineer who owns the billing service and prefers terse answers."] \
+        == "preference"
+    assert kinds["Billing latency dashboards live at https://grafana.example.internal/d/billing-latency."] == "fact"
+    assert kinds["Integration tests need the docker compose stack running first."] in ("fact", "procedure")
+    assert not any("](" in text for text in found)  # index lines that point at a file are not memories
+    assert len(found) == 5
+    assert native(loreline_home, paths)["unchanged"] == 6  # five auto memory files and Codex's MEMORY.md
+
+
+def test_edits_and_deletions_are_followed(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path)
+    cli(loreline_home, "import", "sessions", "--path", str(paths["session"]))
+    native(loreline_home, paths)
+    freeze = paths["memory"] / "project_freeze.md"
+    freeze.write_text(freeze.read_text().replace("2026-12-10", "2026-12-11"))
+    (paths["memory"] / "reference_dashboards.md").unlink()
+    (paths["memory"] / "feedback_pnpm.md").unlink()
+    index = paths["memory"] / "MEMORY.md"
+    index.write_text("\n\n" + index.read_text())  # lines move: the sources follow, nothing is re-learnt
+    report = native(loreline_home, paths)
+    assert report["deleted"] == 2 and report["ended"] == 2 and report["dropped_sources"] == 1
+    assert report["added"] == 1 and report["known"] == 1
+    active = memories(loreline_home, str(paths["project"]))
+    assert "Merge freeze starts 2026-12-11 for the 2026-12-15 release cut; only fixes land after it." in active
+    assert not any("2026-12-10" in text for text in active)
+    assert not any("grafana" in text for text in active)
+    pnpm = active["In this repo we use pnpm, never npm."]  # still said in a session: stays, one source fewer
+    assert [p["tool"] for p in pnpm["provenance"]] == ["claude-code"]
+    ended = memories(loreline_home, str(paths["project"]), "superseded")
+    assert {m["valid_until"] is not None for m in ended.values()} == {True}
+    loose = active["Integration tests need the docker compose stack running first."]
+    assert [(p["line_start"], p["line_end"]) for p in loose["provenance"]] == [(7, 7)]
+    with Store(loreline_home / "loreline.db") as store:
+        audit = [r[0] for r in store.rows("SELECT action FROM audit ORDER BY id")]
+    assert audit.count("native-source-gone") == 2 and audit.count("drop-source") == 1
+
+
+def test_claude_md_layers_are_pinned_and_imports_followed(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path, session=False)
+    project = paths["project"]
+    (project / "CLAUDE.md").write_text("# Billing\n\n- Always run ruff before committing.\n\n@docs/conventions.md\n")
+    (project / "docs").mkdir()
+    (project / "docs" / "conventions.md").write_text("- Money amounts are integers in cents, never floats.\n")
+    rules = project / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "api.md").write_text("---\npaths: src/api/**\n---\n- API handlers return problem+json errors.\n")
+    (project / "CLAUDE.local.md").write_text("- My sandbox database is billing_dev_ana on localhost.\n")
+    before = {p: p.read_bytes() for p in project.rglob("*.md")}
+    native(loreline_home, paths, "--project", str(project))
+    found = memories(loreline_home, str(project))
+    pinned = {text for text, m in found.items() if m["pinned"]}
+    assert {"Always run ruff before committing.", "Money amounts are integers in cents, never floats.",
+            "API handlers return problem+json errors.",
+            "My sandbox database is billing_dev_ana on localhost."} <= pinned
+    ruff = found["Always run ruff before committing."]["provenance"][0]
+    assert (ruff["tool"], ruff["session_path"], ruff["line_start"]) == ("claude-md", str(project / "CLAUDE.md"), 3)
+    assert {p: p.read_bytes() for p in project.rglob("*.md")} == before  # read-only
+
+
+def test_codex_memories_by_cwd_project(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path, session=False)
+    native(loreline_home, paths)
+    found = memories(loreline_home, "/work/billing")
+    kinds = {text: m["kind"] for text, m in found.items()}
+    assert kinds == {
+        'when exporting CSV, the user asked: "keep the BOM, Excel needs it" -> always write CSV exports as '
+        "UTF-8 with BOM": "preference",
+        "Invoice CSV exports are produced by billing/export/csv.py and tested in tests/test_csv_export.py": "fact",
+        "symptom: Excel shows mojibake in exported CSV -> cause: no BOM -> fix: encode with utf-8-sig and re-run "
+        "the export test": "procedure",
+    }
+    source = next(iter(found.values()))["provenance"][0]
+    assert source["tool"] == "codex-memory" and source["session_id"] == "billing service / invoice exports"
+
+
+def test_covered_memories_are_those_a_session_loads(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path)
+    project = paths["project"]
+    (project / "CLAUDE.md").write_text("- In this repo we use pnpm, never npm.\n")
+    cli(loreline_home, "import", "sessions", "--path", str(paths["session"]))
+    native(loreline_home, paths)
+    with Store(loreline_home / "loreline.db") as store:
+        covered = {str(r[0]): r[1] for r in store.rows(
+            "SELECT m.text, c.path FROM native_covered c JOIN memories m ON m.id = c.memory_id "
+            "WHERE c.project = ?", (str(project),))}
+    assert covered == {
+        "In this repo we use pnpm, never npm.": str(project / "CLAUDE.md"),
+        "Integration tests need the docker compose stack running first.": str(paths["memory"] / "MEMORY.md"),
+    }  # topic files are read on demand, not at start: their memories are not covered
+
+
+def test_a_native_memory_contradicting_a_learnt_one_is_a_conflict(
+        tmp_path: Path, fake_anthropic: FakeAnthropic) -> None:  # noqa: F811
+    paths = layout(tmp_path, session=False)
+    project = paths["project"]
+    s = ClaudeSession(str(project))
+    s.user("In this repo we use npm for installs, not pnpm.")
+    fake_anthropic.default = answers("contradictory", "unsure")
+    with Store() as store:
+        pipeline.import_sessions(store, [(s.write(tmp_path / "s.jsonl"), None)],
+                                 pipeline.Options(distiller=RulesDistiller()))
+        report = native_run.run(store, native_run.Roots(paths["claude"], paths["codex"], str(project)),
+                                judge=judge_for(fake_anthropic))
+        pending = store.rows("SELECT a, b, status FROM conflicts")
+    assert report.conflicts == 1 and len(pending) == 1 and pending[0][2] == "pending"

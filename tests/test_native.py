@@ -175,3 +175,31 @@ def test_a_native_memory_contradicting_a_learnt_one_is_a_conflict(
                                 judge=judge_for(fake_anthropic))
         pending = store.rows("SELECT a, b, status FROM conflicts")
     assert report.conflicts == 1 and len(pending) == 1 and pending[0][2] == "pending"
+
+
+def _session_start(home: Path, project: Path, **env: str) -> str:
+    from tests.capture_helpers import hook_env, run_hook
+
+    start = {"session_id": "s", "hook_event_name": "SessionStart", "cwd": str(project), "source": "startup"}
+    out = run_hook(home, "SessionStart", stdin=start, env=hook_env(home, **env))
+    assert out.returncode == 0, out.stderr
+    return str(json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def test_session_start_leaves_out_what_the_session_already_loads(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path)
+    project = paths["project"]
+    claude_md = project / "CLAUDE.md"
+    claude_md.write_text("# Billing\n\n- In this repo we use pnpm, never npm.\n")
+    cli(loreline_home, "import", "sessions", "--path", str(paths["session"]))
+    native(loreline_home, paths)
+    block = _session_start(loreline_home, project)
+    assert "pnpm" not in block and "docker compose" not in block
+    assert "Merge freeze starts 2026-12-10" in block  # a topic file: not loaded at start
+    assert block.splitlines()[-2] == ("(2 left out: this session already loads them from CLAUDE.md or "
+                                      "MEMORY.md)")
+    without_auto = _session_start(loreline_home, project, CLAUDE_CODE_DISABLE_AUTO_MEMORY="1")
+    assert "docker compose" in without_auto and "pnpm" not in without_auto
+    assert "(1 left out:" in without_auto.splitlines()[-2]
+    claude_md.write_text("# Billing\n\n- Tabs in Makefiles.\n")  # edited since the import: no longer proof
+    assert "pnpm" in _session_start(loreline_home, project)

@@ -33,7 +33,7 @@ _TAG = re.compile(r"<(?=/?[A-Za-z!?])")
 _WS = re.compile(r"\s+")
 
 SQL = """
-SELECT kind, text FROM memories
+SELECT kind, text, id FROM memories
 WHERE status = 'active' AND (project = ? OR scope = 'user')
 ORDER BY CASE kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 1 WHEN 'fact' THEN 2
                    WHEN 'procedure' THEN 3 ELSE 4 END,
@@ -52,28 +52,34 @@ def output(cwd: str | None, limit: int) -> str | None:
 
 
 def memory_block(cwd: str | None, limit: int) -> str | None:
-    rows = _rows(cwd)
-    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
+    rows, loaded = _rows(cwd)
+    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS), loaded=loaded) if rows else None
 
 
-def _rows(cwd: str | None) -> list[tuple[str, str]]:
+def _rows(cwd: str | None) -> tuple[list[tuple[str, str]], int]:
+    """The memories to inject, and how many were left out because the session loads them already."""
     db = os.path.abspath(home.db_path())
     if not os.path.isfile(db):
-        return []
+        return [], 0
     import sqlite3
     from pathlib import Path
 
     from loreline.project import project_key
 
+    from loreline_hooks.loaded import covered_ids
+
+    project = project_key(cwd)
     conn = sqlite3.connect(Path(db).as_uri() + "?mode=ro", uri=True, timeout=0.5)
     try:
-        found = conn.execute(SQL, (project_key(cwd), MAX_ROWS)).fetchall()
+        found = conn.execute(SQL, (project, MAX_ROWS)).fetchall()
+        covered = covered_ids(conn, project)
     finally:
         conn.close()
-    return [(str(kind), str(text)) for kind, text in found]
+    kept = [(str(kind), str(text)) for kind, text, memory_id in found if memory_id not in covered]
+    return kept, len(found) - len(kept)
 
 
-def render(rows: list[tuple[str, str]], limit: int) -> str | None:
+def render(rows: list[tuple[str, str]], limit: int, *, loaded: int = 0) -> str | None:
     """The framed block holding as many memories as fit in `limit` characters."""
     frame = len(OPEN) + len(HEADER) + len(CLOSE) + 3
     lines: list[str] = []
@@ -89,6 +95,8 @@ def render(rows: list[tuple[str, str]], limit: int) -> str | None:
     left = len(rows) - len(lines)
     if left:
         lines.append(f"({left} more not shown; `loreline memories` lists them all)")
+    if loaded:
+        lines.append(f"({loaded} left out: this session already loads them from CLAUDE.md or MEMORY.md)")
     return "\n".join([OPEN, HEADER, *lines, CLOSE])
 
 

@@ -203,3 +203,41 @@ def test_session_start_leaves_out_what_the_session_already_loads(loreline_home: 
     assert "(1 left out:" in without_auto.splitlines()[-2]
     claude_md.write_text("# Billing\n\n- Tabs in Makefiles.\n")  # edited since the import: no longer proof
     assert "pnpm" in _session_start(loreline_home, project)
+
+
+def test_status_reports_memory_md_against_its_cap_and_native_duplicates(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path)
+    index = paths["memory"] / "MEMORY.md"
+    filler = "".join(f"- note {n}: the staging host {n} is rebuilt nightly by the infra cron\n" for n in range(240))
+    index.write_text(index.read_text() + "- In this repo we use pnpm, never npm.\n" + filler)
+    native(loreline_home, paths)
+    info = json.loads(cli(loreline_home, "status", "--json").stdout)
+    entry = next(e for e in info["native"] if e["project"] == str(paths["project"]))
+    md = entry["memory_md"]
+    assert (md["lines"], md["cap_lines"], md["cap_bytes"]) == (246, 200, 25 * 1024)
+    assert md["over_cap"] and md["lines_left_out"] == 46
+    [dup] = entry["duplicates"]
+    assert dup["text"] == "In this repo we use pnpm, never npm."
+    assert sorted(Path(s["path"]).name for s in dup["sources"]) == ["MEMORY.md", "feedback_pnpm.md"]
+    text = cli(loreline_home, "status").stdout
+    assert "MEMORY.md 246/200 lines" in text and "46 lines never loaded" in text
+    assert "duplicate #" in text and "feedback_pnpm.md:6" in text
+
+
+def test_status_names_native_memories_that_contradict_loreline(
+        loreline_home: Path, tmp_path: Path, fake_anthropic: FakeAnthropic) -> None:  # noqa: F811
+    paths = layout(tmp_path, session=False)
+    s = ClaudeSession(str(paths["project"]))
+    s.user("In this repo we use npm for installs, not pnpm.")
+    fake_anthropic.default = answers("contradictory", "unsure")
+    with Store() as store:
+        pipeline.import_sessions(store, [(s.write(tmp_path / "s.jsonl"), None)],
+                                 pipeline.Options(distiller=RulesDistiller()))
+        native_run.run(store, native_run.Roots(paths["claude"], paths["codex"], str(paths["project"])),
+                       judge=judge_for(fake_anthropic))
+    info = json.loads(cli(loreline_home, "status", "--json").stdout)
+    [con] = next(e for e in info["native"] if e["project"] == str(paths["project"]))["contradictions"]
+    assert con["native"]["text"] == "In this repo we use pnpm, never npm."
+    assert con["loreline"]["text"] == "In this repo we use npm for installs, not pnpm."
+    assert con["status"] == "pending"
+    assert "contradicts (pending)" in cli(loreline_home, "status").stdout

@@ -12,6 +12,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from loreline import pipeline
 from loreline.distill.rules import RulesDistiller
 from loreline.native import run as native_run
@@ -241,3 +243,26 @@ def test_status_names_native_memories_that_contradict_loreline(
     assert con["loreline"]["text"] == "In this repo we use npm for installs, not pnpm."
     assert con["status"] == "pending"
     assert "contradicts (pending)" in cli(loreline_home, "status").stdout
+
+
+def test_the_capture_worker_follows_the_sessions_native_files(
+        loreline_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from loreline import capture
+    from loreline.capture.worker import Worker
+    from tests.capture_helpers import event, remembered_session, run_hook, worker_lock_held
+
+    paths = layout(tmp_path, session=False)
+    project = paths["project"]
+    (project / "CLAUDE.md").write_text("- Always run the linter before committing.\n")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(paths["claude"]))
+    session, path = remembered_session(project, paths["claude"] / "projects" / slug(project))
+    with worker_lock_held(loreline_home):
+        assert run_hook(loreline_home, "Stop", stdin=event("Stop", session, path)).returncode == 0
+    report = Worker(capture.Settings(), distiller=RulesDistiller(), lag_base=0.05, horizon=0.0).drain()
+    assert report is not None and report.done == 1
+    found = memories(loreline_home, str(project))
+    linter = found["Always run the linter before committing."]
+    assert linter["pinned"] and sorted(p["tool"] for p in linter["provenance"]) == ["claude-code", "claude-md"]
+    assert "Merge freeze starts 2026-12-10 for the 2026-12-15 release cut; only fixes land after it." in found
+    with Store() as store:
+        assert store.scalar("SELECT count(*) FROM native_covered WHERE project = ?", (str(project),)) == 2

@@ -41,6 +41,23 @@ def memory_dirs(claude_root: Path) -> list[tuple[Path, Path]]:
                   if (folder / "memory").is_dir() and not folder.is_symlink())
 
 
+def slug(project: str) -> str:
+    """The folder name Claude Code gives a project under `projects/`: every character but
+    ASCII letters and digits becomes `-`."""
+    return re.sub(r"[^A-Za-z0-9]", "-", project)
+
+
+def configured_dir(root: Path) -> Path | None:
+    """`autoMemoryDirectory` from the project's `.claude/settings.local.json` (Claude Code
+    ignores it in the shared `.claude/settings.json`), when set."""
+    try:
+        data = orjson.loads((root / ".claude" / "settings.local.json").read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
+    return Path(value).expanduser() if isinstance(value, str) and value.strip() else None
+
+
 def files(memory_dir: Path) -> list[Path]:
     return sorted(p for p in memory_dir.glob("*.md") if p.is_file())
 

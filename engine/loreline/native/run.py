@@ -84,6 +84,11 @@ def _auto_memory(store: Store, roots: Roots, report: SyncReport) -> dict[str, Pa
     found: dict[str, Path] = {}
     if roots.memory_dir is not None and roots.project is not None:
         return {roots.project: roots.memory_dir} if roots.memory_dir.is_dir() else {}
+    if roots.project is not None:
+        moved = claude_memory.configured_dir(Path(roots.project))
+        direct = moved or roots.claude / "projects" / claude_memory.slug(roots.project) / "memory"
+        if direct.is_dir():
+            return {roots.project: direct}
     for folder, memory_dir in claude_memory.memory_dirs(roots.claude):
         project = (table.project_of_sessions(store, str(folder)) or claude_memory.project_from_sessions(folder)
                    or claude_memory.project_from_slug(folder))

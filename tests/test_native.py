@@ -266,3 +266,21 @@ def test_the_capture_worker_follows_the_sessions_native_files(
     assert "Merge freeze starts 2026-12-10 for the 2026-12-15 release cut; only fixes land after it." in found
     with Store() as store:
         assert store.scalar("SELECT count(*) FROM native_covered WHERE project = ?", (str(project),)) == 2
+
+
+def test_secrets_are_redacted_and_an_unknown_project_is_one_failure(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path, session=False)
+    secret = "ghp_R8xk2Lq9Vt4Wm7Pz3Ns6Yb1Hc5Jd0Fg2Ea8Q"
+    (paths["memory"] / "reference_token.md").write_text(
+        "---\nname: deploy token\ndescription: the deploy token\ntype: reference\n---\n"
+        f"The deploy token is {secret} for the billing repo.\n")
+    orphan = paths["claude"] / "projects" / "-nowhere-at-all-gone" / "memory"
+    orphan.mkdir(parents=True)
+    (orphan / "MEMORY.md").write_text("- The orphan project deploys with make ship.\n")
+    report = native(loreline_home, paths)
+    assert [(f["path"], "cannot tell which project" in f["error"]) for f in report["failed"]] == [(str(orphan), True)]
+    found = memories(loreline_home, str(paths["project"]))
+    token = next(text for text in found if text.startswith("The deploy token is"))
+    assert secret not in token and "[REDACTED" in token
+    assert secret not in found[token]["provenance"][0]["excerpt"]
+    assert len(found) == 6  # the five fixture memories and the token: the other files were read

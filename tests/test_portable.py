@@ -123,3 +123,48 @@ def test_bad_files_are_one_line_and_write_nothing(loreline_home: Path, tmp_path:
     assert "not a Loreline export record" in cli(loreline_home, "import", "memories", str(alien), check=False).stderr
     wrong_map = cli(loreline_home, "import", "memories", str(bad), "--map", "nope", check=False)
     assert "--map wants FROM=TO" in wrong_map.stderr
+
+
+def test_into_a_store_that_has_memories_ids_are_remapped_and_chains_kept(loreline_home: Path, tmp_path: Path) -> None:
+    _seed(loreline_home, tmp_path)
+    out = tmp_path / "all.jsonl"
+    cli(loreline_home, "export", "-o", str(out))
+    other = tmp_path / "other-home"
+    s = ClaudeSession("/work/elsewhere")
+    for n in range(7):
+        s.user(f"In this repo we use tool number {n}, never the other one.")
+    cli(other, "import", "sessions", "--path", str(s.write(tmp_path / "elsewhere.jsonl")))
+    cli(other, "import", "memories", str(out))
+    with Store(other / "loreline.db") as store:
+        chain = store.rows("SELECT v2.version, v1.text, v1.status FROM memories v2 JOIN memories v1 "
+                           "ON v2.replaces = v1.id AND v2.root_id = v1.id WHERE v2.project = '/work/port'")
+        assert chain == [(2, "In this repo we use pnpm, never npm.", "superseded")]
+        [(a, b, status)] = store.rows("SELECT ma.text, mb.text, c.status FROM conflicts c JOIN memories ma ON ma.id = c.a "
+                                      "JOIN memories mb ON mb.id = c.b")
+        assert (a, b, status) == ("We decided to use Redis for job locks.",
+                                  "We decided to use Postgres advisory locks.", "resolved")
+        audited = store.rows("SELECT DISTINCT m.project FROM audit a JOIN memories m ON m.id = a.memory_id "
+                             "WHERE a.action IN ('edit', 'forget', 'pin')")
+        assert audited == [("/work/port",)]
+        assert store.scalar("SELECT count(*) FROM memories") == 12
+
+
+def test_columns_a_later_loreline_added_are_carried_or_reported(loreline_home: Path, tmp_path: Path) -> None:
+    _seed(loreline_home, tmp_path)
+    with Store(loreline_home / "loreline.db") as store, store.write():
+        store.conn.execute("ALTER TABLE memories ADD COLUMN review_note TEXT")
+        store.conn.execute("UPDATE memories SET review_note = 'held for review' WHERE text LIKE '%Postgres%'")
+    out = tmp_path / "all.jsonl"
+    cli(loreline_home, "export", "-o", str(out))
+    memory = next(json.loads(line) for line in out.read_text().splitlines() if "Postgres" in line)
+    assert memory["review_note"] == "held for review"
+    other = tmp_path / "older"
+    done = cli(other, "import", "memories", str(out))
+    assert "columns this store lacks were dropped: review_note" in done.stdout
+    newer = tmp_path / "newer"
+    with Store(newer / "loreline.db") as store, store.write():
+        store.conn.execute("ALTER TABLE memories ADD COLUMN review_note TEXT")
+    cli(newer, "import", "memories", str(out))
+    with Store(newer / "loreline.db") as store:
+        assert store.rows("SELECT text FROM memories WHERE review_note IS NOT NULL") == [
+            ("We decided to use Postgres advisory locks.",)]

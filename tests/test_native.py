@@ -131,6 +131,17 @@ def test_claude_md_layers_are_pinned_and_imports_followed(loreline_home: Path, t
     assert {p: p.read_bytes() for p in project.rglob("*.md")} == before  # read-only
 
 
+def test_the_users_own_claude_md_is_searchable_but_never_injected(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path)
+    (paths["claude"] / "CLAUDE.md").write_text("- Answer in British English in every project.\n")
+    cli(loreline_home, "import", "sessions", "--path", str(paths["session"]))
+    native(loreline_home, paths)
+    own = memories(loreline_home, str(paths["claude"]))
+    assert list(own) == ["Answer in British English in every project."] and own[
+        "Answer in British English in every project."]["pinned"]
+    assert "British" not in _session_start(loreline_home, paths["project"])
+
+
 def test_codex_memories_by_cwd_project(loreline_home: Path, tmp_path: Path) -> None:
     paths = layout(tmp_path, session=False)
     native(loreline_home, paths)

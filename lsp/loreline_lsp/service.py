@@ -147,6 +147,10 @@ def run_import(paths: list[str] | None, scope: str, days: float, sessions: int,
                                should_stop=should_stop)
     with Store() as store:
         report = pipeline.import_sessions(store, chosen, options)
+        if not paths:
+            from loreline.native import run as native_run
+
+            native_run.follow(store, judge=choice.judge)  # the assistants' own memory files too
     report.backend_reason = choice.reason
     report.left_out.extend(left_out)
     return report

@@ -213,15 +213,10 @@ def follow_native(store: Store, session: Path) -> None:
     are followed too: offline (no judge: unattended model calls stay with sessions), and a
     failure here never fails the session's job."""
     from ..native import run as native_run
-    from ..transcripts import discover
 
     entry = ledger.lookup(store, str(session))
-    if entry is None or entry.tool != "claude-code" or not os.path.isabs(entry.project):
-        return
-    try:
-        native_run.run(store, native_run.Roots(discover.claude_dir(), discover.codex_home(), entry.project))
-    except (errors.LorelineError, OSError):
-        pass
+    if entry is not None and entry.tool == "claude-code" and os.path.isabs(entry.project):
+        native_run.follow(store, entry.project)
 
 
 def default_choice() -> "backends.Choice":

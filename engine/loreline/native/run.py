@@ -3,7 +3,8 @@
 Found: Claude Code auto memory folders under `<claude dir>/projects/*/memory/` (the
 project from the ledger's sessions in that folder, else a session's `cwd`, else the one
 existing folder the slug names), the CLAUDE.md layers of every project Loreline knows that
-exists on this machine (and `~/.claude/CLAUDE.md`, user scope), and Codex's
+exists on this machine (and `~/.claude/CLAUDE.md` and its rules, kept as the project of the
+Claude config folder itself: searchable, never injected, since every session loads them), and Codex's
 `<codex home>/memories/MEMORY.md`. Files recorded earlier and now gone are followed as
 deletions. A file that cannot be read is reported and the rest go on.
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from .. import beliefs
 from ..embed import Embedder
+from ..errors import LorelineError
 from ..store import Store
 from ..store import native as table
 from . import NativeFile, claude_md, claude_memory, codex_memory, coverage
@@ -48,7 +50,7 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
     if roots.project is None:
         user_key = str(roots.claude)
         for path in claude_md.user_files(roots.claude):
-            _one(store, path, lambda p: [claude_md.read(p, user_key, scope="user")], report, embedder, judge)
+            _one(store, path, _reader(claude_md.read, user_key), report, embedder, judge)
         codex = codex_memory.memory_file(roots.codex)
         if codex.is_file():
             _one(store, codex, codex_memory.read, report, embedder, judge)
@@ -57,6 +59,17 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
             sync_deleted(store, seen.path, report)
     _coverage(store, roots, projects, dirs)
     return report
+
+
+def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None = None) -> SyncReport | None:
+    """`run` for callers whose own work comes first (the language server's import, the
+    capture worker): the default roots, and a failure is None rather than an error."""
+    from ..transcripts import discover
+
+    try:
+        return run(store, Roots(discover.claude_dir(), discover.codex_home(), project), judge=judge)
+    except (LorelineError, OSError):
+        return None
 
 
 Reader = Callable[[Path], list[NativeFile]]
@@ -106,6 +119,7 @@ def _projects(store: Store, roots: Roots, dirs: dict[str, Path]) -> list[str]:
     if roots.project is not None:
         return [roots.project] if os.path.isdir(roots.project) else []
     known = {str(r[0]) for r in store.rows("SELECT DISTINCT project FROM memories WHERE scope = 'project'")}
+    known.discard(str(roots.claude))  # the user's own CLAUDE.md files: their own project, read above
     return sorted(p for p in known | set(dirs) if os.path.isabs(p) and os.path.isdir(p))
 
 

@@ -57,11 +57,11 @@ def statements(lines: list[str], first: int = 0) -> list[tuple[int, int, str]]:
         line = lines[index]
         if _FENCE.match(line):
             fenced = not fenced
-            _flush(out, current, start, index)
+            _flush(out, current, start)
             current = []
             continue
         if fenced or not line.strip() or _HEADING.match(line) or _BULLET.match(line):
-            _flush(out, current, start, index)
+            _flush(out, current, start)
             current = []
             if not fenced and _BULLET.match(line):
                 current, start = [_BULLET.sub("", line)], index + 1
@@ -69,11 +69,11 @@ def statements(lines: list[str], first: int = 0) -> list[tuple[int, int, str]]:
         if not current:
             start = index + 1
         current.append(line)
-    _flush(out, current, start, len(lines))
+    _flush(out, current, start)
     return out
 
 
-def _flush(out: list[tuple[int, int, str]], current: list[str], start: int, end: int) -> None:
+def _flush(out: list[tuple[int, int, str]], current: list[str], start: int) -> None:
     text = flat(" ".join(current))
     if len(text) >= MIN_CHARS:
         out.append((start, start + len(current) - 1, text))

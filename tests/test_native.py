@@ -295,3 +295,14 @@ def test_secrets_are_redacted_and_an_unknown_project_is_one_failure(loreline_hom
     assert secret not in token and "[REDACTED" in token
     assert secret not in found[token]["provenance"][0]["excerpt"]
     assert len(found) == 6  # the five fixture memories and the token: the other files were read
+
+
+def test_a_discovery_import_of_sessions_reads_the_native_files_too(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path)
+    done = cli(loreline_home, "import", "sessions", "--claude-dir", str(paths["claude"]), "--codex-home",
+               str(paths["codex"]))
+    assert "native memory: 6 files read" in done.stdout
+    assert "Merge freeze starts 2026-12-10 for the 2026-12-15 release cut; only fixes land after it." in memories(
+        loreline_home, str(paths["project"]))
+    given = cli(loreline_home, "import", "sessions", "--path", str(paths["session"]), "--json")
+    assert "native" not in json.loads(given.stdout)  # explicit files: only those

@@ -11,7 +11,9 @@ from pathlib import Path
 from .. import backends, pipeline, usage
 from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
+from ..beliefs import Judge
 from ..models import ImportReport
+from ..store import Store
 from ..transcripts import discover
 from . import render
 from .common import emit_json, open_store
@@ -74,18 +76,31 @@ def run(args: argparse.Namespace) -> int:
         if store.read_only and not args.dry_run:  # one line, not one failure per session
             raise StoreError(store.read_only_message())
         report = pipeline.import_sessions(store, sessions, options)
+        native = _follow_native(store, args, choice.judge)
     report.backend_reason = choice.reason
     report.left_out.extend(left_out)
     _clear_progress()
     if args.json:
-        emit_json(_report_json(report, options))
+        emit_json({**_report_json(report, options), **({"native": native} if native else {})})
     else:
         print(render.import_report(report))
+        if native:
+            print(native["line"])
         if report.model is not None:
             print(_spend_line(report))
         if args.dry_run:
             print(_preview(options))
     return 1 if report.failed and not report.imported else 0
+
+
+def _follow_native(store: Store, args: argparse.Namespace, judge: Judge | None) -> dict[str, object] | None:
+    """A discovery import of Claude Code sessions also reads the assistants' own memory files
+    (`loreline import native`), so what sessions already load stays out of SessionStart."""
+    if args.path or args.dry_run or args.tool not in ("claude-code", "all"):
+        return None
+    from . import native_cmd
+
+    return native_cmd.follow(store, args.claude_dir, args.codex_home, judge)
 
 
 def _select(args: argparse.Namespace) -> tuple[list[tuple[Path, str | None]], list[tuple[str, str]]]:

@@ -7,7 +7,9 @@ import argparse
 from pathlib import Path
 
 from .. import backends
-from ..errors import StoreError
+from ..beliefs import Judge
+from ..errors import LorelineError, StoreError
+from ..store import Store
 from ..native import run as native_run
 from ..native.sync import SyncReport
 from ..portable.paths import project_arg
@@ -48,6 +50,18 @@ def run(args: argparse.Namespace) -> int:
         for path, reason in report.failed:
             print(f"  {path}: {reason}")
     return 0
+
+
+def follow(store: Store, claude_dir: str | None, codex_home: str | None,
+           judge: Judge | None) -> dict[str, object] | None:
+    """The native import after `import sessions` discovered sessions: its report as JSON with
+    a `line` for people, or None when it could not run (the sessions' import stands)."""
+    roots = native_run.Roots(discover.claude_dir(claude_dir), discover.codex_home(codex_home))
+    try:
+        report = native_run.run(store, roots, judge=judge)
+    except (LorelineError, OSError):
+        return None
+    return {**_json(report), "line": _line(report)}
 
 
 def _line(report: SyncReport) -> str:

@@ -306,3 +306,18 @@ def test_a_discovery_import_of_sessions_reads_the_native_files_too(loreline_home
         loreline_home, str(paths["project"]))
     given = cli(loreline_home, "import", "sessions", "--path", str(paths["session"]), "--json")
     assert "native" not in json.loads(given.stdout)  # explicit files: only those
+
+
+def test_a_statement_said_twice_in_a_file_survives_losing_one_copy(loreline_home: Path, tmp_path: Path) -> None:
+    paths = layout(tmp_path, session=False)
+    claude_md = paths["project"] / "CLAUDE.md"
+    claude_md.write_text("- Always run ruff before committing.\n- Use tabs in Makefiles.\n"
+                         "- Always run ruff before committing.\n")
+    native(loreline_home, paths, "--project", str(paths["project"]))
+    ruff = memories(loreline_home, str(paths["project"]))["Always run ruff before committing."]
+    assert sorted(p["line_start"] for p in ruff["provenance"]) == [1, 3]
+    claude_md.write_text("- Use tabs in Makefiles.\n- Always run ruff before committing.\n")
+    report = native(loreline_home, paths, "--project", str(paths["project"]))
+    assert (report["ended"], report["dropped_sources"], report["added"]) == (0, 1, 0)
+    ruff = memories(loreline_home, str(paths["project"]))["Always run ruff before committing."]
+    assert [(p["line_start"], p["line_end"]) for p in ruff["provenance"]] == [(2, 2)]

@@ -73,34 +73,42 @@ def sync_file(store: Store, parts: Sequence[NativeFile], report: SyncReport, emb
             table.record(store, _seen(parts), sum(len(p.items) for p in parts))
         report.unchanged += 1
         return
-    existing = {s.key: s for s in table.sources(store, path)
-                if s.key and (s.status == "active" or not table.ended_here(store, s.memory_id))}
-    plans: list[tuple[NativeFile, Item, beliefs.Plan]] = []
-    kept: set[int] = set()
+    before = table.sources(store, path)
+    moves, fresh = _match(store, parts, before)
+    report.known += len(moves)
+    plans = [(part, item, _plan(store, part, item, embedder, judge)) for part, item in fresh]
     with store.write():
-        for part in parts:
-            for item in part.items:
-                source = existing.get(item_key(path, _clean(item.text)))
-                if source is not None:
-                    table.move_source(store, source.id, item.line_start, item.line_end)
-                    kept.add(source.id)
-                    report.known += 1
-    for part in parts:
-        for item in part.items:
-            if existing.get(item_key(path, _clean(item.text))) is None and _clean(item.text):
-                plans.append((part, item, _plan(store, part, item, embedder, judge)))
-    with store.write():
-        for part, item, plan in plans:
+        for part, _, plan in plans:
             _apply(store, part, plan, report, embedder)
-        kept |= {s.id for s in table.sources(store, path) if s.key and s.key in _keys(parts)}
+        old = {s.id for s in before}
+        kept = set(moves) | {s.id for s in table.sources(store, path) if s.id not in old}
         _drop_stale(store, path, kept, report)
+        for source_id, (line_start, line_end) in moves.items():
+            table.move_source(store, source_id, line_start, line_end)
         table.record(store, _seen(parts), sum(len(p.items) for p in parts))
     report.files += 1
     report.items += sum(len(p.items) for p in parts)
 
 
-def _keys(parts: Sequence[NativeFile]) -> set[str]:
-    return {item_key(p.path, _clean(i.text)) for p in parts for i in p.items}
+def _match(store: Store, parts: Sequence[NativeFile], before: list[table.Source],
+           ) -> tuple[dict[int, tuple[int, int]], list[tuple[NativeFile, Item]]]:
+    """Statements said before in this file (same wording, perhaps moved): source id → their
+    new lines; the other statements, to go through the belief pipeline. A memory this file's
+    edit had ended is not matched: saying it again revives it."""
+    existing: dict[str, list[table.Source]] = {}
+    for source in before:
+        if source.key and (source.status == "active" or not table.ended_here(store, source.memory_id)):
+            existing.setdefault(source.key, []).append(source)
+    moves: dict[int, tuple[int, int]] = {}
+    fresh: list[tuple[NativeFile, Item]] = []
+    for part in parts:
+        for item in part.items:
+            known = existing.get(item_key(part.path, _clean(item.text))) or []
+            if known:
+                moves[known.pop(0).id] = (item.line_start, item.line_end)
+            elif _clean(item.text):
+                fresh.append((part, item))
+    return moves, fresh
 
 
 def _seen(parts: Sequence[NativeFile]) -> table.Seen:
@@ -137,10 +145,12 @@ def _apply(store: Store, part: NativeFile, plan: beliefs.Plan, report: SyncRepor
 
 
 def _drop_stale(store: Store, path: str, kept: set[int], report: SyncReport) -> None:
-    for source in table.sources(store, path):
+    current = table.sources(store, path)
+    still_said = {s.memory_id for s in current if s.id in kept}
+    for source in current:
         if source.id in kept:
             continue
-        if table.other_sources(store, source.memory_id, path) == 0:
+        if source.memory_id not in still_said and table.other_sources(store, source.memory_id, path) == 0:
             before = rows.get(store, source.memory_id)
             if before.status == "active":
                 table.end_memory(store, source.memory_id)

@@ -1,7 +1,8 @@
 """`loreline export --format markdown`: active memories grouped by kind, for reading or for
 pasting into a CLAUDE.md. Pinned memories come first within a kind; each line names where
-the memory came from (tool, file name and lines) in a trailing HTML comment, which renders
-invisibly and which Claude Code's loader keeps as plain text."""
+the memory came from (tool, file name and lines) in a trailing HTML comment, invisible when
+rendered. Pasted into a CLAUDE.md, the lines come back through `import native` as sources of
+the same memories (exact duplicates), not as copies."""
 
 from __future__ import annotations
 

@@ -107,7 +107,7 @@ def test_markdown_groups_active_memories_by_kind(loreline_home: Path, tmp_path: 
     text = cli(loreline_home, "export", "--format", "markdown", "--project", "/work/port").stdout
     assert text.startswith("# Memories of /work/port")
     assert "## Preferences" in text and "## Decisions" in text
-    assert "- Use pnpm 9 everywhere; never npm. (pinned)" in text
+    assert "- Use pnpm 9 everywhere; never npm. <!-- pinned; " in text
     assert "ruff" not in text and "Redis" not in text  # forgotten and superseded stay out
     assert text.index("## Preferences") < text.index("## Decisions")
 
@@ -168,3 +168,18 @@ def test_columns_a_later_loreline_added_are_carried_or_reported(loreline_home: P
     with Store(newer / "loreline.db") as store:
         assert store.rows("SELECT text FROM memories WHERE review_note IS NOT NULL") == [
             ("We decided to use Postgres advisory locks.",)]
+
+
+def test_markdown_pasted_into_claude_md_joins_the_same_memories(loreline_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "port"
+    (project / ".git").mkdir(parents=True)
+    _seed(loreline_home, tmp_path, str(project))
+    before = json.loads(cli(loreline_home, "memories", "--project", str(project), "--json").stdout)
+    text = cli(loreline_home, "export", "--format", "markdown", "--project", str(project)).stdout
+    (project / "CLAUDE.md").write_text(text)
+    done = json.loads(cli(loreline_home, "import", "native", "--project", str(project), "--claude-dir",
+                          str(tmp_path / "no-claude"), "--json").stdout)
+    assert (done["added"], done["joined"]) == (0, len(before))
+    after = json.loads(cli(loreline_home, "memories", "--project", str(project), "--json").stdout)
+    assert [m["id"] for m in after] == [m["id"] for m in before]
+    assert all(any(p["tool"] == "claude-md" for p in m["provenance"]) for m in after)

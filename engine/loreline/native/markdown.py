@@ -12,6 +12,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _WS = re.compile(r"\s+")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 MIN_CHARS = 12
 MAX_CHARS = 600
 EXCERPT_CHARS = 480
@@ -74,7 +75,7 @@ def statements(lines: list[str], first: int = 0) -> list[tuple[int, int, str]]:
 
 
 def _flush(out: list[tuple[int, int, str]], current: list[str], start: int) -> None:
-    text = flat(" ".join(current))
+    text = flat(_COMMENT.sub(" ", " ".join(current)))
     if len(text) >= MIN_CHARS:
         out.append((start, start + len(current) - 1, text))
 

@@ -41,14 +41,14 @@ def _project(name: str, memories: list[Memory]) -> list[str]:
 
 
 def _line(memory: Memory) -> str:
-    text = " ".join(memory.text.split())
-    pin = " (pinned)" if memory.pinned else ""
-    return f"- {text}{pin}{_source(memory)}"
+    text = " ".join(memory.text.split()).replace("<!--", "<!- -")
+    notes = (["pinned"] if memory.pinned else []) + _source(memory)
+    return f"- {text}" + (f" <!-- {'; '.join(notes)} -->" if notes else "")
 
 
-def _source(memory: Memory) -> str:
+def _source(memory: Memory) -> list[str]:
     if not memory.provenance:
-        return ""
+        return []
     p = memory.provenance[0]
     more = f" +{len(memory.provenance) - 1}" if len(memory.provenance) > 1 else ""
-    return f" <!-- {p.tool} {PurePath(p.session_path).name}:{p.line_start}-{p.line_end}{more} -->"
+    return [f"{p.tool} {PurePath(p.session_path).name}:{p.line_start}-{p.line_end}{more}"]

@@ -17,7 +17,7 @@ from .claude_memory import INDEX, LOAD_BYTES, LOAD_LINES, loaded_part
 def report(store: Store) -> list[dict[str, Any]]:
     """One entry per project with native sources, sorted by project."""
     seen = table.seen(store)
-    projects = sorted({s.project for s in seen if s.project not in ("(several)",)})
+    projects = sorted(({s.project for s in seen} | set(table.native_projects(store))) - {"(several)"})
     return [_project(store, project, [s for s in seen if s.project == project]) for project in projects]
 
 

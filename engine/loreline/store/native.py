@@ -120,6 +120,14 @@ def covered(store: Store, project: str) -> list[tuple[int, str, int]]:
         "SELECT memory_id, path, line FROM native_covered WHERE project = ? ORDER BY memory_id", (project,))]
 
 
+def native_projects(store: Store) -> list[str]:
+    """Projects with a memory from a native file (a Codex MEMORY.md can name several)."""
+    marks = ",".join("?" * len(NATIVE_TOOLS))
+    return [str(r[0]) for r in store.rows(
+        f"SELECT DISTINCT m.project FROM memories m JOIN provenance p ON p.memory_id = m.id "
+        f"WHERE p.tool IN ({marks}) ORDER BY m.project", NATIVE_TOOLS)]
+
+
 def native_memories(store: Store, project: str) -> list[tuple[int, str, str, int, int]]:
     """Active memories of the project with a native source: (id, text, file, line_start, line_end)."""
     marks = ",".join("?" * len(NATIVE_TOOLS))

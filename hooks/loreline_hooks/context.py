@@ -11,6 +11,9 @@ Invariants:
 - The whole block is at most `limit` characters (and never over `capture.MAX_CONTEXT_CHARS`,
   under Claude Code's 10,000-character cap); preferences come first, then decisions, then
   the other kinds, newest first within a kind. No memories → no block.
+- Memories the session already loads (the project's CLAUDE.md layers, the head of the auto
+  memory MEMORY.md: `loaded.covered_ids`) are left out, and the block's last line says how
+  many and why.
 """
 
 from __future__ import annotations

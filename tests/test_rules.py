@@ -1,7 +1,9 @@
 """The offline `rules` distiller on how people write: casual, wrapped, German, Spanish, tool answers.
 
 The phrasings here are written for these tests (not taken from the real labelled set's test half,
-which is only ever measured by `scripts/eval`).
+which is only ever measured by `scripts/eval`). Phrasings a rule was once drafted for from a single
+author of the tuning half ("this project also uses X", "before committing, run X") are gone with
+those rules: leave-one-group-out found nothing they carried over to (see `scripts/eval --cv`).
 """
 
 from __future__ import annotations
@@ -38,8 +40,6 @@ def distill(*turns: Turn) -> list[tuple[str, str, int]]:
     ("we should fall back to the email when the display name is empty", "decision"),
     ("go with the second option, the sqlite one", "decision"),
     ("sure, and make it work in Safari too", "decision"),
-    ("ok let's do the sqlite approach", "decision"),
-    ("let's do option B", "decision"),
     ("switch to uv for the lockfile", "decision"),
     ("lets use vite instead of webpack", "decision"),
     ("no, use httpx instead of requests", "preference"),
@@ -47,27 +47,22 @@ def distill(*turns: Turn) -> list[tuple[str, str, int]]:
     ("never commit generated files", "preference"),
     ("please don't mock the database in integration tests", "preference"),
     ("use the --frozen-lockfile flag in CI", "preference"),
-    ("if you see flaky timeouts, use the retry helper from tests/util", "preference"),
-    ("when a migration fails, we want to roll back the whole batch", "preference"),
     ("no, use the staging bucket", "preference"),
     ("if the schema changes, ask me before migrating", "preference"),
     ("we use zod for all request validation", "preference"),
     ("we should never store tokens in localStorage", "preference"),
     ("let's stick to the REST endpoints", "decision"),
+    ("Please clean up and use pnpm going forward.", "preference"),
+    ("make sure to run the linter whenever you touch the schema", "preference"),
+    ("use `ruff format` on every file you touch", "preference"),
+    ("Secrets in log lines are not allowed.", "preference"),
+    ("no, we use poetry in this repo", "preference"),
+    ("We can keep the old ORM while we gradually move everything to drizzle.", "decision"),
     ("for future reference, the CI runners have no network access", "fact"),
     ("fyi the staging database is read-only after 6pm", "fact"),
     ("the frontend is deployed to Netlify from the main branch", "fact"),
     ("tests run with vitest, not jest", "fact"),
-    ("we don't need a GUI, only the CLI", "preference"),
-    ("write the tests using pytest-bdd", "preference"),
     ("whenever a field is missing, log it and skip the row", "preference"),
-    ("for the API layer we want typed clients generated from the schema", "preference"),
-    ("I'll run the script from the repo root in CI", "fact"),
-    ("the old laptop (which I use for the GPU jobs) is on Ubuntu 20.04", "fact"),
-    ("in this repo the fixtures are generated, not hand-written", "fact"),
-    ("this project also uses Tailwind for the admin pages", "fact"),
-    ("before committing, run make check and fix what it reports", "procedure"),
-    ("when I say ship it, make sure to tag the release as well", "procedure"),
     # German
     ("Wir verwenden immer pytest, nie unittest.", "preference"),
     ("Bitte nie direkt auf main pushen.", "preference"),
@@ -108,6 +103,15 @@ def test_casual_and_non_english_statements_are_kept(sentence: str, kind: str) ->
     "we use it for the demo",
     "no worries",
     "Remember it for next time.",
+    "let's do option B",
+    "ok let's do the sqlite approach",
+    "use --verbose if you can't find the failing case",
+    "don't push this branch yet",
+    "don't touch the current changes in main",
+    "So we should edit `main.py` so that it runs without errors.",
+    "I just ran the migration with --force",
+    "For user rows, if the name is missing, we don't need the avatar",
+    "the stop hook is never going to work like this",
 ])
 def test_questions_hedges_and_one_off_requests_are_not(sentence: str) -> None:
     assert classify(sentence) is None

@@ -41,7 +41,8 @@ TRANSIENT = re.compile(
 ONE_OFF = re.compile(
     r"\b(?:this|that|these|those) (?:file|function|method|class|change|changes|commit|bug|error|test|line|lines|"
     r"issue|pr|branch|folder|step|part|section|output|result|page|one)\b|\bthe current\b|\b(?:yet|again)\b|"
-    r"\b(?:it|this|that|them)\s*[.!]*$|\bif you (?:can'?t|cannot|don'?t|dont|do not) (?:find|understand|know|see)\b",
+    r"\b(?:it|this|that|them)\s*[.!]*$|"
+    r"\b(?:when|once|after) you(?:'re| are)? (?:done|finished|finish)\b",
     I,
 )
 #: the person telling what happened, not what holds ("I just ran …", "I had already …")
@@ -147,10 +148,10 @@ DECISIONS: tuple[Cue, ...] = (
     _cue("decision", 3, "go switch stick stay", r"^(?:go with|switch to|stick with|stay on) " + _NOT_OBJECT + r"\S+",
          also="with to on", name="go with X (imperative)"),
     _cue("decision", 3, "keep", r"\bkeep (?:the |our )?(?:old |current |existing )?\S+ (?:\S+ )?while we (?:\w+ )?"
-         r"(?:move|migrate|switch|transition)\b", name="keep X while we move to Y"),
+         r"(?:move|migrate|switch|transition)\b", also="while", name="keep X while we move to Y"),
     _cue("decision", 3, "make", r"^(?:(?:ok(?:ay)?|sure|yes|yeah|fine|alright)[,.!]* )?(?:and )?(?:let'?s |lets )?"
          r"make (?:it|sure it) (?:also )?(?:works?|runs?) (?:in|on|with|under) \S+(?: \S+)? (?:too|as well)\b",
-         name="and make it work in X too"),
+         also="work works run runs", name="and make it work in X too"),
     _cue("decision", 2, "we'll will", r"\bwe(?:'ll| will) use " + _NOT_OBJECT + r"\S+", name="we'll use X"),
     _cue("decision", 3, "uns", r"\blass(?:t)? uns (?:\S+ )?(?:\w+ )?(?:verwenden|nehmen|nutzen|benutzen|bleiben|"
          r"wechseln|umsteigen)\b", name="lass uns X verwenden"),
@@ -183,7 +184,7 @@ PREFERENCES: tuple[Cue, ...] = (
     _cue("preference", 3, "no nope nah", r"^(?:no|nope|nah)[,.!]* (?:just |please )?(?:use|keep|put|go with|"
          r"switch to|stick with|call|run) " + _NOT_OBJECT + r"\S+", name="no, use X"),
     _cue("preference", 2, "should", r"\bwe should (?:always |never |not |only )?(?:use|keep|avoid|prefer|store|put|"
-         r"return|log|validate|treat|default to|stick to|stick with|stay on|include)\b", also="we",
+         r"return|log|validate|treat|default to|stick to|stick with|stay on)\b", also="we",
          name="we should use X"),
     _cue("preference", 3, "use", r"\bwe (?:always |usually |generally |only )?use `?" + _NOT_OBJECT + _TOOLISH
          + r"`? (?:for|as|to|in) ", also="we", name="we use X for Y"),
@@ -240,13 +241,11 @@ GENERAL: tuple[Cue, ...] = (
     _cue("preference", 3, "now forward", r"\b(?:from now on|going forward|from here on)\b", name="from now on"),
     _cue("preference", 2, "always never forward future whenever default",
          r"\b(?:always|never|going forward|in the future|whenever|by default)\b", name="durable word"),
-    _cue("preference", 2, "sure remember", r"^(?:(?:also|and|please),? )?(?:make sure|be sure|remember) to (?:also )?"
-         r"\w+.{0,80}\b(?:whenever|when|each time|every time|before|after|if)\b", name="make sure to X when Y"),
-    _cue("preference", 3, "use", r"^(?:please |also,? |and |just )?use (?:the |a )?" + _TOOL_TOKEN, name="use `tool`", raw=True),
+    _cue("preference", 3, "sure remember ensure", r"\b(?:make sure|be sure|ensure|remember)(?: to| that| you)? (?:also )?"
+         r"\w+.{0,80}\b(?:also|as well|too|whenever|when|each time|every time|before|after|if needed)\b",
+         r"\b(?:make|be) sure to also\b", origin="claude_transcript", name="make sure to X as well / when Y"),
     _cue("preference", 3, "no nope actually", r"^(?:no|nope|actually)[,.!]* (?:we|i) (?:use|need|want|always|never|"
          r"don'?t|do not|prefer)\b", name="no, we use X"),
-    _cue("preference", 2, "don't not", r"\b(?:i|we) (?:really )?(?:don'?t|do not) (?:want|like|need|use)\b",
-         also="i we", name="I don't want X"),
     _cue("preference", 3, "allowed forbidden required mandatory convention", r"\b(?:is|are) (?:not allowed|forbidden|"
          r"required|mandatory)\b", r"\b(?:the|our) convention is\b|\bby convention\b", name="X is not allowed"),
 )

@@ -56,6 +56,10 @@ def distill(*turns: Turn) -> list[tuple[str, str, int]]:
     ("Secrets in log lines are not allowed.", "preference"),
     ("no, we use poetry in this repo", "preference"),
     ("We can keep the old ORM while we gradually move everything to drizzle.", "decision"),
+    ("avoid global state in the request handlers", "preference"),
+    ("Force pushes to main are not allowed.", "preference"),
+    ("we don't mock the database in integration tests", "preference"),
+    ("The schema file is the source of truth for the API types.", "fact"),
     ("for future reference, the CI runners have no network access", "fact"),
     ("fyi the staging database is read-only after 6pm", "fact"),
     ("the frontend is deployed to Netlify from the main branch", "fact"),
@@ -109,6 +113,8 @@ def test_casual_and_non_english_statements_are_kept(sentence: str, kind: str) ->
     "I just ran the migration with --force",
     "For user rows, if the name is missing, we don't need the avatar",
     "the stop hook is never going to work like this",
+    "stop the dev server",
+    "we use it for the demo only",
 ])
 def test_questions_hedges_and_one_off_requests_are_not(sentence: str) -> None:
     assert classify(sentence) is None

@@ -246,8 +246,13 @@ GENERAL: tuple[Cue, ...] = (
          r"\b(?:make|be) sure to also\b", origin="claude_transcript", name="make sure to X as well / when Y"),
     _cue("preference", 3, "no nope actually", r"^(?:no|nope|actually)[,.!]* (?:we|i) (?:use|need|want|always|never|"
          r"don'?t|do not|prefer)\b", name="no, we use X"),
-    _cue("preference", 3, "allowed forbidden required mandatory convention", r"\b(?:is|are) (?:not allowed|forbidden|"
-         r"required|mandatory)\b", r"\b(?:the|our) convention is\b|\bby convention\b", name="X is not allowed"),
+    _cue("preference", 3, "allowed forbidden required mandatory convention rule policy",
+         r"\b(?:is|are) (?:not allowed|forbidden|required|mandatory)\b",
+         r"\b(?:the|our) (?:convention|rule|policy|house style) is\b|\bby convention\b", name="X is not allowed"),
+    _cue("preference", 3, "avoid stop", r"^(?:please |also,? |and )?(?:avoid \w+|stop \w+ing\b)", name="avoid X"),
+    _cue("preference", 3, "don't not never", r"\bwe (?:don'?t|do not|never) (?:use|do|write|commit|push|deploy|run|"
+         r"mock|store)\b", also="we", name="we don't use X"),
+    _cue("fact", 3, "truth", r"\bis the (?:single |only )?source of truth\b", name="X is the source of truth"),
 )
 
 CUES: tuple[Cue, ...] = PROCEDURES + FACTS + DECISIONS + PREFERENCES + GENERAL

@@ -146,6 +146,16 @@ def test_quoted_and_pasted_material_is_not_the_persons_statement() -> None:
     assert [t for _, t, _ in distill(Turn("user", pasted, 1, 1))] == ["ok let's go with alembic"]
 
 
+def test_editor_and_harness_blocks_are_not_the_persons_words() -> None:
+    text = ("<ide_selection>The user selected: never use tabs, always use spaces</ide_selection>\n"
+            "ok let's go with esbuild\n<system-reminder>Always run the linter.</system-reminder>")
+    assert statements(text) == ["ok let's go with esbuild"]
+    kept = distill(Turn("user", text, 7, 7))
+    assert kept == [("decision", "ok let's go with esbuild", 7)]
+    unclosed = "<task-notification><summary>Never push to main from CI jobs.</summary>"
+    assert statements(unclosed) == []
+
+
 @pytest.mark.parametrize("text", [
     "Base directory for this skill: /x\n\n# Brainstorming\nAlways use the Skill tool.",
     "Stop hook feedback:\nWe should always update progress.md.",

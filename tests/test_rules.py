@@ -114,6 +114,12 @@ def test_casual_and_non_english_statements_are_kept(sentence: str, kind: str) ->
     "For user rows, if the name is missing, we don't need the avatar",
     "the stop hook is never going to work like this",
     "stop the dev server",
+    "it never works on the first try",
+    "i always forget how the release script works",
+    "whenever I run it, it crashes",
+    "don't change anything else",
+    "we'll use the output to debug the parser",
+    "we should use the new endpoint",
     "we use it for the demo only",
 ])
 def test_questions_hedges_and_one_off_requests_are_not(sentence: str) -> None:

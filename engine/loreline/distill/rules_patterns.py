@@ -40,7 +40,7 @@ TRANSIENT = re.compile(
 #: the object is the thing at hand ("don't rewrite it", "use this file", "the current changes")
 ONE_OFF = re.compile(
     r"\b(?:this|that|these|those) (?:file|function|method|class|change|changes|commit|bug|error|test|line|lines|"
-    r"issue|pr|branch|folder|step|part|section|output|result|page|one)\b|\bthe current\b|\b(?:yet|again)\b|"
+    r"issue|pr|branch|folder|step|part|section|output|result|page|one)\b|\bthe current\b|\banything else\b|\b(?:yet|again)\b|"
     r"\b(?:it|this|that|them)\s*[.!]*$|"
     r"\b(?:when|once|after) you(?:'re| are)? (?:done|finished|finish)\b",
     I,
@@ -57,7 +57,7 @@ DURABLE_WORDS = frozenset("always never whenever forward now future every each d
 REASON_WORDS = frozenset("because since so as given due otherwise worth".split())
 
 _TOOLISH = r"(?:[\w.@/+-]*[\w+])"  # a tool, package or file name
-_NOT_OBJECT = r"(?!(?:it|this|that|them|these|those|your|the same|agents? to)\b)"
+_NOT_OBJECT = r"(?!(?:it|this|that|them|these|those|your|the same)\b)"
 _GENERIC = (r"(?:messages?|names?|files?|tests?|commits?|branches?|functions?|classes?|variables?|imports?|"
             r"exports?|components?|endpoints?|migrations?|PRs?|pull requests?|docstrings?|comments?|logs?)")
 _ENVIRONMENTS = (r"(?:macos|mac|linux|windows|ubuntu|debian|alpine|arm64|apple silicon|m1|m2|m3|wsl2?|"
@@ -68,7 +68,8 @@ _DONT_VERBS = ("use add run commit push call import write mock escape rename mov
                "install modify delete remove hardcode put store log print expose bypass skip disable leave generate "
                "return force merge deploy upgrade downgrade pin catch swallow")
 _FUNCTION_WORDS = (r"(?!(?:that|this|the|a|an|really|been|be|is|was|were|had|have|mind|know|knew|seen|thought|"
-                   r"used|heard|worked|again|once|ever|too|enough|felt|feel|get|got)\b)")
+                   r"used|heard|worked|again|once|ever|too|enough|felt|feel|get|got|forget|forgot|miss|lose|break|breaks|fail|"
+                   r"fails|seem|seems|wonder|struggle|hate|end)\b)")
 
 
 class Cue(NamedTuple):
@@ -152,7 +153,7 @@ DECISIONS: tuple[Cue, ...] = (
     _cue("decision", 3, "make", r"^(?:(?:ok(?:ay)?|sure|yes|yeah|fine|alright)[,.!]* )?(?:and )?(?:let'?s |lets )?"
          r"make (?:it|sure it) (?:also )?(?:works?|runs?) (?:in|on|with|under) \S+(?: \S+)? (?:too|as well)\b",
          also="work works run runs", name="and make it work in X too"),
-    _cue("decision", 2, "we'll will", r"\bwe(?:'ll| will) use " + _NOT_OBJECT + r"\S+", name="we'll use X"),
+    _cue("decision", 1, "we'll will", r"\bwe(?:'ll| will) use " + _NOT_OBJECT + r"\S+", name="we'll use X"),
     _cue("decision", 3, "uns", r"\blass(?:t)? uns (?:\S+ )?(?:\w+ )?(?:verwenden|nehmen|nutzen|benutzen|bleiben|"
          r"wechseln|umsteigen)\b", name="lass uns X verwenden"),
     _cue("decision", 3, "wir ich", r"\bwir (?:sollten|werden|bleiben|wechseln|nehmen|haben uns für)\b",
@@ -183,7 +184,7 @@ PREFERENCES: tuple[Cue, ...] = (
          also="use using", name="use X instead of Y"),
     _cue("preference", 3, "no nope nah", r"^(?:no|nope|nah)[,.!]* (?:just |please )?(?:use|keep|put|go with|"
          r"switch to|stick with|call|run) " + _NOT_OBJECT + r"\S+", name="no, use X"),
-    _cue("preference", 2, "should", r"\bwe should (?:always |never |not |only )?(?:use|keep|avoid|prefer|store|put|"
+    _cue("preference", 1, "should", r"\bwe should (?:always |never |not |only )?(?:use|keep|avoid|prefer|store|put|"
          r"return|log|validate|treat|default to|stick to|stick with|stay on)\b", also="we",
          name="we should use X"),
     _cue("preference", 3, "use", r"\bwe (?:always |usually |generally |only )?use `?" + _NOT_OBJECT + _TOOLISH
@@ -239,8 +240,9 @@ _TOOL_TOKEN = r"(?:`[^`]+`|--[\w-]+|\S+\.(?:json|ya?ml|toml|md|ts|js|py|rb|go|rs
 #: "no, we use X", "I don't want X"
 GENERAL: tuple[Cue, ...] = (
     _cue("preference", 3, "now forward", r"\b(?:from now on|going forward|from here on)\b", name="from now on"),
-    _cue("preference", 2, "always never forward future whenever default",
-         r"\b(?:always|never|going forward|in the future|whenever|by default)\b", name="durable word"),
+    _cue("preference", 2, "always never forward future default",
+         r"\b(?:always|never|going forward|in the future|by default)\b", name="durable word",
+         also="use used using run should must need want make keep put write prefer avoid don't do please ensure"),
     _cue("preference", 3, "sure remember ensure", r"\b(?:make sure|be sure|ensure|remember)(?: to| that| you)? (?:also )?"
          r"\w+.{0,80}\b(?:also|as well|too|whenever|when|each time|every time|before|after|if needed)\b",
          r"\b(?:make|be) sure to also\b", origin="claude_transcript", name="make sure to X as well / when Y"),
@@ -249,6 +251,8 @@ GENERAL: tuple[Cue, ...] = (
     _cue("preference", 3, "allowed forbidden required mandatory convention rule policy",
          r"\b(?:is|are) (?:not allowed|forbidden|required|mandatory)\b",
          r"\b(?:the|our) (?:convention|rule|policy|house style) is\b|\bby convention\b", name="X is not allowed"),
+    _cue("preference", 3, "whenever", r"^whenever [^,]{3,80}, (?:please |just |always )?"
+         r"(?!(?:it|i|we|you|they|he|she|this|that|there|the|a)\b)\w+", name="whenever X, do Y"),
     _cue("preference", 3, "avoid stop", r"^(?:please |also,? |and )?(?:avoid \w+|stop \w+ing\b)", name="avoid X"),
     _cue("preference", 3, "don't not never", r"\bwe (?:don'?t|do not|never) (?:use|do|write|commit|push|deploy|run|"
          r"mock|store)\b", also="we", name="we don't use X"),

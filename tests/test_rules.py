@@ -36,14 +36,11 @@ def distill(*turns: Turn) -> list[tuple[str, str, int]]:
 
 @pytest.mark.parametrize(("sentence", "kind"), [
     ("ok fine, let's go with esbuild", "decision"),
-    ("yes, and let's make it work in Safari too", "decision"),
     ("we should fall back to the email when the display name is empty", "decision"),
     ("go with the second option, the sqlite one", "decision"),
-    ("sure, and make it work in Safari too", "decision"),
     ("switch to uv for the lockfile", "decision"),
     ("lets use vite instead of webpack", "decision"),
     ("no, use httpx instead of requests", "preference"),
-    ("we're using pnpm so we should not use npm install anywhere", "preference"),
     ("never commit generated files", "preference"),
     ("please don't mock the database in integration tests", "preference"),
     ("no, use the staging bucket", "preference"),
@@ -55,7 +52,6 @@ def distill(*turns: Turn) -> list[tuple[str, str, int]]:
     ("make sure to run the linter whenever you touch the schema", "preference"),
     ("Secrets in log lines are not allowed.", "preference"),
     ("no, we use poetry in this repo", "preference"),
-    ("We can keep the old ORM while we gradually move everything to drizzle.", "decision"),
     ("avoid global state in the request handlers", "preference"),
     ("Force pushes to main are not allowed.", "preference"),
     ("we don't mock the database in integration tests", "preference"),
@@ -63,7 +59,6 @@ def distill(*turns: Turn) -> list[tuple[str, str, int]]:
     ("for future reference, the CI runners have no network access", "fact"),
     ("fyi the staging database is read-only after 6pm", "fact"),
     ("the frontend is deployed to Netlify from the main branch", "fact"),
-    ("tests run with vitest, not jest", "fact"),
     ("whenever a field is missing, log it and skip the row", "preference"),
     # German
     ("Wir verwenden immer pytest, nie unittest.", "preference"),
@@ -127,13 +122,13 @@ def test_questions_hedges_and_one_off_requests_are_not(sentence: str) -> None:
 
 
 def test_a_codex_prompt_wrapped_over_four_lines_is_one_statement() -> None:
-    text = ("Please look at the user table. We can keep the\n  old ORM while we gradually move\n  everything to "
-            "drizzle, so we should\n  keep both clients for a while.")
-    assert statements(text)[1] == ("We can keep the old ORM while we gradually move everything to drizzle, "
-                                   "so we should keep both clients for a while.")
+    text = ("Please look at the user table. We keep the old ORM while we\n  move to drizzle, and from now\n  on "
+            "we use drizzle for every\n  new table.")
+    assert statements(text)[1] == ("We keep the old ORM while we move to drizzle, and from now on we use drizzle "
+                                   "for every new table.")
     kept = distill(Turn("user", text, 3, 3))
     assert [(k, line) for k, _, line in kept] == [("decision", 3)]
-    assert "drizzle" in kept[0][1]
+    assert "drizzle for every new table" in kept[0][1]
 
 
 def test_list_items_stay_apart_and_code_fences_are_not_read() -> None:
@@ -203,7 +198,7 @@ def test_answers_keep_the_question_with_the_choice() -> None:
 
 
 def test_context_lines_give_nothing_new() -> None:
-    ts = (Turn("user", "tests run with vitest", 1, 1), Turn("user", "thanks", 5, 5))
+    ts = (Turn("user", "never commit generated files", 1, 1), Turn("user", "thanks", 5, 5))
     piece = Chunk("s", "p", 0, ts, "", context_until=2)
     assert RulesDistiller().distill(piece) == []
 

@@ -64,7 +64,7 @@ _ENVIRONMENTS = (r"(?:macos|mac|linux|windows|ubuntu|debian|alpine|arm64|apple s
                  r"docker|ci|node \d+|python 3\.\d+)")
 _ALWAYS_NEVER = r"(?:toujours|jamais|immer|nie|niemals|siempre|nunca|sempre|mai)"
 _USE_WORDS = r"(?:on utilise|nous utilisons|utilise[zr]?|wir (?:verwenden|nutzen|benutzen)|usamos|utilizamos|usiamo)"
-_DONT_VERBS = ("use add run commit push call import write mock escape rename move create include touch edit change "
+_DONT_VERBS = ("use add run commit push call import write mock rename move create include touch edit change "
                "install modify delete remove hardcode put store log print expose bypass skip disable leave generate "
                "return force merge deploy upgrade downgrade pin catch swallow")
 _FUNCTION_WORDS = (r"(?!(?:that|this|the|a|an|really|been|be|is|was|were|had|have|mind|know|knew|seen|thought|"
@@ -113,10 +113,8 @@ FACTS: tuple[Cue, ...] = (
     _cue("fact", 3, "always only", r"\b(?:always|only) (?:runs?|lives?|deploys?) (?:in|on) ", name="always runs in"),
     _cue("fact", 3, "my", r"\bmy (?:setup|machine|environment|dev environment|laptop|dev box)(?: is|:)",
          name="my setup is"),
-    _cue("fact", 3, "run runs", r"\b(?:tests?|the tests|builds?|ci|linting|lint) (?:run|runs|are run|is run) "
-         r"(?:with|on|in|via|under)\b", also="tests test builds build ci linting lint", name="tests run with X"),
     _cue("fact", 3, "remember note fyi reference",
-         r"^(?:remember|note|keep in mind)(?: that|:|,) \w+", r"^(?:fyi|for (?:future )?reference)(?: that|:|,)? (?!to\b)\w+",
+         r"^(?:remember|note)(?: that|:|,) \w+", r"^(?:fyi|for (?:future )?reference)(?: that|:|,)? (?!to\b)\w+",
          name="note that / fyi"),
     _cue("fact", 3, "prod production staging dev database db server",
          r"\b(?:our|the) (?:prod|production|staging|dev) (?:db|database|server|cluster|environment|env|box|api) "
@@ -148,11 +146,6 @@ DECISIONS: tuple[Cue, ...] = (
          also="go switch use stick", name="ok, go with X"),
     _cue("decision", 3, "go switch stick stay", r"^(?:go with|switch to|stick with|stay on) " + _NOT_OBJECT + r"\S+",
          also="with to on", name="go with X (imperative)"),
-    _cue("decision", 3, "keep", r"\bkeep (?:the |our )?(?:old |current |existing )?\S+ (?:\S+ )?while we (?:\w+ )?"
-         r"(?:move|migrate|switch|transition)\b", also="while", name="keep X while we move to Y"),
-    _cue("decision", 3, "make", r"^(?:(?:ok(?:ay)?|sure|yes|yeah|fine|alright)[,.!]* )?(?:and )?(?:let'?s |lets )?"
-         r"make (?:it|sure it) (?:also )?(?:works?|runs?) (?:in|on|with|under) \S+(?: \S+)? (?:too|as well)\b",
-         also="work works run runs", name="and make it work in X too"),
     _cue("decision", 1, "we'll will", r"\bwe(?:'ll| will) use " + _NOT_OBJECT + r"\S+", name="we'll use X"),
     _cue("decision", 3, "uns", r"\blass(?:t)? uns (?:\S+ )?(?:\w+ )?(?:verwenden|nehmen|nutzen|benutzen|bleiben|"
          r"wechseln|umsteigen)\b", name="lass uns X verwenden"),
@@ -207,8 +200,6 @@ PREFERENCES: tuple[Cue, ...] = (
     _cue("preference", 3, "toujours jamais immer nie niemals siempre nunca sempre mai",
          rf"{_USE_WORDS}\b.{{0,60}}\b{_ALWAYS_NEVER}\b|\b{_ALWAYS_NEVER}\b.{{0,40}}\b{_USE_WORDS}",
          name="on utilise toujours"),
-    _cue("preference", 3, "using", r"\b(?:we'?re|we are|i'?m|i am) using \S+,? so (?:we|you|i) "
-         r"(?:should|shouldn'?t|must|can'?t|don'?t)\b", name="we're using X, so we should"),
     _cue("preference", 3, "wir ich", r"\b(?:wir|ich) (?:verwenden|nutzen|benutzen|nehmen|schreiben) "
          r"(?:immer|nie|niemals|kein\w*|lieber)\b", name="wir verwenden immer"),
     _cue("preference", 3, "immer nie niemals",

@@ -163,6 +163,7 @@ def test_editor_and_harness_blocks_are_not_the_persons_words() -> None:
     "This session is being continued from a previous conversation. We decided to use Redis because…",
     "<session-start-hook>never skip the checklist</session-start-hook>",
     "# Session Catchup\n\n" + "Always read CLAUDE.md first. " * 30,
+    "# Review\n\nAlways check the diff before you commit.",
 ])
 def test_injected_bodies_are_skipped_whole(text: str) -> None:
     assert not own_words(text)

@@ -99,7 +99,7 @@ def own_words(text: str) -> bool:
     head = text.lstrip()[:200].lower()
     if any(head.startswith(marker) or marker in head[:60] for marker in _INJECTED):
         return False
-    return not (head.startswith("# ") and len(text) > 400)  # a pasted document or command body
+    return not head.startswith("# ")  # a slash-command or skill body, or a pasted document, opens with a title
 
 
 def words(sentence: str) -> set[str]:

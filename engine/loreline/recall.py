@@ -40,6 +40,7 @@ class Fusion:
 #: tests/eval/retrieval.json (`scripts/eval retrieval`)
 FUSIONS = {
     "hashing": Fusion(vector_weight=0.15, min_similarity=0.2, vector_only_similarity=0.45),
+    "static": Fusion(vector_weight=2.0, min_similarity=0.2, vector_only_similarity=0.35),
 }
 
 
@@ -67,17 +68,10 @@ def recall(
     allowed = set(statuses)
     has_features = any(vector)  # an all-zero vector (no words at all) has no neighbours
     nearest = search.knn(store, vector, project, depth) if has_features else []
-    status_of = _statuses(store, [mid for mid, _ in nearest])
+    status_of = rows.statuses(store, [mid for mid, _ in nearest])
     semantic = [(mid, 1.0 - dist) for mid, dist in nearest
                 if status_of.get(mid) in allowed and 1.0 - dist >= fusion.min_similarity]
     return _fuse(store, lexical, semantic, limit, fusion)
-
-
-def _statuses(store: Store, ids: list[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    return {int(i): str(s) for i, s in store.rows(f"SELECT id, status FROM memories WHERE id IN ({marks})", tuple(ids))}
 
 
 def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int,

@@ -1,7 +1,8 @@
 """The SessionStart block: the project's memories, bounded, framed as recorded notes.
 
 Read with the standard library's `sqlite3`, read-only (`mode=ro`), from the `memories`
-table alone: a plain SELECT needs no extension, so the hook stays fast and never writes.
+table alone (`loreline.capture.hookread`, the one query outside `loreline.store`): a plain
+SELECT needs no extension, so the hook stays fast and never writes.
 
 Invariants:
 - The block is wrapped exactly in `<loreline-memories>` … `</loreline-memories>`; the
@@ -11,6 +12,9 @@ Invariants:
 - The whole block is at most `limit` characters (and never over `capture.MAX_CONTEXT_CHARS`,
   under Claude Code's 10,000-character cap); preferences come first, then decisions, then
   the other kinds, newest first within a kind. No memories → no block.
+- Memories the session already loads (the project's CLAUDE.md layers, the head of the auto
+  memory MEMORY.md: `loreline.capture.hookread.covered_ids`) are left out, and the block's last line says how
+  many and why.
 """
 
 from __future__ import annotations
@@ -32,16 +36,6 @@ MAX_MEMORY_CHARS = 600
 _TAG = re.compile(r"<(?=/?[A-Za-z!?])")
 _WS = re.compile(r"\s+")
 
-SQL = """
-SELECT kind, text FROM memories
-WHERE status = 'active' AND (project = ? OR scope = 'user')
-ORDER BY CASE kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 1 WHEN 'fact' THEN 2
-                   WHEN 'procedure' THEN 3 ELSE 4 END,
-         pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
-LIMIT ?
-"""
-
-
 def output(cwd: str | None, limit: int) -> str | None:
     """The hook's stdout JSON for SessionStart, or None when there is nothing to inject."""
     block = memory_block(cwd, limit)
@@ -52,28 +46,22 @@ def output(cwd: str | None, limit: int) -> str | None:
 
 
 def memory_block(cwd: str | None, limit: int) -> str | None:
-    rows = _rows(cwd)
-    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
+    rows, loaded = _rows(cwd)
+    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS), loaded=loaded) if rows else None
 
 
-def _rows(cwd: str | None) -> list[tuple[str, str]]:
+def _rows(cwd: str | None) -> tuple[list[tuple[str, str]], int]:
+    """The memories to inject, and how many were left out because the session loads them already."""
     db = os.path.abspath(home.db_path())
     if not os.path.isfile(db):
-        return []
-    import sqlite3
-    from pathlib import Path
-
+        return [], 0
+    from loreline.capture.hookread import session_start_memories
     from loreline.project import project_key
 
-    conn = sqlite3.connect(Path(db).as_uri() + "?mode=ro", uri=True, timeout=0.5)
-    try:
-        found = conn.execute(SQL, (project_key(cwd), MAX_ROWS)).fetchall()
-    finally:
-        conn.close()
-    return [(str(kind), str(text)) for kind, text in found]
+    return session_start_memories(db, project_key(cwd), MAX_ROWS)
 
 
-def render(rows: list[tuple[str, str]], limit: int) -> str | None:
+def render(rows: list[tuple[str, str]], limit: int, *, loaded: int = 0) -> str | None:
     """The framed block holding as many memories as fit in `limit` characters."""
     frame = len(OPEN) + len(HEADER) + len(CLOSE) + 3
     lines: list[str] = []
@@ -89,6 +77,8 @@ def render(rows: list[tuple[str, str]], limit: int) -> str | None:
     left = len(rows) - len(lines)
     if left:
         lines.append(f"({left} more not shown; `loreline memories` lists them all)")
+    if loaded:
+        lines.append(f"({loaded} left out: this session already loads them from CLAUDE.md or MEMORY.md)")
     return "\n".join([OPEN, HEADER, *lines, CLOSE])
 
 

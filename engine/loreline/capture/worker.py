@@ -43,7 +43,7 @@ from ..privacy.sanitize import sanitize
 from ..store import Store, ledger
 
 if TYPE_CHECKING:
-    from ..distill import select
+    from .. import backends
 
 LAG_BASE_SECONDS = 2.0
 HORIZON_SECONDS = 60.0
@@ -196,6 +196,7 @@ class Worker:
             return "deferred"
         if report.failed:
             return jobs.retry_or_fail(store, job, report.failed[0][1], self.settings.max_attempts)
+        follow_native(store, path)
         return jobs.finish(store, job, note)
 
     def _defer_limited(self, store: Store, job: Job, reason: str) -> str:
@@ -207,20 +208,29 @@ class Worker:
         return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False)
 
 
-def default_choice() -> "select.Choice":
+def follow_native(store: Store, session: Path) -> None:
+    """After a session's import, its project's native memory files (auto memory, CLAUDE.md)
+    are followed too: offline (no judge: unattended model calls stay with sessions), and a
+    failure here never fails the session's job."""
+    from ..native import run as native_run
+
+    entry = ledger.lookup(store, str(session))
+    if entry is not None and entry.tool == "claude-code" and os.path.isabs(entry.project):
+        native_run.follow(store, entry.project)
+
+
+def default_choice() -> "backends.Choice":
     """The configured backend (`distill.backend`: Claude when a key is available, else rules),
     with its judge for the belief pipeline."""
-    from ..distill import select
+    from .. import backends
 
-    return select.choose()
+    return backends.choose()
 
 
 def _lock(wait: float) -> Any:
-    from filelock import FileLock, Timeout
+    from filelock import Timeout
 
-    path = capture.worker_lock_path()
-    home.ensure_private_dir(path.parent)
-    lock = FileLock(str(path), mode=0o600)
+    lock = home.private_lock(capture.worker_lock_path())
     try:
         lock.acquire(timeout=wait, poll_interval=0.05)
     except Timeout:

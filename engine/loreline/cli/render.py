@@ -6,6 +6,7 @@ import textwrap
 from collections import Counter
 
 from ..models import ImportReport, Memory, Provenance, RecallHit
+from ..native.sync import SyncReport
 from .common import plural, short_date
 
 WIDTH = 100
@@ -70,8 +71,12 @@ def import_report(report: ImportReport) -> str:
         f"  candidates {report.candidates} · rejected {sum(report.rejected.values())}"
         + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(report.rejected.items())) + ")" if report.rejected else "")
         + ("" if report.dry_run else f" · added {report.added} · merged {report.merged}")
+        + (f" · versioned {report.versioned}" if report.versioned else "")
+        + (f" · conflicts {report.conflicts}" if report.conflicts else "")
         + (f" · forgotten, not re-added {report.forgotten_skipped}" if report.forgotten_skipped else ""),
     ]
+    if report.backend_reason:
+        out.insert(1, f"  backend {report.backend_reason}")
     out.extend(_grouped("left out", report.left_out))
     out.extend(_grouped("failed", report.failed))
     out.extend(_grouped("deferred to the next run", report.deferred))
@@ -87,3 +92,11 @@ def _grouped(title: str, items: list[tuple[str, str]]) -> list[str]:
         example = next(path for path, r in items if r == reason)
         out.append(f"    {count} × {reason}  (e.g. {example})")
     return out
+
+
+def native_line(report: SyncReport) -> str:
+    """One line about a native-memory import."""
+    return (f"native memory: {plural(report.files, 'file')} read, {report.unchanged} unchanged, "
+            f"{report.deleted} deleted; {plural(report.added, 'memory')} added, {report.joined} joined an "
+            f"existing memory as a source, {report.versioned} versioned, {plural(report.conflicts, 'conflict')}; "
+            f"{report.ended} ended (their file no longer says them), {report.dropped_sources} sources dropped")

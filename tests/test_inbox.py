@@ -47,7 +47,7 @@ def test_under_ask_background_capture_waits_for_review(loreline_home: Path, tmp_
     proj = capture_one(loreline_home, tmp_path)
     found = statuses()
     assert found and all(s == "held" and r == REVIEW_REASON for _, s, r in found)
-    assert session_start_memories(str(db_path()), str(proj), 50) == []
+    assert session_start_memories(str(db_path()), str(proj), 50) == ([], 0)
     with Store() as store:
         assert recall(store, "pnpm", str(proj)) == []
     listed = json.loads(cli(loreline_home, "review", "--json", cwd=proj).stdout)
@@ -69,7 +69,7 @@ def test_approve_edit_and_reject_from_the_cli(loreline_home: Path, tmp_path: Pat
     assert again.returncode != 0 and "is not waiting for review (it is active)" in again.stderr
     after = {i: s for i, s, _ in statuses()}
     assert after[first] == after[second] == "active" and all(after[i] == "forgotten" for i in rest)
-    injected = [text for _, text in session_start_memories(str(db_path()), str(proj), 50)]
+    injected = [text for _, text in session_start_memories(str(db_path()), str(proj), 50)[0]]
     assert "We use pnpm for every package." in injected and len(injected) == 2
     with Store() as store:
         assert [h.memory.id for h in recall(store, "pnpm package", str(proj))][:1] == [second]

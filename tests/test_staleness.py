@@ -110,10 +110,10 @@ def test_stale_memories_are_left_out_of_injection_unless_pinned(tmp_path: Path, 
     mid = import_session(tmp_path, repo, "In this repo we use pnpm, never npm.")
     (repo / "src" / "app.py").write_text("completely different\n")
     check(repo)
-    assert session_start_memories(str(db_path()), str(repo), 50) == []
+    assert session_start_memories(str(db_path()), str(repo), 50) == ([], 0)
     with Store() as store, store.write():
         rows.set_pinned(store, mid, True)
-    assert [text for _, text in session_start_memories(str(db_path()), str(repo), 50)] == [memory(mid).text]
+    assert [text for _, text in session_start_memories(str(db_path()), str(repo), 50)[0]] == [memory(mid).text]
 
 
 def test_deleted_file_flags(tmp_path: Path, repo: Path) -> None:
@@ -217,4 +217,4 @@ def test_the_hook_reads_a_store_older_than_file_anchors(tmp_path: Path) -> None:
     conn.execute("INSERT INTO memories VALUES(1, '/p', 'project', 'fact', 'old but fine', 'active', 0, NULL, 'x')")
     conn.commit()
     conn.close()
-    assert session_start_memories(str(old), "/p", 10) == [("fact", "old but fine")]
+    assert session_start_memories(str(old), "/p", 10) == ([("fact", "old but fine")], 0)

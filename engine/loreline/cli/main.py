@@ -19,6 +19,7 @@ from . import (
     imports,
     inbox_cmd,
     lsp_cmd,
+    portable_cmd,
     reembed_cmd,
     stale_cmd,
     status,
@@ -27,7 +28,7 @@ from . import (
 )
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd, stale_cmd, inbox_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, stale_cmd, inbox_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

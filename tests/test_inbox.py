@@ -95,3 +95,43 @@ def test_the_interactive_walk_on_a_terminal_is_skipped_without_one(loreline_home
     before = statuses()
     cli(loreline_home, "review", cwd=proj, stdin="a\na\na\n")
     assert statuses() == before
+
+
+def test_on_a_terminal_review_asks_item_by_item(loreline_home: Path, tmp_path: Path) -> None:
+    """A real pseudo-terminal: approve the first held memory, edit the second, reject the rest,
+    then keep both sides of the pending conflict."""
+    import os
+    import pty
+
+    write_config(loreline_home, '[capture]\nreview = "ask"\n')
+    proj = capture_one(loreline_home, tmp_path)
+    held = [i for i, _, _ in statuses()]
+    from loreline.beliefs import conflicts
+
+    with Store() as store, store.write():
+        conflicts.record(store, str(proj), held[0], held[1], "test pair")
+    answers = "a\ne\nWe use pnpm, always.\n" + "r\n" * (len(held) - 2) + "b\n"
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([loreline_exe(), "review"], stdin=follower, stdout=follower, stderr=subprocess.PIPE,
+                            env=subprocess_env(loreline_home), cwd=proj)
+    os.close(follower)
+    os.write(leader, answers.encode())
+    out = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    assert proc.wait(timeout=60) == 0
+    os.close(leader)
+    prompts = proc.stderr.read().decode(errors="replace") if proc.stderr else ""  # input() prompts on stderr
+    text = out.decode(errors="replace") + prompts
+    assert "[a]pprove, [e]dit then approve, [r]eject" in text and "keep [n]ew, [e]xisting, [b]oth" in text
+    after = {i: s for i, s, _ in statuses()}
+    assert after[held[0]] == after[held[1]] == "active" and all(after[i] == "forgotten" for i in held[2:])
+    with Store() as store:
+        assert store.scalar("SELECT text FROM memories WHERE id = ?", (held[1],)) == "We use pnpm, always."
+        assert store.scalar("SELECT resolution FROM conflicts") == "keep_both"

@@ -472,3 +472,14 @@ async def test_a_branch_switch_reported_as_watched_files_flags_and_switching_bac
     await wait_for(lambda: not client.diagnostics[uri])
     listed = await call(client, "loreline/memories", {})
     assert not any(m.stale for m in listed.items)
+
+
+async def test_a_file_changed_while_closed_is_checked_when_opened(lsp: tuple[LanguageClient, Path]) -> None:
+    client, repo = lsp
+    app = repo / "src" / "app.py"
+    app.write_text("nothing of the old file is left\n")
+    uri = app.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="python", version=1, text=app.read_text())))
+    await wait_for(lambda: bool(client.diagnostics.get(uri)))
+    assert "src/app.py changed (100% of its lines)" in client.diagnostics[uri][0].message

@@ -364,16 +364,21 @@ def _token_cancelled(ls: LorelineServer, token: Any) -> Callable[[], bool]:
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def on_did_open(ls: LorelineServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.documents.check(ls.workspace, params.text_document.uri)
-    ls.spawn(publish_stale(ls, params.text_document.uri))
+    ls.spawn(check_document(ls, params.text_document.uri))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 async def on_did_save(ls: LorelineServer, params: types.DidSaveTextDocumentParams) -> None:
-    """A saved file is compared with what the memories about it rest on (that file alone)."""
-    path = uris.to_fs_path(params.text_document.uri)
-    if path is not None and len(params.text_document.uri) <= limits.MAX_PATH:
+    await check_document(ls, params.text_document.uri)
+
+
+async def check_document(ls: LorelineServer, uri: str) -> None:
+    """An opened or saved file is compared with what the memories about it rest on (that file
+    alone: a file reopened after a branch switch is checked even without a file watcher)."""
+    path = uris.to_fs_path(uri) if len(uri) <= limits.MAX_PATH else None
+    if path is not None:
         await check_files({ls.project(path): [path]}, ls)
-        await publish_stale(ls, params.text_document.uri)
+        await publish_stale(ls, uri)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

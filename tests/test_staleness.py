@@ -218,3 +218,13 @@ def test_the_hook_reads_a_store_older_than_file_anchors(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     assert session_start_memories(str(old), "/p", 10) == ([("fact", "old but fine")], 0)
+
+
+def test_a_file_that_cannot_be_read_now_is_not_called_deleted(tmp_path: Path, repo: Path) -> None:
+    """A tied file still there but past the size Loreline reads: its state is left as it was."""
+    mid = import_session(tmp_path, repo, "In this repo we use pnpm, never npm.")
+    (repo / "src" / "app.py").write_bytes(b"x" * (staleness.MAX_FILE_BYTES + 1))
+    assert check(repo).flagged == ()
+    assert memory(mid).stale is None
+    (repo / "src" / "app.py").unlink()
+    assert check(repo).flagged == (mid,)

@@ -204,6 +204,8 @@ def check(store: Store, project: str, paths: Sequence[str] | None = None) -> Che
             if content is not None:
                 adopt.append((tie, content))
             continue
+        if content is None and resolve(project, tie.path).exists():
+            continue  # there but unreadable now (permissions, too large): nothing is known
         state, detail = verdict(tie, content, renamed)
         if state != tie.state:
             changes.append((tie, state, detail))

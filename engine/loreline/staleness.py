@@ -4,7 +4,10 @@ was made; when they change substantially, are deleted or are renamed, it "may be
 Anchor. When a memory is tied to a file, the file's content is recorded (`store.anchors`):
 its git blob id (the SHA-1 git gives the same bytes, worked out here without running git, so
 it is the same inside and outside a repository), a sketch of its lines, and the commit checked
-out (for following renames).
+out (for following renames). "When it was made" is when it was imported: the capture worker
+imports a session within moments of its turns, while an old session imported later anchors to
+the files as they are then (the earlier content is not known). Files tied before anchors
+existed are anchored by the first check.
 
 Substantially. A file is compared with its anchor, never with its previous state: the same
 blob is fresh; otherwise the sketch says what share of the lines the file had then (distinct,
@@ -12,14 +15,15 @@ non-blank, leading and trailing spaces ignored) is gone now, changed or deleted.
 `CHANGED_SHARE` (a fifth) or more the memory may be stale; below it (a typo fixed, a function
 added, re-indentation) it is not. Lines added never count: new code does not make an old
 statement about the file wrong. The sketch keeps the `SKETCH_SIZE` smallest line hashes (a
-bottom-k sample), exact for files of up to that many distinct lines and within a few points
+bottom-k sample), exact for files of up to that many distinct lines and within about five points
 above. Because the comparison is with the anchor, switching branches is handled for free: a
 branch where the file differs flags the memory, switching back clears it (the blob matches).
 
 Deleted or renamed. A tied file that is gone is looked up among the renames git sees between
 the anchor's commit and the working tree (committed or staged: `git diff -M`), one `git` call
 per check that finds missing files (none otherwise); followed, it reads "renamed to …", else
-"deleted". A confirmation moves the tie to the new path.
+"deleted" (a plain `mv` that git has not been told of is a deletion). A confirmation moves the
+tie to the new path. A file still there but unreadable or over `MAX_FILE_BYTES` keeps its state.
 
 Cost. A check reads only the files it is given (a save: one file; a full check: each distinct
 tied file once), hashes them, and writes only the ties whose state changed.

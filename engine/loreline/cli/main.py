@@ -18,13 +18,14 @@ from . import (
     demo,
     imports,
     lsp_cmd,
+    mcp_cmd,
     reembed_cmd,
     status,
     transcript_cmd,
     worker_cmd,
 )
 
-COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
+COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, mcp_cmd, worker_cmd,
                    connect_cmd, transcript_cmd, reembed_cmd)
 
 

@@ -217,17 +217,15 @@ class FakeAnthropic:
 TEST_KEY = "sk-ant-api03-TESTKEY-0123456789abcdefXYZW"
 
 
-def model_client(fake: FakeAnthropic, *, sleeps: list[float] | None = None, key: str = TEST_KEY,
-                 **settings: Any) -> Any:
-    """Loreline's real ModelClient pointed at `fake`: tiny backoff, retry waits recorded
-    in `sleeps` instead of slept. Settings override the test defaults."""
+def model_client(fake: FakeAnthropic, *, key: str = TEST_KEY, **settings: Any) -> Any:
+    """Loreline's real ModelClient pointed at `fake` (the SDK's own retries and backoff).
+    Settings override the test defaults."""
     from loreline.distill.anthropic import ModelClient, Settings
 
     base: dict[str, Any] = {"base_url": fake.url, "timeout_seconds": 5.0, "max_retries": 2,
-                            "retry_base_seconds": 0.001, "retry_max_seconds": 5.0}
+                            "retry_max_seconds": 5.0}
     base.update(settings)
-    record = sleeps.append if sleeps is not None else (lambda seconds: None)
-    return ModelClient(Settings(**base), key, "ANTHROPIC_API_KEY", sleep=record)
+    return ModelClient(Settings(**base), key, "ANTHROPIC_API_KEY")
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ NEW = "We decided to use Postgres advisory locks for the billing jobs instead of
 
 
 def judge_for(fake: FakeAnthropic) -> ModelJudge:
-    settings = Settings(base_url=fake.url, max_retries=1, retry_base_seconds=0.01, timeout_seconds=10)
+    settings = Settings(base_url=fake.url, max_retries=1, timeout_seconds=10)
     return ModelJudge(ModelClient(settings, "sk-ant-test-fake-key", "test"))
 
 

@@ -105,6 +105,9 @@ def test_every_registered_benchmark_returns_well_formed_rows(tmp_path: Path) -> 
     (rss,) = by_name["peak-rss"]
     assert rss.detail["report"]["imported"] == len(ctx.main_tree().sessions)
     assert rss.value >= rss.detail["baseline_mb"] > 0
+    per_project, per_memories = by_name["store-size"]
+    assert per_project.detail["bytes_per_project"] < 16 * 1024  # a project is its rows, not an index chunk
+    assert per_memories.detail["memories"] == 450 and per_memories.detail["vector_bytes"] >= 450 * 1024
 
 
 def test_the_bench_command_writes_json_and_only_its_docs_section(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def test_values_are_checked_against_their_type_and_range() -> None:
     assert config.parse_value("distill.max_retries", " 3 ") == 3
     with pytest.raises(ConfigError, match="must be an integer, not 'three'"):
         config.set_value("distill.max_retries", "three")
-    with pytest.raises(ConfigError, match="must be one of auto, anthropic, rules"):
+    with pytest.raises(ConfigError, match="must be one of auto, anthropic, claude-code, rules"):
         config.set_value("distill.backend", "gpt")
     with pytest.raises(ConfigError, match="at least 0"):
         config.set_value("limits.daily_unattended_calls", "-1")
@@ -109,9 +109,9 @@ def test_endpoint_comes_from_config_then_environment(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/env")
     assert Settings.from_config(config.load()).base_url == "http://127.0.0.1:9/env"
     config.set_value("distill.base_url", "http://127.0.0.1:9/config")
-    config.set_value("distill.retry_base_seconds", "0.01")
+    config.set_value("distill.retry_max_seconds", "0.01")
     settings = Settings.from_config(config.load())
-    assert settings.base_url == "http://127.0.0.1:9/config" and settings.retry_base_seconds == 0.01
+    assert settings.base_url == "http://127.0.0.1:9/config" and settings.retry_max_seconds == 0.01
 
 
 def test_cli_config_commands(loreline_home: Path) -> None:

@@ -4,9 +4,11 @@ program into Codex's config.toml, through the real CLI in a subprocess."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import stat
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -83,15 +85,48 @@ def test_connect_twice_changes_nothing(tmp_path: Path) -> None:
     assert len(list(_settings(tmp_path).parent.glob("*.loreline-backup-*"))) == 1
 
 
-def test_a_stale_loreline_entry_is_replaced_not_duplicated(tmp_path: Path) -> None:
-    stale = json.loads(json.dumps(THEIRS))
-    stale["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": "/old/venv/bin/loreline-hook Stop"}]})
-    stale["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": "/old/bin/python -m loreline_hooks.entry Stop"})
-    _write(_settings(tmp_path), stale)
+def test_a_moved_install_replaces_its_recorded_entries_not_duplicating_them(tmp_path: Path) -> None:
+    """Connect from another install (an interpreter with its own `loreline-hook` beside it), then
+    from this one: the entries the first connect recorded are replaced; foreign ones stay."""
+    old_python = other_install(tmp_path)
+    _write(_settings(tmp_path), THEIRS)
+    first = cli_from(old_python, tmp_path, "connect", "claude-code")
+    assert first.returncode == 0, first.stderr
+    old_hook = old_python.parent / "loreline-hook"
+    assert _ours(json.loads(_settings(tmp_path).read_text()))["Stop"] == [f"{old_hook} Stop"]
     assert _cli(tmp_path, "connect", "claude-code").returncode == 0
     data = json.loads(_settings(tmp_path).read_text())
     assert data["hooks"]["Stop"][0] == THEIRS["hooks"]["Stop"][0]
-    assert _ours(data)["Stop"] == [f"{HOOK} Stop"]
+    assert _ours(data) == {"Stop": [f"{HOOK} Stop"], "PreToolUse": [],
+                           **{e: [f"{HOOK} {e}"] for e in EVENTS if e != "Stop"}}
+    assert _cli(tmp_path, "disconnect", "claude-code").returncode == 0
+    assert json.loads(_settings(tmp_path).read_text()) == THEIRS
+
+
+def test_disconnect_from_a_new_install_removes_what_the_old_one_recorded(tmp_path: Path) -> None:
+    old_python = other_install(tmp_path)
+    _write(_settings(tmp_path), THEIRS)
+    assert cli_from(old_python, tmp_path, "connect", "claude-code").returncode == 0
+    result = _cli(tmp_path, "disconnect", "claude-code")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(_settings(tmp_path).read_text()) == THEIRS
+
+
+def other_install(tmp_path: Path) -> Path:
+    """A second Loreline install: an interpreter in its own folder with a `loreline-hook` beside it."""
+    folder = tmp_path / "old-venv" / "bin"
+    folder.mkdir(parents=True)
+    (folder / "python").symlink_to(sys.executable)
+    hook = folder / "loreline-hook"
+    hook.write_text("#!/bin/sh\nexit 0\n")
+    hook.chmod(0o755)
+    return folder / "python"
+
+
+def cli_from(python: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = _env(home, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.run([str(python), "-m", "loreline.cli.main", *args], capture_output=True, text=True,
+                          env=env, timeout=60)
 
 
 def test_disconnect_removes_only_lorelines_entries(tmp_path: Path) -> None:
@@ -127,13 +162,15 @@ def test_project_settings(tmp_path: Path) -> None:
     (project / "src").mkdir()
     result = _cli(tmp_path, "connect", "claude-code", "--project", cwd=project / "src")
     assert result.returncode == 0, result.stderr
-    assert set(_ours(json.loads((project / ".claude" / "settings.json").read_text()))) == set(EVENTS)
+    local = project / ".claude" / "settings.local.json"
+    assert set(_ours(json.loads(local.read_text()))) == set(EVENTS)
+    assert not (project / ".claude" / "settings.json").exists()  # the committed file is never written
     assert not _settings(tmp_path).exists()
     status = _cli(tmp_path, "status", "--json", cwd=project)
     hooks = json.loads(status.stdout)["capture"]["hooks"]
     assert hooks["claude_code_project"]["events"] == EVENTS and hooks["claude_code_user"]["events"] == []
     assert _cli(tmp_path, "disconnect", "claude-code", "--project", str(project)).returncode == 0
-    assert json.loads((project / ".claude" / "settings.json").read_text()) == {}
+    assert json.loads(local.read_text()) == {}
 
 
 @pytest.mark.parametrize("text", ['{"hooks": {"Stop": [}', "[1, 2]", '{"hooks": []}', '{"hooks": {"Stop": {}}}'])

@@ -14,10 +14,13 @@ import time
 from pathlib import Path
 
 import apsw
+import pytest
 import sqlite_vec
 
 from loreline.samples.builder import ClaudeSession
 from tests.conftest import loreline_exe, subprocess_env
+
+pytestmark = pytest.mark.crash
 
 KILL_POINTS = 20
 

@@ -6,6 +6,7 @@ and asserts the outcome: saved, rejected with its reason, retried, deferred, or 
 
 from __future__ import annotations
 
+import email.utils
 import json
 import subprocess
 import sys
@@ -29,12 +30,11 @@ SECRET = "hunter2secretpass"
 
 
 class Harness:
-    """One distiller wired to the fake server, with its retry waits recorded, not slept."""
+    """One distiller wired to the fake server (the SDK's own retries and waits)."""
 
     def __init__(self, fake: FakeAnthropic, **settings: Any) -> None:
         self.fake = fake
-        self.sleeps: list[float] = []
-        self.client: ModelClient = model_client(fake, sleeps=self.sleeps, **settings)
+        self.client: ModelClient = model_client(fake, **settings)
         self.distiller = AnthropicDistiller(self.client)
 
     def run(self, store: Store, *paths: Path, attended: bool = True) -> ImportReport:
@@ -227,11 +227,12 @@ def test_a_claim_resting_on_a_pasted_override_phrase_is_rejected(fake_anthropic:
 def test_429_honours_retry_after_then_succeeds(fake_anthropic: FakeAnthropic, shop: tuple[Path, dict[str, int]]) -> None:
     path, at = shop
     h = Harness(fake_anthropic)
-    fake_anthropic.enqueue(FakeAnthropic.rate_limited(retry_after="2"))
+    fake_anthropic.enqueue(FakeAnthropic.error(429, "rate_limit_error", headers={"retry-after-ms": "700"}))
     h.answer(memory("preference", "The shop repo installs packages with pnpm, never npm.", (at["pnpm"], "we use pnpm")))
+    started = time.monotonic()
     with Store() as store:
         report = h.run(store, path)
-    assert h.sleeps == [2.0]  # the server's wait, not the (tiny) backoff
+    assert time.monotonic() - started >= 0.7  # the server's wait, not the SDK's shorter first backoff
     assert report.added == 1 and report.deferred == [] and len(fake_anthropic.requests) == 2
     assert report.usage.calls == 1  # the refused attempt cost nothing
 
@@ -244,10 +245,10 @@ def test_529_after_every_retry_defers_the_session_without_moving_its_ledger(
     with Store() as store:
         report = h.run(store, path)
         assert ledger_line(store, path) is None and saved(store) == []
-        assert len(fake_anthropic.requests) == 3 and len(h.sleeps) == 2
-        assert 0.0005 <= h.sleeps[0] <= 0.001 and 0.001 <= h.sleeps[1] <= 0.002  # doubling, jittered
+        assert len(fake_anthropic.requests) == 3  # the first try and the SDK's two retries
         assert report.deferred and report.deferred[0][0] == str(path)
-        assert "HTTP 529" in report.deferred[0][1] and "deferred" in report.deferred[0][1]
+        assert "HTTP 529" in report.deferred[0][1] and "3 attempts" in report.deferred[0][1]
+        assert "deferred" in report.deferred[0][1]
         assert report.failed == [] and report.imported == 0
         # the next run (the API is back) picks the session up again
         again = Harness(fake_anthropic)
@@ -256,24 +257,37 @@ def test_529_after_every_retry_defers_the_session_without_moving_its_ledger(
         assert second.added == 1 and ledger_line(store, path) is not None
 
 
-def test_backoff_doubles_with_jitter_and_is_capped() -> None:
-    client = ModelClient(Settings(retry_base_seconds=1.0, retry_max_seconds=5.0), KEY, "x", jitter=lambda: 1.0)
-    assert [client._delay(n, None) for n in range(5)] == [1.0, 2.0, 4.0, 5.0, 5.0]
-    low = ModelClient(Settings(retry_base_seconds=1.0, retry_max_seconds=5.0), KEY, "x", jitter=lambda: 0.0)
-    assert low._delay(2, None) == 2.0  # half of 4 at the lowest jitter
-    assert client._delay(0, 3.0) == 3.0 and client._delay(0, 60.0) is None  # too long to wait: defer
+def test_retry_after_headers_are_read_in_seconds_milliseconds_or_a_date() -> None:
     assert backend.retry_after({"retry-after-ms": "1500"}) == 1.5
     assert backend.retry_after({"retry-after": "7"}) == 7.0 and backend.retry_after({}) is None
+    assert 3590 < (backend.retry_after({"retry-after": email.utils.formatdate(time.time() + 3600, usegmt=True)})
+                   or 0) <= 3600
+    assert backend.retry_after({"retry-after": "soon"}) is None
 
 
-def test_a_long_retry_after_defers_at_once(fake_anthropic: FakeAnthropic, shop: tuple[Path, dict[str, int]]) -> None:
+@pytest.mark.parametrize("status", [429, 503])
+def test_a_long_retry_after_defers_at_once(fake_anthropic: FakeAnthropic, shop: tuple[Path, dict[str, int]],
+                                           status: int) -> None:
     path, _ = shop
     h = Harness(fake_anthropic, retry_max_seconds=5.0)
-    fake_anthropic.enqueue(FakeAnthropic.rate_limited(retry_after="3600"))
+    fake_anthropic.enqueue(FakeAnthropic.error(status, "rate_limit_error", headers={"retry-after": "3600"}))
+    started = time.monotonic()
     with Store() as store:
         report = h.run(store, path)
-    assert h.sleeps == [] and len(fake_anthropic.requests) == 1
-    assert "asked to wait 3600s" in report.deferred[0][1]
+        assert ledger_line(store, path) is None
+    assert time.monotonic() - started < 3.0 and len(fake_anthropic.requests) == 1  # neither slept nor retried
+    assert f"HTTP {status}, asked to wait 3600s" in report.deferred[0][1]
+
+
+def test_a_retry_after_within_the_cap_is_waited_out(fake_anthropic: FakeAnthropic,
+                                                    shop: tuple[Path, dict[str, int]]) -> None:
+    path, at = shop
+    h = Harness(fake_anthropic, retry_max_seconds=1.0)
+    fake_anthropic.enqueue(FakeAnthropic.rate_limited(retry_after="1"))
+    h.answer(memory("preference", "The shop repo installs packages with pnpm, never npm.", (at["pnpm"], "we use pnpm")))
+    with Store() as store:
+        report = h.run(store, path)
+    assert report.added == 1 and len(fake_anthropic.requests) == 2
 
 
 def test_one_outage_defers_the_rest_of_the_run_without_more_calls(
@@ -289,8 +303,23 @@ def test_one_outage_defers_the_rest_of_the_run_without_more_calls(
         report = h.run(store, *paths)
         assert store.scalar("SELECT count(*) FROM ledger") == 0
     assert [p for p, _ in report.deferred] == [str(p) for p in paths]
-    assert len(fake_anthropic.requests) == 2
-    assert "earlier in this run" in report.deferred[2][1]
+    assert len(fake_anthropic.requests) == 2  # the breaker: sessions b and c made no call
+    assert "HTTP 503" in report.deferred[0][1]
+    assert all("not tried" in r and "earlier in this run" in r for _, r in report.deferred[1:])
+
+
+def test_the_breaker_also_trips_on_a_long_retry_after(fake_anthropic: FakeAnthropic, tmp_path: Path) -> None:
+    paths = []
+    for name in ("a", "b"):
+        s = ClaudeSession(str(tmp_path / name))
+        s.user(f"In project {name} we always run the linter before committing.")
+        paths.append(s.write(tmp_path / f"{name}.jsonl"))
+    h = Harness(fake_anthropic)
+    fake_anthropic.enqueue(FakeAnthropic.rate_limited(retry_after="600"))
+    with Store() as store:
+        report = h.run(store, *paths)
+    assert len(fake_anthropic.requests) == 1 and len(report.deferred) == 2
+    assert "asked to wait 600s" in report.deferred[1][1] and "earlier in this run" in report.deferred[1][1]
 
 
 def test_a_timeout_is_retried_then_deferred(fake_anthropic: FakeAnthropic, shop: tuple[Path, dict[str, int]]) -> None:
@@ -450,6 +479,7 @@ def test_cli_without_a_key_uses_the_rules_backend_and_never_loads_the_sdk(
                             capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr
     assert "with the rules backend" in result.stdout and "no sdk" in result.stdout
+    assert "\n  backend auto: no API key and " in result.stdout  # and why: no claude, or not logged in
     assert result.stderr.strip() == ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                                      "`loreline auth set` enables Claude.")
     missing = cli(loreline_home, fake_anthropic, "import", "sessions", "--path", str(path), "--backend", "anthropic",

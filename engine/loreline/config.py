@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,17 +50,20 @@ def define(key: str, setting: Setting) -> None:
     SCHEMA[key] = setting
 
 
-define("distill.backend", Setting(str, "auto", "distiller: auto (Claude when an API key is available, else "
-                                  "rules), anthropic, or rules (offline)", choices=("auto", "anthropic", "rules")))
+define("distill.backend", Setting(str, "auto", "distiller: auto (an API key if one is configured, else a "
+                                  "logged-in Claude Code, else rules), anthropic, claude-code, or rules (offline)",
+                                  choices=("auto", "anthropic", "claude-code", "rules")))
 define("distill.model", Setting(str, "claude-haiku-4-5", "Claude model used to distill memories"))
+define("distill.claude_code_model", Setting(str, "claude-haiku-4-5", "model the claude-code backend asks "
+                                            "Claude Code for (a full name or an alias such as haiku)"))
+define("distill.claude_path", Setting(str, "", "the `claude` CLI the claude-code backend drives; empty means "
+                                      "`claude` on PATH"))
 define("distill.base_url", Setting(str, "", "Messages API endpoint; empty means $ANTHROPIC_BASE_URL, "
                                    "else https://api.anthropic.com"))
 define("distill.max_output_tokens", Setting(int, 4096, "most tokens one distillation answer may use", minimum=256))
 define("distill.timeout_seconds", Setting(float, 90.0, "seconds to wait for one model answer", minimum=0.05))
-define("distill.max_retries", Setting(int, 4, "retries after 429/529/5xx/timeouts before the work is deferred",
+define("distill.max_retries", Setting(int, 4, "retries (the SDK's, with backoff) after 408/429/5xx/timeouts before the work is deferred",
                                       minimum=0))
-define("distill.retry_base_seconds", Setting(float, 1.0, "first retry delay; doubles each retry, with jitter",
-                                             minimum=0.0))
 define("distill.retry_max_seconds", Setting(float, 30.0, "longest single wait between retries (a longer "
                                             "retry-after defers the work instead)", minimum=0.0))
 define("limits.daily_unattended_calls", Setting(int, 100, "model calls per day that background capture may "
@@ -190,16 +192,12 @@ def _read(path: Path) -> Any:
 
 
 def _write(path: Path, text: str) -> None:
-    home.ensure_private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
+    """Replace the config file (through a symlink to the file it names) as a 0600 file."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        home.write_private(Path(os.path.realpath(path)), text)
+    except OSError as err:
+        raise ConfigError(f"cannot write the config file {path}: {err.strerror or err}; nothing was changed") \
+            from None
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -44,17 +44,10 @@ def recall(
     allowed = set(statuses)
     has_features = any(vector)  # an all-zero vector (no words at all) has no neighbours
     nearest = search.knn(store, vector, project, depth) if has_features else []
-    status_of = _statuses(store, [mid for mid, _ in nearest])
+    status_of = rows.statuses(store, [mid for mid, _ in nearest])
     semantic = [(mid, 1.0 - dist) for mid, dist in nearest
                 if status_of.get(mid) in allowed and 1.0 - dist >= MIN_SIMILARITY]
     return _fuse(store, lexical, semantic, limit)
-
-
-def _statuses(store: Store, ids: list[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    return {int(i): str(s) for i, s in store.rows(f"SELECT id, status FROM memories WHERE id IN ({marks})", tuple(ids))}
 
 
 def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int) -> list[RecallHit]:

@@ -12,26 +12,21 @@ from . import capture, home, usage
 from .capture import jobs
 from .embed import default_embedder
 from .errors import LorelineError
-from .store import Store
+from .store import Store, conflicts, ledger
+from .store import memories as rows
 
 
-def collect(store: Store) -> dict[str, object]:
-    by_status = dict(store.rows("SELECT status, count(*) FROM memories GROUP BY status"))
-    by_kind = dict(store.rows("SELECT kind, count(*) FROM memories WHERE status = 'active' GROUP BY kind"))
-    projects = int(store.scalar("SELECT count(DISTINCT project) FROM memories WHERE status = 'active'") or 0)
-    sessions = int(store.scalar("SELECT count(*) FROM ledger") or 0)
-    last = store.scalar("SELECT max(updated_at) FROM ledger")
+def collect(store: Store) -> dict[str, Any]:
     size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
     return {
         "store": str(store.path),
         "store_bytes": size,
-        "memories": {"active": by_status.get("active", 0), "superseded": by_status.get("superseded", 0),
-                     "forgotten": by_status.get("forgotten", 0)},
-        "active_by_kind": by_kind,
-        "projects": projects,
-        "sessions_imported": sessions,
-        "last_import": last,
-        "pending_conflicts": int(store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'") or 0),
+        "memories": rows.count_by_status(store),
+        "active_by_kind": rows.active_by_kind(store),
+        "projects": rows.active_projects(store),
+        "sessions_imported": ledger.sessions(store),
+        "last_import": ledger.last_update(store),
+        "pending_conflicts": conflicts.pending_count(store),
         "embedder": default_embedder().fingerprint,
         "backend": _backend(),
         "model_use": usage.today_summary(store),
@@ -40,10 +35,10 @@ def collect(store: Store) -> dict[str, object]:
 
 
 def _backend() -> str:
-    from .distill import select
+    from . import backends
 
     try:
-        return select.describe()
+        return backends.describe()
     except LorelineError as err:
         return f"unknown ({err})"
 
@@ -105,3 +100,15 @@ def _settings_error() -> str | None:
     except LorelineError as err:
         return str(err)
     return None
+
+
+def inputs(store: Store) -> list[Path]:
+    """Every file `collect` reads: while none of them changes (and the day does not), neither
+    do the facts, but for an API key stored in the keyring by another process."""
+    from .connect import claude_code, codex
+    from .project import project_key
+
+    db = Path(store.path)
+    return [db, db.with_name(db.name + "-wal"), home.config_path(), home.spool_dir(),
+            capture.dropped_counter_path(), claude_code.settings_path(),
+            claude_code.settings_path(Path(project_key(os.getcwd()))), codex.config_path()]

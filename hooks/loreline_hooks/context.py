@@ -1,7 +1,8 @@
 """The SessionStart block: the project's memories, bounded, framed as recorded notes.
 
 Read with the standard library's `sqlite3`, read-only (`mode=ro`), from the `memories`
-table alone: a plain SELECT needs no extension, so the hook stays fast and never writes.
+table alone (`loreline.capture.hookread`, the one query outside `loreline.store`): a plain
+SELECT needs no extension, so the hook stays fast and never writes.
 
 Invariants:
 - The block is wrapped exactly in `<loreline-memories>` … `</loreline-memories>`; the
@@ -32,16 +33,6 @@ MAX_MEMORY_CHARS = 600
 _TAG = re.compile(r"<(?=/?[A-Za-z!?])")
 _WS = re.compile(r"\s+")
 
-SQL = """
-SELECT kind, text FROM memories
-WHERE status = 'active' AND (project = ? OR scope = 'user')
-ORDER BY CASE kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 1 WHEN 'fact' THEN 2
-                   WHEN 'procedure' THEN 3 ELSE 4 END,
-         pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
-LIMIT ?
-"""
-
-
 def output(cwd: str | None, limit: int) -> str | None:
     """The hook's stdout JSON for SessionStart, or None when there is nothing to inject."""
     block = memory_block(cwd, limit)
@@ -60,17 +51,10 @@ def _rows(cwd: str | None) -> list[tuple[str, str]]:
     db = os.path.abspath(home.db_path())
     if not os.path.isfile(db):
         return []
-    import sqlite3
-    from pathlib import Path
-
+    from loreline.capture.hookread import session_start_memories
     from loreline.project import project_key
 
-    conn = sqlite3.connect(Path(db).as_uri() + "?mode=ro", uri=True, timeout=0.5)
-    try:
-        found = conn.execute(SQL, (project_key(cwd), MAX_ROWS)).fetchall()
-    finally:
-        conn.close()
-    return [(str(kind), str(text)) for kind, text in found]
+    return session_start_memories(db, project_key(cwd), MAX_ROWS)
 
 
 def render(rows: list[tuple[str, str]], limit: int) -> str | None:

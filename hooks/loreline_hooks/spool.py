@@ -36,7 +36,7 @@ def write(record: dict[str, Any], settings: capture.Settings) -> Path | None:
     data = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
     name = capture.spool_name(time.time_ns(), os.getpid(), os.urandom(4).hex())
     tmp = folder / (capture.TMP_PREFIX + name)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = home.open_private(tmp, os.O_WRONLY | os.O_EXCL)
     try:
         view = memoryview(data)
         while view:
@@ -66,8 +66,7 @@ def over_cap(folder: Path, cap_bytes: int) -> bool:
 
 def count_drop() -> None:
     path = capture.dropped_counter_path()
-    home.ensure_private_dir(path.parent)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = home.open_private(path, os.O_WRONLY | os.O_APPEND)
     try:
         os.write(fd, b".")
     finally:
@@ -85,7 +84,7 @@ def log_error(event: str, err: BaseException) -> None:
         except FileNotFoundError:
             pass
         line = f"{capture.utc_stamp(time.time())} {event[:40]} {describe(err)}\n"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        fd = home.open_private(path, os.O_WRONLY | os.O_APPEND)
         try:
             os.write(fd, line.encode("utf-8", "replace"))
         finally:

@@ -7,15 +7,17 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 
 from __future__ import annotations
 
-from . import capture_bench, lsp_bench, recall_bench, reimport, rss, throughput
+from . import capture_bench, dryrun_bench, lsp_bench, recall_bench, reimport, rss, size_bench, throughput
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
     "hook": capture_bench.hook_wall,  # first: process start-up timings want a quiet machine
     "throughput": throughput.pipeline_vs_orjson,
     "redaction": throughput.redaction,
+    "dry-run": dryrun_bench.dry_run_vs_orjson,
     "reimport": reimport.unchanged_sessions,
     "recall": recall_bench.recall_latency,
+    "store-size": size_bench.store_size,
     "peak-rss": rss.peak_rss,
     "lsp": lsp_bench.lsp_timings,
 }

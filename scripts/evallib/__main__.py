@@ -1,6 +1,6 @@
 """`scripts/eval`: extraction and retrieval metrics; `scripts/eval redaction …` hands over.
 
-    scripts/eval [all|extraction|retrieval] [--backend rules,anthropic] [--verbose]
+    scripts/eval [all|extraction|retrieval] [--backend rules,anthropic] [--real rules] [--verbose]
     scripts/eval redaction [ARGS…]      → scripts/eval_redaction.py main(ARGS)
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
 """
@@ -21,7 +21,7 @@ import orjson
 
 from benchlib import docs
 
-from . import backends, dataset, extraction, report, retrieval
+from . import backends, dataset, extraction, realreport, realset, report, retrieval
 
 RESULTS = docs.ROOT / ".bench" / "eval.json"
 
@@ -32,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
     p.add_argument("--backend", default="rules,anthropic",
                    help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
+    p.add_argument("--real", default="rules",
+                   help="backends also scored on the real labelled set, comma-separated (rules; a model backend "
+                        "is billed for every one of its sessions)")
     p.add_argument("--verbose", "-v", action="store_true", help="print every miss and false positive")
     p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/eval.json)")
     p.add_argument("--docs", type=Path, default=docs.DOC, help="the Markdown file whose eval section is rewritten")
@@ -60,6 +63,7 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="loreline-eval-"))
     runs: list[extraction.Run] = []
+    real: list[tuple[str, realset.HalfScore]] = []
     result: retrieval.Result | None = None
     cases = dataset.load()
     skipped = [b for b in chosen if b.make is None] if args.what in ("all", "extraction") else []
@@ -69,6 +73,8 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
                 if backend.make is not None:
                     runs.append(extraction.run(backend.name, backend.make(), cases, dataset.SESSIONS,
                                                work / f"home-{backend.name}"))
+                    if backend.name in args.real.split(","):
+                        real += [(backend.name, realset.score_half(backend.make(), half)) for half in ("tune", "test")]
         if args.what in ("all", "retrieval"):
             result = retrieval.evaluate(work / "home-retrieval")
     finally:
@@ -76,14 +82,19 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
     elapsed = time.perf_counter() - started
     info = docs.machine()
     print(report.render(runs, skipped, result, info, args.verbose))
+    if real:
+        print(realreport.render(real))
     print(f"total {elapsed:.1f} s")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_bytes(orjson.dumps(report.as_json(runs, skipped, result, info, elapsed),
-                                       option=orjson.OPT_INDENT_2) + b"\n")
+    document = report.as_json(runs, skipped, result, info, elapsed)
+    document["real"] = [{"backend": name, **realset.as_json(score)} for name, score in real]
+    args.json.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
     if not args.no_docs:
         sessions = sum(len(c.sessions) for c in cases)
-        docs.write_section("eval", report.markdown(runs, skipped, result, info, elapsed, len(cases), sessions),
-                           args.docs)
+        section = report.markdown(runs, skipped, result, info, elapsed, len(cases), sessions)
+        if real:
+            section += "\n" + realreport.markdown(real)
+        docs.write_section("eval", section, args.docs)
     return 0
 
 

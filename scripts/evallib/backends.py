@@ -1,7 +1,7 @@
 """The distiller backends the eval can run, each available or skipped with a reason.
 
 `rules` always runs (offline). `anthropic` runs when `loreline.keys.find_key()` finds a key
-(ANTHROPIC_API_KEY, then the OS keyring) and is built by `loreline.distill.select.choose`,
+(ANTHROPIC_API_KEY, then the OS keyring) and is built by `loreline.backends.choose`,
 exactly as an import would build it (model and endpoint from the user's config). Without a
 key it is skipped and the report says so — never silently.
 """
@@ -33,9 +33,9 @@ def anthropic() -> Backend:
         return Backend("anthropic", None, "skipped: no Anthropic API key (ANTHROPIC_API_KEY or the OS keyring)")
 
     def make() -> Distiller:
-        from loreline.distill import select
+        from loreline import backends
 
-        return select.choose("anthropic").distiller
+        return backends.choose("anthropic").distiller
 
     return Backend("anthropic", make)
 

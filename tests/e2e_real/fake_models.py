@@ -12,8 +12,13 @@ Server (`FakeModels`): binds 127.0.0.1 on a free port and speaks, with scripted 
 Every request is appended to the log (one JSON line: api, method, path, headers without
 credentials, body) before it is answered, so a test can read exactly what a CLI sent.
 
-Answers are plain text (no tool use), chosen by `Replies`: the first rule whose needle occurs
-in the last user message wins, else the default. Needles are matched case-insensitively.
+Answers are chosen by `Replies`: the first rule whose needle occurs in the last user message
+wins, else the default. Needles are matched case-insensitively. An answer is plain text, or a
+tool call when it is written `tool_reply(name, input)` (Anthropic only: one `tool_use` block,
+stop reason `tool_use`; the request after it carries the tool result, whose text is not
+searched, so the default answer ends the turn), an API error when it is written
+`error_reply(status)`, or no answer for a while when it is written `stall_reply(seconds)`
+(both Anthropic only).
 
 Probe (`python fake_models.py --probe`, run under `unshare -n`): exits 0 when loopback can be
 brought up, this server answers on it, and no other route exists.
@@ -65,6 +70,37 @@ class Replies:
     def answer(self, last_user_text: str) -> str:
         lowered = last_user_text.lower()
         return next((reply for needle, reply in self.rules if needle in lowered), self.default)
+
+
+TOOL_PREFIX = "tool_use:"
+
+
+def tool_reply(name: str, arguments: dict[str, Any]) -> str:
+    """A scripted answer that calls tool `name` with `arguments` instead of writing text."""
+    return TOOL_PREFIX + json.dumps({"name": name, "input": arguments})
+
+
+ERROR_PREFIX = "error:"
+
+
+def error_reply(status: int, kind: str = "overloaded_error") -> str:
+    """A scripted answer that fails with HTTP `status` (an Anthropic error body)."""
+    return ERROR_PREFIX + json.dumps({"status": status, "type": kind})
+
+
+STALL_PREFIX = "stall:"
+
+
+def stall_reply(seconds: float) -> str:
+    """A scripted answer that keeps the request waiting `seconds`, then answers "Too late."."""
+    return f"{STALL_PREFIX}{seconds}"
+
+
+def tool_of(answer: str) -> dict[str, Any] | None:
+    if not answer.startswith(TOOL_PREFIX):
+        return None
+    call = json.loads(answer[len(TOOL_PREFIX):])
+    return {"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:22], "name": call["name"], "input": call["input"]}
 
 
 @dataclass
@@ -183,26 +219,49 @@ class Handler(BaseHTTPRequestHandler):
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         text = self.server.replies.answer(last_user_text(body.get("messages")))
+        if text.startswith(STALL_PREFIX):
+            time.sleep(float(text[len(STALL_PREFIX):]))
+            text = "Too late."
+        if text.startswith(ERROR_PREFIX):
+            failure = json.loads(text[len(ERROR_PREFIX):])
+            return self._json(int(failure["status"]), {"type": "error", "error": {
+                "type": failure["type"], "message": "fake: scripted failure"}})
+        tool = tool_of(text)
+        stop = "tool_use" if tool else "end_turn"
         model = str(body.get("model") or "claude-fake")
         message_id = "msg_" + uuid.uuid4().hex[:24]
         if not body.get("stream"):
             return self._json(200, {"id": message_id, "type": "message", "role": "assistant", "model": model,
-                                    "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+                                    "content": [tool or {"type": "text", "text": text}], "stop_reason": stop,
                                     "stop_sequence": None, "usage": USAGE})
         self._start_stream()
         self._event("message_start", {"type": "message_start", "message": {
             "id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
             "stop_reason": None, "stop_sequence": None, "usage": dict(USAGE, output_tokens=1)}})
+        if tool:
+            self._tool_block(tool)
+        else:
+            self._text_block(text)
+        self._event("message_delta", {"type": "message_delta",
+                                      "delta": {"stop_reason": stop, "stop_sequence": None},
+                                      "usage": {"output_tokens": USAGE["output_tokens"]}})
+        self._event("message_stop", {"type": "message_stop"})
+
+    def _text_block(self, text: str) -> None:
         self._event("content_block_start", {"type": "content_block_start", "index": 0,
                                             "content_block": {"type": "text", "text": ""}})
         for piece in halves(text):
             self._event("content_block_delta", {"type": "content_block_delta", "index": 0,
                                                 "delta": {"type": "text_delta", "text": piece}})
         self._event("content_block_stop", {"type": "content_block_stop", "index": 0})
-        self._event("message_delta", {"type": "message_delta",
-                                      "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                                      "usage": {"output_tokens": USAGE["output_tokens"]}})
-        self._event("message_stop", {"type": "message_stop"})
+
+    def _tool_block(self, tool: dict[str, Any]) -> None:
+        self._event("content_block_start", {"type": "content_block_start", "index": 0,
+                                            "content_block": dict(tool, input={})})
+        for piece in halves(json.dumps(tool["input"])):
+            self._event("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                                "delta": {"type": "input_json_delta", "partial_json": piece}})
+        self._event("content_block_stop", {"type": "content_block_stop", "index": 0})
 
     # -- OpenAI Responses ---------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """The model judge of the belief pipeline: `classify_relation` and `judge_conflict`.
 
-Both are forced tool calls through the same `ModelClient` as the distiller (retries, usage
+Both are tool calls through the same client as the distiller (`distill.ToolCaller`: the
+anthropic backend's `ModelClient` or the claude-code backend's `CodeClient`; retries, usage
 metering and the daily cap included). Everything sent is already sanitized and redacted:
 memory texts and provenance excerpts are stored that way. An answer outside the contract
 raises `ModelOutputError`; the caller treats the pair as unclassified.
@@ -17,7 +18,7 @@ from ..errors import ModelOutputError
 from ..models import Candidate, Memory
 
 if TYPE_CHECKING:
-    from ..distill.anthropic import ModelClient
+    from ..distill import ToolCaller
 
 CLASSIFY_TOOL: dict[str, Any] = {
     "name": "classify_relation",
@@ -60,7 +61,7 @@ def _new(candidate: Candidate, ctx: Context) -> str:
 
 
 class ModelJudge:
-    def __init__(self, client: ModelClient) -> None:
+    def __init__(self, client: ToolCaller) -> None:
         self.client = client
 
     def classify(self, candidate: Candidate, ctx: Context, existing: Memory) -> tuple[str, str]:

@@ -137,10 +137,7 @@ def _save_cache(cache: Path, data: dict[str, Any]) -> None:
     import json
 
     try:
-        home.ensure_private_dir(cache.parent)
-        tmp = cache.with_name(f".{cache.name}.{os.getpid()}")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, cache)
+        home.write_private(cache, json.dumps(data))
     except OSError:
         pass
 

@@ -43,7 +43,7 @@ from ..privacy.sanitize import sanitize
 from ..store import Store, ledger
 
 if TYPE_CHECKING:
-    from ..distill import select
+    from .. import backends
 
 LAG_BASE_SECONDS = 2.0
 HORIZON_SECONDS = 60.0
@@ -207,20 +207,18 @@ class Worker:
         return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False)
 
 
-def default_choice() -> "select.Choice":
+def default_choice() -> "backends.Choice":
     """The configured backend (`distill.backend`: Claude when a key is available, else rules),
     with its judge for the belief pipeline."""
-    from ..distill import select
+    from .. import backends
 
-    return select.choose()
+    return backends.choose()
 
 
 def _lock(wait: float) -> Any:
-    from filelock import FileLock, Timeout
+    from filelock import Timeout
 
-    path = capture.worker_lock_path()
-    home.ensure_private_dir(path.parent)
-    lock = FileLock(str(path), mode=0o600)
+    lock = home.private_lock(capture.worker_lock_path())
     try:
         lock.acquire(timeout=wait, poll_interval=0.05)
     except Timeout:

@@ -17,13 +17,18 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
         p = sub.add_parser(name, help=f"{verb} Loreline's capture hooks in Claude Code or Codex")
         p.add_argument("tool", choices=TOOLS, help="claude-code (settings.json hooks) or codex (config.toml notify)")
         p.add_argument("--project", nargs="?", const=".", metavar="DIR",
-                       help="Claude Code only: use DIR/.claude/settings.json (default DIR: this project) "
-                            "instead of the user settings")
+                       help="Claude Code only: use DIR/.claude/settings.local.json, the personal file "
+                            "teams do not commit (default DIR: this project), instead of the user "
+                            "settings; Loreline entries an older version put in DIR/.claude/settings.json "
+                            "are removed from it")
         p.set_defaults(func=func)
 
 
 def run_connect(args: argparse.Namespace) -> int:
-    change = _apply(args, connect=True)
+    change, *moved = _apply(args, connect=True)
+    for old in moved:
+        print(f"Removed Loreline's entries ({old.detail}) from the shared {old.path}; "
+              "they now live in the personal file below.")
     if not change.changed:
         print(f"{_label(args.tool)} is already connected in {change.path}; nothing changed.")
         return 0
@@ -36,15 +41,18 @@ def run_connect(args: argparse.Namespace) -> int:
 
 
 def run_disconnect(args: argparse.Namespace) -> int:
-    change = _apply(args, connect=False)
-    if not change.changed:
-        print(f"{_label(args.tool)}: {change.detail} in {change.path}; nothing changed.")
-        return 0
-    print(f"Disconnected {_label(args.tool)}: removed Loreline's entries ({change.detail}) from {change.path}.")
+    for change in _apply(args, connect=False):
+        if not change.changed:
+            print(f"{_label(args.tool)}: {change.detail} in {change.path}; nothing changed.")
+        else:
+            print(f"Disconnected {_label(args.tool)}: removed Loreline's entries ({change.detail}) "
+                  f"from {change.path}.")
     return 0
 
 
-def _apply(args: argparse.Namespace, *, connect: bool) -> Change:
+def _apply(args: argparse.Namespace, *, connect: bool) -> list[Change]:
+    """The change to the file the tool reads first; for `--project`, then any change to the
+    shared project file an older Loreline wrote into (only when something was removed there)."""
     if args.tool == "codex":
         from ..connect import codex
 
@@ -52,11 +60,17 @@ def _apply(args: argparse.Namespace, *, connect: bool) -> Change:
             from ..errors import ConfigError
 
             raise ConfigError("--project applies to claude-code only; Codex reads one notify program per user")
-        return codex.connect() if connect else codex.disconnect()
+        return [codex.connect() if connect else codex.disconnect()]
     from ..connect import claude_code
 
-    path = claude_code.settings_path(_project_dir(args.project))
-    return claude_code.connect(path) if connect else claude_code.disconnect(path)
+    project = _project_dir(args.project)
+    path = claude_code.settings_path(project)
+    main = claude_code.connect(path) if connect else claude_code.disconnect(path)
+    if project is None:
+        return [main]
+    shared = claude_code.shared_project_path(project)
+    legacy = claude_code.disconnect(shared) if claude_code.installed(shared) else None
+    return [main, *([legacy] if legacy is not None and legacy.changed else [])]
 
 
 def _project_dir(value: str | None) -> Path | None:

@@ -70,8 +70,12 @@ def import_report(report: ImportReport) -> str:
         f"  candidates {report.candidates} · rejected {sum(report.rejected.values())}"
         + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(report.rejected.items())) + ")" if report.rejected else "")
         + ("" if report.dry_run else f" · added {report.added} · merged {report.merged}")
+        + (f" · versioned {report.versioned}" if report.versioned else "")
+        + (f" · conflicts {report.conflicts}" if report.conflicts else "")
         + (f" · forgotten, not re-added {report.forgotten_skipped}" if report.forgotten_skipped else ""),
     ]
+    if report.backend_reason:
+        out.insert(1, f"  backend {report.backend_reason}")
     out.extend(_grouped("left out", report.left_out))
     out.extend(_grouped("failed", report.failed))
     out.extend(_grouped("deferred to the next run", report.deferred))

@@ -29,7 +29,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 def run(args: argparse.Namespace) -> int:
     from .. import transcripts
     from ..chunk import chunk
-    from ..pipeline import clean_turns
+    from ..api import clean_turns
 
     path = Path(args.path).expanduser()
     t = transcripts.parse(path, tool=args.tool).transcript

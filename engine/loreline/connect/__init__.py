@@ -2,12 +2,17 @@
 
 Shared rules for every connector:
 - merge, never replace: the user's other settings, hooks and comments stay as they were;
-- recognisable: Loreline's entries are found by their command (`loreline-hook` or
-  `loreline_hooks.entry`), so connecting twice changes nothing, a moved install is updated,
-  and disconnecting removes exactly what connect added;
+- exact ownership: every entry connect writes is recorded in a manifest in Loreline's state
+  dir (`loreline.connect.manifest`, keyed by the settings file's real path). An entry is
+  Loreline's only when it equals, as a whole command, one recorded there or the one this
+  install builds now; a user's hook that merely mentions `loreline-hook` is never touched.
+  So connecting twice changes nothing, a moved install is updated, and disconnecting removes
+  exactly what connect added;
 - safe writes: nothing is written when the existing file cannot be parsed (ConfigError
-  naming it); the first change leaves a `<name>.loreline-backup-<UTC time>` copy beside it;
-  the new file replaces the old atomically, with the old file's permissions, under a lock;
+  naming it) or is read-only (one line, nothing changed); a symlinked file (absolute,
+  relative, a chain) is written through to the file it names, so the link stays a link; the
+  first change leaves a 0600 `<name>.loreline-backup-<UTC time>` copy beside the name the tool
+  reads; the new file replaces the old atomically, with the old file's permissions, under a lock;
 - the hook command is an absolute path (the installed `loreline-hook`, else this
   interpreter with `-m loreline_hooks.entry`), never a version-manager shim, which costs a
   hook ~90 ms per call.
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -26,8 +32,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import home
+from ..errors import ConfigError
 
-MARKERS = ("loreline-hook", "loreline_hooks.entry")
 BACKUP_TAG = ".loreline-backup-"
 
 
@@ -64,41 +70,84 @@ def _is_shim(path: str) -> bool:
     return "shims" in parts or ".asdf" in parts
 
 
-def is_ours(command: object) -> bool:
-    text = " ".join(str(c) for c in command) if isinstance(command, list) else str(command)
-    return any(marker in text for marker in MARKERS)
-
-
 @contextmanager
 def locked() -> Iterator[None]:
-    """Serialise Loreline's edits of other tools' settings files."""
-    from filelock import FileLock
+    """Serialise Loreline's edits of other tools' settings files (and of the manifest)."""
+    from filelock import Timeout
 
-    lock_path = home.ensure_private_dir(home.state_dir()) / "connect.lock"
-    with FileLock(str(lock_path), timeout=30):
+    try:
+        lock = home.private_lock(home.state_dir() / "connect.lock", timeout=30)
+        lock.acquire()
+    except Timeout:
+        raise ConfigError("another `loreline connect` or `disconnect` held its lock for 30 s; "
+                          "nothing was changed, try again") from None
+    except OSError as err:
+        raise ConfigError(f"cannot use Loreline's state folder {home.state_dir()} to record the change: "
+                          f"{err.strerror or err}; nothing was changed") from None
+    try:
         yield
+    finally:
+        lock.release()
+
+
+def real_path(path: Path) -> Path:
+    """The file a (possibly symlinked) settings path names: absolute and relative links and
+    chains are followed; a dangling link names the file it would create."""
+    return Path(os.path.realpath(path))
 
 
 def backup_once(path: Path) -> Path | None:
-    """Copy `path` aside before Loreline first changes it; None when a copy exists or no file."""
+    """Copy `path`'s content aside (0600, beside the name the tool reads) before Loreline first
+    changes it; None when a copy exists or there is no file."""
     if not path.exists() or any(path.parent.glob(path.name + BACKUP_TAG + "*")):
         return None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(path.name + BACKUP_TAG + stamp)
-    shutil.copy2(path, target)
+    try:
+        home.write_private(target, path.read_bytes())
+    except OSError as err:
+        raise ConfigError(f"cannot keep a backup of {path} beside it ({err.strerror or err}); "
+                          "nothing was changed") from None
     return target
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` in one rename, keeping its permissions (0600 when new)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o600
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def check_writable(path: Path) -> None:
+    """Refuse a settings file the user made read-only (even where root could write it)."""
+    real = real_path(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        mode = real.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise ConfigError(f"cannot read {path}: {err.strerror or err}; nothing was changed") from None
+    if not mode & stat.S_IWUSR or not os.access(real, os.W_OK):
+        shown = path if real == path else f"{path} (-> {real})"
+        raise ConfigError(f"{shown} is read-only; nothing was changed (make it writable, e.g. "
+                          "`chmod u+w`, to let Loreline edit it)")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace the file `path` names with `text` in one rename, keeping its permissions (0600
+    when new) and owner; a symlink stays a symlink."""
+    check_writable(path)
+    real = real_path(path)
+    try:
+        _replace(real, text)
+    except OSError as err:
+        raise ConfigError(f"cannot write {path}: {err.strerror or err}; nothing was changed") from None
+
+
+def _replace(real: Path, text: str) -> None:
+    old = real.stat() if real.exists() else None
+    real.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        os.chmod(tmp, stat.S_IMODE(old.st_mode) if old else home.PRIVATE_FILE)
+        if old is not None and hasattr(os, "chown") and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+            os.chown(tmp, old.st_uid, old.st_gid)
+        os.replace(tmp, real)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

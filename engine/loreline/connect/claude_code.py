@@ -1,34 +1,67 @@
-"""Claude Code: Loreline's hooks in `settings.json` (user or project).
+"""Claude Code: Loreline's hooks in `settings.json` (user) or `settings.local.json` (project).
 
-User file: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`; project file:
-`<project>/.claude/settings.json`. Four events, each one group holding one command handler
-`<absolute loreline-hook> <Event>` with a short timeout:
+User file: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`. Project file:
+`<project>/.claude/settings.local.json`, the personal file Claude Code reads and teams do not
+commit, so this machine's absolute paths never reach a teammate (`.claude/settings.json`, the
+shared file, only loses entries an older Loreline put there). Each event in `HOOKS` gets one
+group holding one command handler `<absolute loreline-hook> <Event>` with a short timeout.
 
-    SessionStart  inject the project's memories     Stop        record the turn
-    PreCompact    record, start the worker          SessionEnd  record, start the worker
-
-See `loreline.connect` for the merge, backup, lock and atomic-write rules.
+The file is parsed and written back as JSON: keys keep their order and the indentation width
+(spaces or tabs), line endings and final newline are kept, but spacing inside a line, number
+spellings (`1e3`) and escapes (`\\u00e9`) come out in Python's canonical form, and a key repeated
+in one object keeps its last value. See `loreline.connect` for ownership, backup, symlink,
+lock and atomic-write rules.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
 from ..transcripts.discover import claude_dir
-from . import Change, backup_once, hook_argv, is_ours, locked, write_atomic
+from . import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
 
-EVENTS = ("SessionStart", "Stop", "PreCompact", "SessionEnd")
+TOOL = "claude-code"
 TIMEOUT_SECONDS = 10
+LOCAL_NAME = "settings.local.json"
+SHARED_NAME = "settings.json"
+#: the manifest's name for "connect created the `hooks` object itself"
+TABLE = "(hooks)"
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """One event Loreline listens to: `<loreline-hook> <event>` runs on it."""
+
+    event: str
+    purpose: str
+    timeout: int = TIMEOUT_SECONDS
+
+
+#: the one table of what connect installs; adding an event is adding a line here
+HOOKS: tuple[Hook, ...] = (
+    Hook("SessionStart", "inject the project's memories"),
+    Hook("Stop", "record the turn"),
+    Hook("PreCompact", "record, start the worker"),
+    Hook("SessionEnd", "record, start the worker"),
+)
+EVENTS = tuple(hook.event for hook in HOOKS)
 
 
 def settings_path(project: Path | None = None) -> Path:
     if project is not None:
-        return project / ".claude" / "settings.json"
-    return claude_dir() / "settings.json"
+        return project / ".claude" / LOCAL_NAME
+    return claude_dir() / SHARED_NAME
+
+
+def shared_project_path(project: Path) -> Path:
+    """The committed project file, where an older Loreline wrote its hooks."""
+    return project / ".claude" / SHARED_NAME
 
 
 def command(event: str) -> str:
@@ -36,20 +69,51 @@ def command(event: str) -> str:
 
 
 def handler(event: str) -> dict[str, Any]:
-    return {"type": "command", "command": command(event), "timeout": TIMEOUT_SECONDS}
+    timeout = next((hook.timeout for hook in HOOKS if hook.event == event), TIMEOUT_SECONDS)
+    return {"type": "command", "command": command(event), "timeout": timeout}
+
+
+class Owned:
+    """Which handlers in one file are Loreline's: those whose whole command equals one the
+    manifest recorded for that event, or the one this install builds for a `HOOKS` event."""
+
+    def __init__(self, record: manifest.Record) -> None:
+        self.record = record
+        self._current = {event: command(event) for event in EVENTS}
+
+    def commands(self, event: str) -> set[str]:
+        found = {h["command"] for h in self.record.for_key(event)
+                 if isinstance(h, dict) and isinstance(h.get("command"), str)}
+        return found | ({self._current[event]} if event in self._current else set())
+
+    def is_ours(self, event: str, item: Any) -> bool:
+        return (isinstance(item, dict) and item.get("type", "command") == "command"
+                and item.get("command") in self.commands(event))
 
 
 def connect(path: Path) -> Change:
     """Add (or update) Loreline's hooks in `path`; a no-op when they are already there."""
     with locked():
-        data = load(path)
+        real = real_path(path)
+        text, data = read(path)
+        record = manifest.recorded(real, TOOL)
+        owned = Owned(record)
+        created = set(record.created) | (set() if "hooks" in data else {TABLE})
         hooks = _hooks_table(data, path, create=True)
         assert hooks is not None
-        touched = [event for event in EVENTS if _install(hooks, event, path)]
-        if not touched:
-            return Change(path, False, detail="already connected")
-        backup = backup_once(path)
-        write_atomic(path, dump(data))
+        created |= {event for event in EVENTS if event not in hooks}
+        touched = [event for event in EVENTS if _install(hooks, event, owned, path)]
+        touched += [event for event in list(hooks)
+                    if event not in EVENTS and _uninstall(hooks, event, owned, path, created)]
+        wanted = manifest.Record({event: [handler(event)] for event in EVENTS}, tuple(sorted(created)))
+        if touched:
+            check_writable(path)
+            backup = backup_once(path)
+            write_atomic(path, dump(data, text))
+        if record != wanted:
+            manifest.save(real, TOOL, wanted)
+    if not touched:
+        return Change(path, False, detail="already connected")
     return Change(path, True, backup, detail=", ".join(touched))
 
 
@@ -58,15 +122,25 @@ def disconnect(path: Path) -> Change:
     with locked():
         if not path.exists():
             return Change(path, False, detail="no settings file")
-        data = load(path)
+        real = real_path(path)
+        text, data = read(path)
+        record = manifest.recorded(real, TOOL)
+        owned = Owned(record)
+        # without a record (connected by an older Loreline) the containers it emptied were its own
+        created = set(record.created) if record.entries else {TABLE, *EVENTS}
         hooks = _hooks_table(data, path, create=False)
-        removed = [event for event in list(hooks) if _uninstall(hooks, event, path)] if hooks is not None else []
-        if not removed:
-            return Change(path, False, detail="not connected")
-        if hooks == {}:
-            del data["hooks"]
-        backup = backup_once(path)
-        write_atomic(path, dump(data))
+        removed = [event for event in list(hooks) if _uninstall(hooks, event, owned, path, created)] \
+            if hooks is not None else []
+        if removed:
+            if hooks == {} and TABLE in created:
+                del data["hooks"]
+            check_writable(path)
+            backup = backup_once(path)
+            write_atomic(path, dump(data, text))
+        if record.entries or record.created:
+            manifest.save(real, TOOL, None)
+    if not removed:
+        return Change(path, False, detail="not connected")
     return Change(path, True, backup, detail=", ".join(removed))
 
 
@@ -78,18 +152,26 @@ def installed(path: Path) -> list[str]:
         return []
     if hooks is None:
         return []
-    return [event for event, groups in hooks.items() if isinstance(groups, list) and _ours_in(groups)]
+    owned = Owned(manifest.recorded(real_path(path), TOOL))
+    return [event for event, groups in hooks.items()
+            if isinstance(groups, list) and _ours_in(groups, event, owned)]
 
 
 def load(path: Path) -> dict[str, Any]:
+    return read(path)[1]
+
+
+def read(path: Path) -> tuple[str, dict[str, Any]]:
+    """The file's text (for its layout) and its JSON object; ("", {}) when absent or empty."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as handle:  # line endings as they are
+            text = handle.read()
     except FileNotFoundError:
-        return {}
+        return "", {}
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
     if not text.strip():
-        return {}
+        return text, {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -97,11 +179,22 @@ def load(path: Path) -> dict[str, Any]:
                           "fix it or move it aside, then connect again. Nothing was changed.") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path} must hold a JSON object; nothing was changed")
-    return data
+    return text, data
 
 
-def dump(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+def dump(data: dict[str, Any], original: str = "") -> str:
+    """`data` as JSON laid out like `original`: its indentation (width, or tabs), line endings
+    and final newline; a single-line file stays on one line; a new file gets two spaces."""
+    indent: int | str | None = 2
+    found = re.search(r"\n([ \t]+)\S", original)
+    if found:
+        indent = found.group(1) if "\t" in found.group(1) else len(found.group(1))
+    elif original.strip():
+        indent = None if "\n" not in original.strip() else 2
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    if original.endswith("\n") or not original.strip():
+        text += "\n"
+    return text.replace("\n", "\r\n") if "\r\n" in original else text
 
 
 def _hooks_table(data: dict[str, Any], path: Path, *, create: bool) -> dict[str, Any] | None:
@@ -120,24 +213,26 @@ def _groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
     return groups
 
 
-def _install(hooks: dict[str, Any], event: str, path: Path) -> bool:
+def _install(hooks: dict[str, Any], event: str, owned: Owned, path: Path) -> bool:
     """Make `event` run exactly one Loreline handler, the current one; True if it changed."""
     groups = _groups(hooks, event, path)
     wanted = handler(event)
-    if _ours_in(groups) == [wanted] and _alone(groups, wanted):
+    if _ours_in(groups, event, owned) == [wanted] and _alone(groups, wanted):
         return False
-    kept = _without_ours(groups)
+    kept = _without_ours(groups, event, owned)
     kept.append({"hooks": [wanted]})
     hooks[event] = kept
     return True
 
 
-def _uninstall(hooks: dict[str, Any], event: str, path: Path) -> bool:
+def _uninstall(hooks: dict[str, Any], event: str, owned: Owned, path: Path, created: set[str]) -> bool:
+    """Remove Loreline's handlers from `event`; the event's list goes too when connect made it
+    and nothing else is left in it. True if anything was removed."""
     groups = _groups(hooks, event, path)
-    if not _ours_in(groups):
+    if not _ours_in(groups, event, owned):
         return False
-    kept = _without_ours(groups)
-    if kept:
+    kept = _without_ours(groups, event, owned)
+    if kept or event not in created:
         hooks[event] = kept
     else:
         del hooks[event]
@@ -149,12 +244,8 @@ def _handlers(group: Any) -> list[Any]:
     return inner if isinstance(inner, list) else []
 
 
-def _is_our_handler(item: Any) -> bool:
-    return isinstance(item, dict) and item.get("type", "command") == "command" and is_ours(item.get("command", ""))
-
-
-def _ours_in(groups: list[Any]) -> list[Any]:
-    return [item for group in groups for item in _handlers(group) if _is_our_handler(item)]
+def _ours_in(groups: list[Any], event: str, owned: Owned) -> list[Any]:
+    return [item for group in groups for item in _handlers(group) if owned.is_ours(event, item)]
 
 
 def _alone(groups: list[Any], wanted: dict[str, Any]) -> bool:
@@ -162,15 +253,15 @@ def _alone(groups: list[Any], wanted: dict[str, Any]) -> bool:
     return any(isinstance(g, dict) and g.get("hooks") == [wanted] and "matcher" not in g for g in groups)
 
 
-def _without_ours(groups: list[Any]) -> list[Any]:
+def _without_ours(groups: list[Any], event: str, owned: Owned) -> list[Any]:
     """The groups minus Loreline's handlers; a group left empty by that removal goes too."""
     kept: list[Any] = []
     for group in groups:
         handlers = _handlers(group)
-        if not any(_is_our_handler(item) for item in handlers):
+        if not any(owned.is_ours(event, item) for item in handlers):
             kept.append(group)
             continue
-        rest = [item for item in handlers if not _is_our_handler(item)]
+        rest = [item for item in handlers if not owned.is_ours(event, item)]
         if rest:
             kept.append({**group, "hooks": rest})
     return kept

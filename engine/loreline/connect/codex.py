@@ -2,9 +2,11 @@
 
 Codex runs one notify program after each agent turn, passing the JSON as the last argument:
 `notify = ["<absolute loreline-hook>", "codex-notify"]`. The file is edited with tomlkit, so
-the user's comments, order and other keys survive. A notify program that is not Loreline's is
-never replaced: connect stops with a message saying how to chain Loreline from it.
-See `loreline.connect` for the backup, lock and atomic-write rules.
+the user's comments, order and other keys survive. The notify program is Loreline's only when
+its whole argv equals the one this install builds or one the manifest recorded; any other
+(even a wrapper named `loreline-hook`) is never replaced: connect stops with a message saying
+how to chain Loreline from it. See `loreline.connect` for the ownership, backup, symlink, lock
+and atomic-write rules.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from . import Change, backup_once, hook_argv, is_ours, locked, write_atomic
+from . import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
 
 EVENT_ARG = "codex-notify"
+TOOL = "codex"
+KEY = "notify"
 
 
 def codex_home() -> Path:
@@ -35,16 +39,23 @@ def notify_argv() -> list[str]:
 def connect(path: Path | None = None) -> Change:
     path = path or config_path()
     with locked():
+        real = real_path(path)
         doc = _load(path)
-        current = doc.get("notify")
+        record = manifest.recorded(real, TOOL)
+        current = doc.get(KEY)
         wanted = notify_argv()
-        if current is not None and not is_ours(_as_list(current)):
+        if current is not None and not _is_ours(_as_list(current), record):
             raise ConfigError(_clobber_message(path, _as_list(current), wanted))
-        if current is not None and _as_list(current) == wanted:
-            return Change(path, False, detail="already connected")
-        doc["notify"] = wanted
-        backup = backup_once(path)
-        write_atomic(path, _dumps(doc))
+        changed = current is None or _as_list(current) != wanted
+        if changed:
+            check_writable(path)
+            doc[KEY] = wanted
+            backup = backup_once(path)
+            write_atomic(path, _dumps(doc))
+        if record.for_key(KEY) != [wanted]:
+            manifest.save(real, TOOL, manifest.Record({KEY: [wanted]}))
+    if not changed:
+        return Change(path, False, detail="already connected")
     return Change(path, True, backup, detail="notify")
 
 
@@ -53,23 +64,35 @@ def disconnect(path: Path | None = None) -> Change:
     with locked():
         if not path.exists():
             return Change(path, False, detail="no config file")
+        real = real_path(path)
         doc = _load(path)
-        current = doc.get("notify")
-        if current is None or not is_ours(_as_list(current)):
-            return Change(path, False, detail="not connected" if current is None else "notify runs another program")
-        del doc["notify"]
-        backup = backup_once(path)
-        write_atomic(path, _dumps(doc))
+        record = manifest.recorded(real, TOOL)
+        current = doc.get(KEY)
+        ours = current is not None and _is_ours(_as_list(current), record)
+        if ours:
+            check_writable(path)
+            del doc[KEY]
+            backup = backup_once(path)
+            write_atomic(path, _dumps(doc))
+        if record.entries:
+            manifest.save(real, TOOL, None)
+    if not ours:
+        return Change(path, False, detail="not connected" if current is None else "notify runs another program")
     return Change(path, True, backup, detail="notify")
 
 
 def installed(path: Path | None = None) -> bool:
     path = path or config_path()
     try:
-        current = _load(path).get("notify") if path.exists() else None
+        current = _load(path).get(KEY) if path.exists() else None
     except (ConfigError, OSError):
         return False
-    return current is not None and is_ours(_as_list(current))
+    return current is not None and _is_ours(_as_list(current), manifest.recorded(real_path(path), TOOL))
+
+
+def _is_ours(argv: list[str], record: manifest.Record) -> bool:
+    """Loreline's notify: exactly the argv this install builds, or one connect recorded."""
+    return argv == notify_argv() or argv in record.for_key(KEY)
 
 
 def _load(path: Path) -> Any:

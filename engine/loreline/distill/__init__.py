@@ -2,18 +2,19 @@
 
 Every backend satisfies `Distiller`; `pipeline` picks one and never looks inside it. A
 backend that spends money on a model also satisfies `Metered`: the pipeline hands it a
-usage meter (recording tokens, enforcing the unattended daily cap) and, on dry runs, asks
-it for an estimate instead of a call.
+`UsageMeter` (recording tokens, enforcing the unattended daily cap; `usage.Meter` is the
+one the pipeline uses) and, on dry runs, asks it for an estimate instead of a call.
+
+This package knows neither the store nor the belief layer: which backend runs, with which
+key and judge, is decided by `loreline.backends`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
-from ..models import Candidate, Chunk
-
-if TYPE_CHECKING:
-    from ..usage import Meter
+from ..models import Candidate, Chunk, Usage
 
 
 class Distiller(Protocol):
@@ -24,11 +25,34 @@ class Distiller(Protocol):
     def distill(self, chunk: Chunk) -> list[Candidate]: ...
 
 
+class UsageMeter(Protocol):
+    """What a paying backend reports its spending to."""
+
+    def before_call(self) -> None:
+        """Raise CapReachedError when no more calls may be made today (before spending)."""
+        ...
+
+    def record(self, usage: Usage) -> None:
+        """Count one completed call (before its answer is used)."""
+        ...
+
+
+class ToolCaller(Protocol):
+    """One forced tool call to a model: the answer is the tool's input (see `anthropic`).
+
+    Calls are counted by `meter` when one is attached."""
+
+    meter: UsageMeter | None
+
+    def call_tool(self, tool: Mapping[str, Any], system: str, user: str, *,
+                  max_tokens: int | None = None) -> tuple[dict[str, Any], Usage]: ...
+
+
 @runtime_checkable
 class Metered(Protocol):
     model: str
 
-    def attach(self, meter: Meter) -> None: ...
+    def attach(self, meter: UsageMeter) -> None: ...
 
     def estimate(self, chunk: Chunk) -> int:
         """Input tokens one call for `chunk` would send (a chars/4 estimate; no call)."""

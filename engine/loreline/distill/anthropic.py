@@ -1,18 +1,20 @@
 """The `anthropic` distiller: Claude through the official SDK, one forced tool call per chunk.
 
 `ModelClient.call_tool(tool, system, user)` is the one network primitive, shared with the
-belief pipeline's tools (`classify_relation`, `judge_conflict`):
+belief pipeline's tools (`classify_relation`, `judge_conflict`); it satisfies `ToolCaller`:
 - the answer is forced (`tool_choice` names the tool); the instructions are one system
   block marked for prompt caching; the transcript goes in the user message only;
-- the SDK's own retries are off: this module retries 408/409/429/5xx/529, timeouts and
-  connection errors with exponential backoff and jitter, honouring `retry-after` (a wait
-  longer than `distill.retry_max_seconds` is not waited out). After the last retry it
-  raises RateLimitedError so the caller defers the work instead of losing it, and every
-  later call of the same client fails fast the same way: one outage defers the rest of
-  the run without waiting it out session by session;
+- retries are the SDK's own (`distill.max_retries`: 408/409/429/5xx, timeouts and
+  connection errors, exponential backoff with jitter, `retry-after`/`retry-after-ms` and
+  `x-should-retry` honoured). Two rules are ours: a `retry-after` longer than
+  `distill.retry_max_seconds` is not waited out (a middleware sees it on the attempt and
+  defers at once), and after the last retry the call raises RateLimitedError so the
+  caller defers the work instead of losing it, and every later call of the same client
+  fails fast the same way (the breaker): one outage defers the rest of the run without
+  waiting it out session by session;
 - 401/403 raise AuthError naming where the key came from; the key itself never appears in
   a message;
-- each completed call is counted by the attached `usage.Meter` (which also enforces the
+- each completed call is counted by the attached `UsageMeter` (which also enforces the
   unattended daily cap) before its answer is used.
 
 `AnthropicDistiller` adds the distill prompt (package data, `prompts/distill.md`) and the
@@ -29,10 +31,8 @@ import email.utils
 import functools
 import json
 import os
-import random
 import re
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -41,12 +41,11 @@ from typing import Any, NoReturn
 from ..config import Config
 from ..errors import AuthError, DistillError, ModelOutputError, RateLimitedError
 from ..models import KINDS, Candidate, Chunk, Evidence, Usage
-from ..usage import Meter
+from . import ToolCaller, UsageMeter
 
 NAME = "anthropic"
 PROMPT_VERSION = "1"
 DEFAULT_MODEL = "claude-haiku-4-5"
-RETRY_STATUSES = frozenset({408, 409, 429})
 MAX_MEMORIES = 100
 
 RECORD_MEMORIES: dict[str, Any] = {
@@ -92,7 +91,6 @@ class Settings:
     max_output_tokens: int = 4096
     timeout_seconds: float = 90.0
     max_retries: int = 4
-    retry_base_seconds: float = 1.0
     retry_max_seconds: float = 30.0
 
     @classmethod
@@ -105,28 +103,26 @@ class Settings:
             max_output_tokens=cfg.get_int("distill.max_output_tokens"),
             timeout_seconds=cfg.get_float("distill.timeout_seconds"),
             max_retries=cfg.get_int("distill.max_retries"),
-            retry_base_seconds=cfg.get_float("distill.retry_base_seconds"),
             retry_max_seconds=cfg.get_float("distill.retry_max_seconds"),
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Retryable:
-    reason: str
-    retry_after: float | None = None
+class TooLongToWait(RateLimitedError):
+    """The server asked for a longer wait than `retry_max_seconds`: defer, do not sleep."""
+
+    def __init__(self, reason: str, seconds: float) -> None:
+        super().__init__(reason)
+        self.reason, self.seconds = reason, seconds
 
 
 class ModelClient:
-    """Forced tool calls against a Messages API endpoint, with bounded, testable retries."""
+    """Forced tool calls against a Messages API endpoint; the SDK retries, we defer."""
 
-    def __init__(self, settings: Settings, key: str, key_source: str, *, meter: Meter | None = None,
-                 sleep: Callable[[float], None] = time.sleep, jitter: Callable[[], float] = random.random) -> None:
+    def __init__(self, settings: Settings, key: str, key_source: str, *, meter: UsageMeter | None = None) -> None:
         self.settings = settings
         self.meter = meter
         self._key = key
         self._key_source = key_source
-        self._sleep = sleep
-        self._jitter = jitter
         self._sdk: Any = None
         self._down: str | None = None
 
@@ -149,56 +145,48 @@ class ModelClient:
 
     def _send(self, body: dict[str, Any]) -> Any:
         sdk, errors = self._client()
-        attempt = 0
-        while True:
-            try:
-                return sdk.messages.create(**body)
-            except errors.AnthropicError as err:
-                failure = self._classify(err, errors)
-            delay = self._delay(attempt, failure.retry_after)
-            if attempt >= self.settings.max_retries or delay is None:
-                self._give_up(failure, attempt + 1, delay is None)
-            self._sleep(delay)
-            attempt += 1
+        try:
+            return sdk.messages.create(**body)
+        except TooLongToWait as err:
+            self._give_up(f"{err.reason}, asked to wait {err.seconds:g}s")
+        except errors.AnthropicError as err:
+            self._give_up(f"{self._classify(err, errors)}, {self.settings.max_retries + 1} attempts")
 
     def _client(self) -> tuple[Any, Any]:
         import anthropic
 
         if self._sdk is None:
-            self._sdk = anthropic.Anthropic(api_key=self._key, base_url=self.settings.base_url, max_retries=0,
-                                            timeout=self.settings.timeout_seconds)
+            self._sdk = anthropic.Anthropic(api_key=self._key, base_url=self.settings.base_url,
+                                            max_retries=self.settings.max_retries,
+                                            timeout=self.settings.timeout_seconds, middleware=[self._wait_cap])
         return self._sdk, anthropic
 
-    def _classify(self, err: Exception, errors: Any) -> _Retryable:
-        """A retryable failure, or raise the error the caller should see."""
+    def _wait_cap(self, req: Any, call_next: Any) -> Any:
+        """SDK middleware, once per attempt: a retry-after beyond our cap ends the call now."""
+        response = call_next(req)
+        asked = retry_after(response.headers) if response.status_code == 429 or response.status_code >= 500 else None
+        if asked is not None and asked > self.settings.retry_max_seconds:
+            raise TooLongToWait(f"HTTP {response.status_code}", asked)
+        return response
+
+    def _classify(self, err: Exception, errors: Any) -> str:
+        """Why a call failed after the SDK's retries, or raise the error the caller should see."""
         if isinstance(err, errors.APITimeoutError):
-            return _Retryable(f"no answer within {self.settings.timeout_seconds:g}s")
+            return f"no answer within {self.settings.timeout_seconds:g}s"
         if isinstance(err, errors.APIConnectionError):
-            return _Retryable("cannot connect")
+            return "cannot connect"
         if not isinstance(err, errors.APIStatusError):
             raise DistillError(f"the Anthropic SDK failed: {type(err).__name__}") from None
         status = int(err.status_code)
         if status in (401, 403):
             raise AuthError(auth_message(status, self._key_source)) from None
-        if status in RETRY_STATUSES or status >= 500:
-            return _Retryable(f"HTTP {status} {_error_type(err)}".strip(), retry_after(err.response.headers))
+        if status in (408, 409, 429) or status >= 500:
+            return f"HTTP {status} {_error_type(err)}".strip()
         detail = _one_line(getattr(err, "api_message", None) or _error_type(err) or "")
         hint = "; check distill.model and distill.base_url" if status == 404 else ""
         raise DistillError(f"the Anthropic API refused the request (HTTP {status}: {detail}){hint}") from None
 
-    def _delay(self, attempt: int, asked: float | None) -> float | None:
-        """Seconds before the next try; None when the server asks for a longer wait than allowed."""
-        cap = self.settings.retry_max_seconds
-        if asked is not None:
-            return None if asked > cap else asked
-        backoff = min(cap, self.settings.retry_base_seconds * 2**attempt)
-        return backoff * (0.5 + 0.5 * self._jitter())
-
-    def _give_up(self, failure: _Retryable, attempts: int, told_to_wait: bool) -> NoReturn:
-        if told_to_wait:
-            why = f"{failure.reason}, asked to wait {failure.retry_after:g}s"
-        else:
-            why = f"{failure.reason}, {attempts} attempts"
+    def _give_up(self, why: str) -> NoReturn:
         self._down = f"the Anthropic API was unavailable earlier in this run ({why})"
         raise RateLimitedError(f"the Anthropic API is unavailable ({why}); deferred: the next run retries")
 
@@ -287,17 +275,20 @@ def user_message(chunk: Chunk) -> str:
             "(an empty list is a valid answer).")
 
 
-class AnthropicDistiller:
-    """Satisfies `Distiller` and `Metered`."""
+class ToolDistiller:
+    """The distill prompt and the `record_memories` contract over any `ToolCaller`.
+
+    Satisfies `Distiller` and `Metered`; each backend names itself (`name`), so the policy,
+    and with it the replay key, differs between backends and models."""
 
     name = NAME
 
-    def __init__(self, client: ModelClient) -> None:
+    def __init__(self, client: ToolCaller, model: str) -> None:
         self.client = client
-        self.model = client.settings.model
-        self.policy = f"{NAME}/{self.model}/distill-v{PROMPT_VERSION}"
+        self.model = model
+        self.policy = f"{self.name}/{model}/distill-v{PROMPT_VERSION}"
 
-    def attach(self, meter: Meter) -> None:
+    def attach(self, meter: UsageMeter) -> None:
         self.client.meter = meter
 
     def estimate(self, chunk: Chunk) -> int:
@@ -314,6 +305,13 @@ class AnthropicDistiller:
             except ModelOutputError as err:
                 failure = err
         raise failure
+
+
+class AnthropicDistiller(ToolDistiller):
+    """Claude through the Messages API with an API key."""
+
+    def __init__(self, client: ModelClient) -> None:
+        super().__init__(client, client.settings.model)
 
 
 _LINE = re.compile(r"^\s*L?(\d{1,9})\s*$")

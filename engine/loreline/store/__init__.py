@@ -2,11 +2,20 @@
 
 The standard library's `sqlite3` of many Pythons cannot load extensions, so the store uses
 apsw, which bundles a current SQLite and loads sqlite-vec everywhere. WAL mode, a busy
-timeout and foreign keys are set on every connection; migrations run on open. The file and
-its directory are private to the user (0600 / 0700).
+timeout, foreign keys and memory-mapped reads are set on every connection; migrations run on
+open. The file and its directory are private to the user (0600 / 0700).
+
+A store this user cannot write (a read-only mount or folder, `chmod a-w`) is opened read-only
+(`Store.read_only`): every read works and `write()` raises one StoreError line saying so.
 
 Writes go through `write()`: one `BEGIN IMMEDIATE` transaction, so two writers queue on the
 busy timeout instead of failing half-way, and an error rolls everything back.
+
+The store owns every table's SQL: one module per table or concern (`memories`, `conflicts`,
+`ledger`, `replays`, `usage`, `jobs`, `search`, `migrations`) with functions named for what
+they mean; nothing outside this package writes a statement (`tests/test_layout.py` checks).
+The one exception is the hook's read-only SessionStart query in `loreline.capture.hookread`,
+which must not import apsw.
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ from ..errors import StoreBusyError, StoreCorruptError, StoreError
 from . import migrations
 
 BUSY_TIMEOUT_MS = 15_000
+RECLAIM_MIN_PAGES = 256  # 1 MiB of 4 KiB pages
+MMAP_BYTES = 1 << 30  # address space, not memory: only the pages read become resident
 
 
 _VEC_DAMAGE = re.compile(r"blob|malformed|shadow|corrupt", re.IGNORECASE)
@@ -49,24 +60,34 @@ def damage(err: BaseException) -> str:
 class Store:
     def __init__(self, path: Path | None = None, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = path or home.db_path()
+        self.read_only = _read_only(self.path)
+        if not self.read_only:
+            try:
+                home.ensure_private_dir(self.path.parent)
+            except OSError as err:
+                raise StoreError(f"cannot use {self.path.parent} for the store: {err.strerror or err}") from None
+            _touch_private(self.path)
         try:
-            home.ensure_private_dir(self.path.parent)
-        except OSError as err:
-            raise StoreError(f"cannot use {self.path.parent} for the store: {err.strerror or err}") from None
-        _touch_private(self.path)
-        try:
-            self.conn = apsw.Connection(str(self.path))
+            self.conn = _connect_read_only(self.path) if self.read_only else apsw.Connection(str(self.path))
             self.conn.setbusytimeout(busy_timeout_ms)
             self.conn.enable_load_extension(True)
             self.conn.load_extension(sqlite_vec.loadable_path())
             self.conn.enable_load_extension(False)
             self.conn.create_scalar_function("loreline_scope_token", _scope_token_sql, 1, deterministic=True)
-            self._enable_wal(busy_timeout_ms)
+            if not self.read_only:
+                self._enable_wal(busy_timeout_ms)
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
-            if migrations.pending(self):  # a write lock only when there is something to migrate
+            self.conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # reads without a copy: a KNN reads ~1 KiB a memory
+            pending = migrations.pending(self)
+            if pending and self.read_only:
+                raise StoreError(f"{self.path} is read-only and was written by an older Loreline; open it once "
+                                 "with write access to upgrade it")
+            if pending:  # a write lock only when there is something to migrate
                 with self.write():
-                    migrations.apply(self)
+                    applied = migrations.apply(self)
+                if migrations.RECLAIMS.intersection(applied):
+                    self._reclaim()
         except (apsw.NotADBError, apsw.CorruptError) as err:
             raise StoreCorruptError(
                 f"{self.path} is damaged or not a Loreline database ({err.__class__.__name__}); "
@@ -75,7 +96,8 @@ class Store:
         except apsw.BusyError:
             raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
         for suffix in ("-wal", "-shm"):
-            home.make_private_file(Path(str(self.path) + suffix))
+            if not self.read_only:
+                home.make_private_file(Path(str(self.path) + suffix))
 
     def _enable_wal(self, timeout_ms: int) -> None:
         """WAL mode, once per file. Switching needs a moment of exclusive access and SQLite
@@ -94,6 +116,18 @@ class Store:
                 time.sleep(delay)
                 delay = min(delay * 2, 0.2)
 
+    def _reclaim(self) -> None:
+        """Give the pages a migration freed back to the file system (VACUUM, then a WAL
+        checkpoint), when there are more than a few. Best effort: when another process keeps
+        the store busy the file stays as large, and later writes reuse the free pages."""
+        if int(self.scalar("PRAGMA freelist_count")) < RECLAIM_MIN_PAGES:
+            return
+        try:
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except apsw.BusyError:
+            pass
+
     def close(self) -> None:
         self.conn.close()
 
@@ -106,6 +140,8 @@ class Store:
     @contextmanager
     def write(self) -> Iterator[apsw.Connection]:
         """One immediate transaction; nested use joins the outer one."""
+        if self.read_only:
+            raise StoreError(self.read_only_message())
         if not self.conn.get_autocommit():
             yield self.conn
             return
@@ -131,6 +167,10 @@ class Store:
                         from None
                 raise
 
+    def read_only_message(self) -> str:
+        return (f"{self.path} is read-only (a read-only folder or mount); reading works, "
+                "but this command writes: run it with a writable Loreline home")
+
     def _rollback(self) -> None:
         try:
             self.conn.execute("ROLLBACK")
@@ -142,6 +182,8 @@ class Store:
             return list(self.conn.execute(sql, params))
         except apsw.BusyError:
             raise StoreBusyError(f"{self.path} is locked by another process; try again") from None
+        except apsw.ReadOnlyError:
+            raise StoreError(self.read_only_message()) from None
         except apsw.Error as err:
             if is_damage(err):
                 raise StoreCorruptError(f"{self.path} is damaged ({damage(err)}); move it aside and re-import") \
@@ -180,8 +222,35 @@ def _scope_token_sql(*args: Any) -> str:
 
 def _touch_private(path: Path) -> None:
     try:
-        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+        fd = home.open_private(path, os.O_RDWR)
     except OSError as err:
         raise StoreError(f"cannot open the store at {path}: {err.strerror}") from None
     os.close(fd)
-    home.make_private_file(path)
+
+
+def _read_only(path: Path) -> bool:
+    """An existing store this user cannot write (a read-only mount, a folder or file without
+    write permission): it is opened for reading only, and commands that write say so."""
+    try:
+        return path.is_file() and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK))
+    except OSError:
+        return False
+
+
+def _connect_read_only(path: Path) -> apsw.Connection:
+    """Open without creating or changing any file. A WAL database needs its `-shm` index,
+    which SQLite cannot create in a read-only folder: when it is missing (the last writer
+    closed cleanly, so there is no pending `-wal` content either) the file is opened as
+    immutable, which reads the main file alone and takes no locks."""
+    from urllib.parse import quote
+
+    uri = "file:" + quote(str(path.resolve()), safe="/")
+    flags = apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI
+    if Path(str(path) + "-shm").exists():
+        conn = apsw.Connection(uri + "?mode=ro", flags=flags)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+            return conn
+        except apsw.Error:
+            conn.close()
+    return apsw.Connection(uri + "?immutable=1", flags=flags)

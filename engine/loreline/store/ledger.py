@@ -143,3 +143,14 @@ def touch(store: Store, path: str, size: int, mtime_ns: int) -> None:
     """Remember a new mtime for a file whose bytes did not change."""
     store.conn.execute("UPDATE ledger SET size = ?, mtime_ns = ?, updated_at = ? WHERE session_path = ?",
                        (size, mtime_ns, now(), path))
+
+
+def sessions(store: Store) -> int:
+    """How many sessions the ledger knows."""
+    return int(store.scalar("SELECT count(*) FROM ledger") or 0)
+
+
+def last_update(store: Store) -> str | None:
+    """When any session was last imported."""
+    found = store.scalar("SELECT max(updated_at) FROM ledger")
+    return None if found is None else str(found)

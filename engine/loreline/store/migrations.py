@@ -248,13 +248,41 @@ def _fts_by_project(store: Store) -> None:
     store.conn.execute(FTS_BY_PROJECT)
 
 
+VECTORS_BY_MEMORY = f"""
+CREATE TABLE memory_vec_by_memory(
+    memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+    embedding BLOB NOT NULL CHECK (length(embedding) = {EMBED_DIM * 4})
+);
+INSERT INTO memory_vec_by_memory(memory_id, embedding)
+    SELECT v.memory_id, v.embedding FROM memory_vec v JOIN memories m ON m.id = v.memory_id;
+DROP TABLE memory_vec;
+ALTER TABLE memory_vec_by_memory RENAME TO memory_vec;
+CREATE INDEX memories_by_project_id ON memories(project);
+"""
+
+
+def _vectors_by_memory(store: Store) -> None:
+    """One plain row per memory instead of a `vec0` table partitioned by project: every
+    partition allocated a whole chunk (about 1 MiB), so a store grew by that much per project
+    however few memories it held. A KNN now walks the project's memories through an index on
+    the project alone (its entries are in id order, so the vector rows are read in file order
+    rather than at random) and scores each vector (`vec_distance_cosine`, in C); see
+    `search.knn`. The dropped chunks go back to the file system right after the migration
+    (`RECLAIMS`)."""
+    store.conn.execute(VECTORS_BY_MEMORY)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
     ("0003_usage_by_model", _usage_by_model),
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
+    ("0006_vectors_by_memory", _vectors_by_memory),
 ]
+
+#: migrations that leave many free pages behind: the file is vacuumed once they are applied
+RECLAIMS = frozenset({"0006_vectors_by_memory"})
 
 
 def pending(store: Store) -> bool:

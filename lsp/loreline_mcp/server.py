@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlparse
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 
 from loreline.api import Loreline, project_of
 from loreline.errors import LorelineError
@@ -74,26 +75,32 @@ def build() -> MCPServer:
         except DeskError as err:
             raise ToolError(str(err)) from None
 
-    @server.tool(description="Search this project's memories by meaning and words. Returns one line per memory.")
+    reads = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+    writes = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
+
+    @server.tool(description="Search this project's memories by meaning and words. Returns one line per memory.",
+                 annotations=reads)
     async def recall(query: str, ctx: Context, limit: int = 5) -> str:
         return await run(ctx, "recall", query, limit)
 
     @server.tool(description="List this project's memories, pinned first; optionally one kind "
-                             "(preference, decision, fact, procedure, episode).")
+                             "(preference, decision, fact, procedure, episode).", annotations=reads)
     async def list_memories(ctx: Context, kind: str | None = None, limit: int = 20) -> str:
         return await run(ctx, "list_memories", kind, limit)
 
-    @server.tool(description="One memory with every source it came from (tool, session, lines, excerpt).")
+    @server.tool(description="One memory with every source it came from (tool, session, lines, excerpt).",
+                 annotations=reads)
     async def show_memory(id: int, ctx: Context) -> str:  # noqa: A002 - the tool's argument name
         return await run(ctx, "show_memory", id)
 
     @server.tool(description="Keep a memory the user explicitly asked you to remember. kind: preference, "
                              "decision, fact, procedure or episode; reason: why the user wants it kept. "
-                             "It stays unconfirmed until the user reviews it.")
+                             "It stays unconfirmed until the user reviews it.", annotations=writes)
     async def remember(text: str, kind: str, reason: str, ctx: Context) -> str:
         return await run(ctx, "remember", text, kind, reason)
 
-    @server.tool(description="Forget a memory of this project by id (and its earlier versions).")
+    @server.tool(description="Forget a memory of this project by id (and its earlier versions).",
+                 annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False))
     async def forget(id: int, ctx: Context) -> str:  # noqa: A002
         return await run(ctx, "forget", id)
 

@@ -12,6 +12,9 @@ Invariants:
 - The whole block is at most `limit` characters (and never over `capture.MAX_CONTEXT_CHARS`,
   under Claude Code's 10,000-character cap); preferences come first, then decisions, then
   the other kinds, newest first within a kind. No memories → no block.
+- Memories the session already loads (the project's CLAUDE.md layers, the head of the auto
+  memory MEMORY.md: `loreline.capture.hookread.covered_ids`) are left out, and the block's last line says how
+  many and why.
 """
 
 from __future__ import annotations
@@ -43,21 +46,22 @@ def output(cwd: str | None, limit: int) -> str | None:
 
 
 def memory_block(cwd: str | None, limit: int) -> str | None:
-    rows = _rows(cwd)
-    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
+    rows, loaded = _rows(cwd)
+    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS), loaded=loaded) if rows else None
 
 
-def _rows(cwd: str | None) -> list[tuple[str, str]]:
+def _rows(cwd: str | None) -> tuple[list[tuple[str, str]], int]:
+    """The memories to inject, and how many were left out because the session loads them already."""
     db = os.path.abspath(home.db_path())
     if not os.path.isfile(db):
-        return []
+        return [], 0
     from loreline.capture.hookread import session_start_memories
     from loreline.project import project_key
 
     return session_start_memories(db, project_key(cwd), MAX_ROWS)
 
 
-def render(rows: list[tuple[str, str]], limit: int) -> str | None:
+def render(rows: list[tuple[str, str]], limit: int, *, loaded: int = 0) -> str | None:
     """The framed block holding as many memories as fit in `limit` characters."""
     frame = len(OPEN) + len(HEADER) + len(CLOSE) + 3
     lines: list[str] = []
@@ -73,6 +77,8 @@ def render(rows: list[tuple[str, str]], limit: int) -> str | None:
     left = len(rows) - len(lines)
     if left:
         lines.append(f"({left} more not shown; `loreline memories` lists them all)")
+    if loaded:
+        lines.append(f"({loaded} left out: this session already loads them from CLAUDE.md or MEMORY.md)")
     return "\n".join([OPEN, HEADER, *lines, CLOSE])
 
 

@@ -19,6 +19,7 @@ from . import (
     imports,
     lsp_cmd,
     mcp_cmd,
+    portable_cmd,
     reembed_cmd,
     status,
     transcript_cmd,
@@ -26,7 +27,7 @@ from . import (
 )
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, mcp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

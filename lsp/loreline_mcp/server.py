@@ -75,8 +75,8 @@ def build() -> MCPServer:
         except DeskError as err:
             raise ToolError(str(err)) from None
 
-    reads = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
-    writes = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
+    reads = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
     @server.tool(description="Search this project's memories by meaning and words. Returns one line per memory.",
                  annotations=reads)
@@ -100,7 +100,7 @@ def build() -> MCPServer:
         return await run(ctx, "remember", text, kind, reason)
 
     @server.tool(description="Forget a memory of this project by id (and its earlier versions).",
-                 annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False))
+                 annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False))
     async def forget(id: int, ctx: Context) -> str:  # noqa: A002
         return await run(ctx, "forget", id)
 

@@ -167,7 +167,7 @@ def disconnect_codex(path: Path | None = None) -> Change:
             if not tables:
                 del doc["mcp_servers"]
             backup = backup_once(path)
-            write_atomic(path, _dumps(doc))
+            write_atomic(path, _trailing_like(_dumps(doc), path.read_text(encoding="utf-8")))
         _forget(path, CODEX_TOOL, NAME, record)
     return Change(path, ours, backup, detail="MCP server" if ours else "no Loreline MCP server")
 
@@ -175,6 +175,12 @@ def disconnect_codex(path: Path | None = None) -> Change:
 #: Codex starts MCP servers with a bare environment: these pass through (the store's home, the
 #: session's opt-out)
 CODEX_ENV_VARS = ["LORELINE_HOME", "LORELINE_OFF"]
+
+
+def _trailing_like(text: str, original: str) -> str:
+    """The blank lines tomlkit leaves where a removed table stood go; the file ends as it did."""
+    end = len(original) - len(original.rstrip("\n"))
+    return text.rstrip("\n") + "\n" * end
 
 
 def _codex_entry() -> dict[str, Any]:

@@ -11,7 +11,10 @@ Invariants:
 - Memory text cannot close the wrapper or open another tag: tag-like `<` is replaced.
 - The whole block is at most `limit` characters (and never over `capture.MAX_CONTEXT_CHARS`,
   under Claude Code's 10,000-character cap); preferences come first, then decisions, then
-  the other kinds, newest first within a kind. No memories → no block.
+  the other kinds; within a kind, memories tied to a file the current branch changes
+  (`changed`) come first, then newest first. No memories → no block.
+- The ids of the memories shown are recorded for the session (`injected`), so a prompt's
+  recall (`recall`) never offers them again.
 """
 
 from __future__ import annotations
@@ -33,9 +36,12 @@ MAX_MEMORY_CHARS = 600
 _TAG = re.compile(r"<(?=/?[A-Za-z!?])")
 _WS = re.compile(r"\s+")
 
-def output(cwd: str | None, limit: int) -> str | None:
+def output(cwd: str | None, limit: int, session_id: str | None = None) -> str | None:
     """The hook's stdout JSON for SessionStart, or None when there is nothing to inject."""
-    block = memory_block(cwd, limit)
+    rows = _rows(cwd)
+    block = render([(kind, text) for _, kind, text in rows], min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
+    if session_id:
+        _remember(session_id, [memory_id for memory_id, _, _ in rows][:_shown(block)])
     if block is None:
         return None
     return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block}},
@@ -43,18 +49,33 @@ def output(cwd: str | None, limit: int) -> str | None:
 
 
 def memory_block(cwd: str | None, limit: int) -> str | None:
-    rows = _rows(cwd)
+    rows = [(kind, text) for _, kind, text in _rows(cwd)]
     return render(rows, min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
 
 
-def _rows(cwd: str | None) -> list[tuple[str, str]]:
+def _rows(cwd: str | None) -> list[tuple[int, str, str]]:
     db = os.path.abspath(home.db_path())
     if not os.path.isfile(db):
         return []
     from loreline.capture.hookread import session_start_memories
     from loreline.project import project_key
 
-    return session_start_memories(db, project_key(cwd), MAX_ROWS)
+    from .changed import changed_files
+
+    return session_start_memories(db, project_key(cwd), MAX_ROWS, changed_files(cwd))
+
+
+def _shown(block: str | None) -> int:
+    """How many memories `render` put in the block (one `- ` line each)."""
+    return sum(1 for text in block.split("\n") if text.startswith("- ")) if block else 0
+
+
+def _remember(session_id: str, ids: list[int]) -> None:
+    """A new session (or a resumed or compacted one, whose context starts over) has seen these."""
+    from . import injected
+
+    injected.record(session_id, ids, fresh=True)
+    injected.prune()
 
 
 def render(rows: list[tuple[str, str]], limit: int) -> str | None:

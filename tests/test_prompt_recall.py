@@ -1,0 +1,201 @@
+"""Per-prompt recall (`loreline-hook UserPromptSubmit`) through the installed hook in a
+subprocess, against a store the real importer wrote; and SessionStart's ranking of memories
+tied to the files the current git branch changes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loreline.store import Store
+from loreline.store import memories as store_memories
+from tests.capture_helpers import (
+    event,
+    hook_env,
+    import_into_store,
+    remembered_session,
+    run_hook,
+    worker_lock_held,
+    write_config,
+)
+
+PNPM = "In this repo we use pnpm, never npm."
+
+
+def _ids(loreline_home: Path) -> dict[str, int]:
+    with Store(loreline_home / "loreline.db") as store:
+        return {str(text): int(i) for i, text in store.rows("SELECT id, text FROM memories")}
+
+
+@pytest.fixture
+def project(loreline_home: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A project whose store holds two preferences, a decision and a fact; a prompt payload."""
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    session, path = remembered_session(folder, tmp_path / "sessions")
+    import_into_store(path)
+    return folder, event("UserPromptSubmit", session, path)
+
+
+def _prompt(loreline_home: Path, payload: dict[str, Any], prompt: str, session_id: str = "fresh-session",
+            **env: str) -> subprocess.CompletedProcess[bytes]:
+    stdin = {**payload, "session_id": session_id, "prompt": prompt}
+    with worker_lock_held(loreline_home):
+        result = run_hook(loreline_home, "UserPromptSubmit", stdin=stdin, env=hook_env(loreline_home, **env))
+    assert result.returncode == 0 and result.stderr == b""
+    return result
+
+
+def _block(result: subprocess.CompletedProcess[bytes]) -> str:
+    out = json.loads(result.stdout)
+    assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    block = out["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(block, str)
+    return block
+
+
+def test_a_prompt_about_a_memory_gets_it_with_its_id(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    block = _block(_prompt(loreline_home, payload, "How do I add the lodash dependency with pnpm?"))
+    assert block.startswith("<loreline-memories>\n") and block.endswith("\n</loreline-memories>")
+    assert "not instructions" in block
+    lines = [line for line in block.splitlines() if line.startswith("- ")]
+    assert lines == [f"- #{_ids(loreline_home)[PNPM]} preference: {PNPM}"]
+    assert len(block) <= 1200 + 400
+
+
+def test_an_unrelated_prompt_gets_nothing(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    for prompt in ("What is the capital of France?", "Please fix the failing code in this file.", "thanks!", ""):
+        assert _prompt(loreline_home, payload, prompt).stdout == b"", prompt
+
+
+def test_a_memory_is_never_offered_twice_in_one_session(loreline_home: Path,
+                                                        project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    assert _prompt(loreline_home, payload, "Why SQLite on laptops?", session_id="s-1").stdout != b""
+    assert _prompt(loreline_home, payload, "Is SQLite still right for laptops?", session_id="s-1").stdout == b""
+    assert _prompt(loreline_home, payload, "Is SQLite still right for laptops?", session_id="s-2").stdout != b""
+
+
+def test_what_session_start_injected_is_not_injected_again(loreline_home: Path,
+                                                           project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    start = {**payload, "hook_event_name": "SessionStart", "session_id": "s-start", "source": "startup"}
+    with worker_lock_held(loreline_home):
+        shown = run_hook(loreline_home, "SessionStart", stdin=start)
+    assert PNPM in shown.stdout.decode()
+    assert _prompt(loreline_home, payload, "Add lodash with pnpm", session_id="s-start").stdout == b""
+    assert PNPM in _block(_prompt(loreline_home, payload, "Add lodash with pnpm", session_id="s-other"))
+
+
+def test_only_active_memories_are_offered(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    ids = _ids(loreline_home)
+    with Store(loreline_home / "loreline.db") as store, store.write():
+        store_memories.forget(store, ids[PNPM])
+        store_memories.supersede(store, ids["The fix was to pin node to 20 in .nvmrc."], "2026-01-01T00:00:00Z")
+    assert _prompt(loreline_home, payload, "Add lodash with pnpm").stdout == b""
+    assert _prompt(loreline_home, payload, "Which node version goes in .nvmrc?").stdout == b""
+    assert _prompt(loreline_home, payload, "Why SQLite on laptops?").stdout != b""
+
+
+def test_loreline_off_and_an_excluded_project_get_nothing(loreline_home: Path,
+                                                          project: tuple[Path, dict[str, Any]]) -> None:
+    folder, payload = project
+    prompt = "How do I add the lodash dependency with pnpm?"
+    assert _prompt(loreline_home, payload, prompt, LORELINE_OFF="1").stdout == b""
+    write_config(loreline_home, f'[capture]\nexclude = ["{folder}"]\n')
+    assert _prompt(loreline_home, payload, prompt).stdout == b""
+
+
+def test_a_missing_or_damaged_store_gets_nothing_and_never_fails(loreline_home: Path, tmp_path: Path) -> None:
+    payload = {"session_id": "s", "hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path),
+               "prompt": "use pnpm?"}
+    assert _prompt(loreline_home, payload, "use pnpm?").stdout == b""
+    loreline_home.mkdir(exist_ok=True)
+    (loreline_home / "loreline.db").write_bytes(b"this is not a database" * 100)
+    assert _prompt(loreline_home, payload, "use pnpm?").stdout == b""
+    assert "UserPromptSubmit" in (loreline_home / "state" / "hook-errors.log").read_text()
+
+
+def test_garbage_prompts_and_payloads_never_fail(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    for prompt in ('"pnpm" OR NEAR(', "pnpm* ^ - : (", "ünïcödé pnpm 🙂", "x" * 200_000):
+        _prompt(loreline_home, payload, prompt)
+    for stdin in (b"not json", b"[]", json.dumps({**payload, "prompt": 42}).encode()):
+        result = run_hook(loreline_home, "UserPromptSubmit", stdin=stdin)
+        assert result.returncode == 0 and result.stderr == b"" and result.stdout == b""
+
+
+def test_the_floor_ignores_words_most_memories_share() -> None:
+    from loreline_hooks import recall
+
+    rows = [(1, "fact", "a"), (2, "fact", "b"), (3, "fact", "c")]
+    hits = {"repo": {1, 2, 3, 4, 5, 6}, "sqlite": {2}, "build": {1, 3, 7, 8}}
+    assert recall.relevant(10, hits, rows) == [(2, "fact", "b")]  # "repo" is in 6 of 10
+    assert recall.relevant(8, {"repo": {1, 2, 3, 4, 5}}, rows) == []
+    assert recall.relevant(60, {"build": {1, 3, 7, 8}, "cache": {1, 9, 10}}, rows) == [(1, "fact", "a")]
+
+
+def test_stop_words_are_not_searched() -> None:
+    from loreline_hooks import recall
+
+    assert recall.terms("Could you please fix the pnpm lockfile? I don't know why it's broken") == \
+        ["pnpm", "lockfile", "broken"]
+
+
+# ---- SessionStart ranks memories tied to the branch's changed files first ---------------------
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@x", "HOME": str(folder), "PATH": "/usr/bin:/bin"})
+
+
+def _preferences(loreline_home: Path, folder: Path, payload: dict[str, Any]) -> list[str]:
+    start = {**payload, "hook_event_name": "SessionStart", "cwd": str(folder), "source": "startup"}
+    with worker_lock_held(loreline_home):
+        result = run_hook(loreline_home, "SessionStart", stdin=start)
+    block = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    return [line for line in block.splitlines() if line.startswith("- preference:")]
+
+
+def test_session_start_puts_memories_tied_to_changed_files_first(loreline_home: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    _git(folder, "init", "-q", "-b", "main")
+    for name in ("lint.cfg", "package.json"):
+        (folder / name).write_text("v1\n")
+    _git(folder, "add", ".")
+    _git(folder, "commit", "-q", "-m", "first")
+    session, path = remembered_session(folder, tmp_path / "sessions")
+    import_into_store(path)
+    payload = event("SessionStart", session, path)
+    ids = _ids(loreline_home)
+    with Store(loreline_home / "loreline.db") as store, store.write():
+        store.conn.execute("INSERT INTO memory_files(memory_id, path) VALUES(?, 'lint.cfg')",
+                           (ids["Always run the linter before committing."],))
+        store.conn.execute("INSERT INTO memory_files(memory_id, path) VALUES(?, 'package.json')", (ids[PNPM],))
+    usual = _preferences(loreline_home, folder, payload)
+    pnpm = f"- preference: {PNPM}"
+    assert usual[-1] == pnpm  # newest first puts the linter preference on top
+    _git(folder, "checkout", "-q", "-b", "topic")
+    (folder / "package.json").write_text("v2\n")
+    _git(folder, "commit", "-q", "-am", "on the branch")
+    assert _preferences(loreline_home, folder, payload)[0] == pnpm
+    _git(folder, "checkout", "-q", "main")
+    assert _preferences(loreline_home, folder, payload) == usual
+    (folder / "package.json").write_text("uncommitted\n")
+    assert _preferences(loreline_home, folder, payload)[0] == pnpm
+
+
+def test_session_start_outside_git_keeps_its_order(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    folder, payload = project
+    assert _preferences(loreline_home, folder, payload) == [
+        "- preference: Always run the linter before committing.", f"- preference: {PNPM}"]

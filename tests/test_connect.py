@@ -18,7 +18,7 @@ from loreline.connect import claude_code, hook_argv
 from tests.capture_helpers import HOOK, HOOK_PAYLOADS, worker_lock_held
 from tests.conftest import ROOT, loreline_exe, subprocess_env
 
-EVENTS = ["SessionStart", "Stop", "PreCompact", "SessionEnd"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
 THEIRS = {
     "model": "opus",
     "permissions": {"allow": ["Bash(git status)"]},

@@ -18,7 +18,7 @@ from tests.capture_helpers import HOOK
 from tests.conftest import loreline_exe, subprocess_env
 from tests.test_connect import cli_from, other_install
 
-EVENTS = ["SessionStart", "Stop", "PreCompact", "SessionEnd"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
 #: a user's own hooks that mention Loreline by name but are not Loreline's entries
 FOREIGN = {
     "hooks": {
@@ -67,7 +67,7 @@ def test_foreign_hooks_that_mention_loreline_survive_connect_and_disconnect(tmp_
     original = write(settings(tmp_path), FOREIGN)
     assert cli(tmp_path, "connect", "claude-code").returncode == 0
     data = connected(tmp_path)
-    assert commands(data, "UserPromptSubmit") == ["echo loreline-hook is great"]
+    assert commands(data, "UserPromptSubmit") == ["echo loreline-hook is great", f"{HOOK} UserPromptSubmit"]
     assert "/home/me/bin/loreline-hook SessionStart --my-flag" in commands(data, "SessionStart")
     assert data["hooks"]["Stop"][0] == FOREIGN["hooks"]["Stop"][0]
     result = cli(tmp_path, "disconnect", "claude-code")

@@ -3,9 +3,10 @@
 How a memory is chosen (lexical, standard library only, a few milliseconds):
 - the prompt's words, lowercased, minus stop words and generic request words ("please",
   "fix", "file", ...), at most `MAX_TERMS`, from its first `MAX_PROMPT_CHARS` characters;
-- the project's active memories (and the user's) are indexed in memory with FTS5 and each
-  word's matches found there (`loreline.capture.hookread.prompt_candidates`); a word found in
-  more than half of them says nothing and is ignored;
+- the project's active memories (and the user's) are indexed with FTS5 in a private file in
+  the state dir, rebuilt when the store changed, and each word's matches found there
+  (`loreline.capture.hookread.prompt_candidates`); a word found in more than half of them
+  says nothing and is ignored;
 - the floor: a memory qualifies when it matches two of the prompt's words, or one rare word
   (found in at most `max(2, n / 20)` of the n memories). Nothing qualifies → no output;
 - qualifying memories in bm25 order, minus any this session already received (SessionStart's
@@ -112,7 +113,8 @@ def output(payload: dict[str, Any], cwd: str) -> str | None:
     from loreline.capture.hookread import prompt_candidates
     from loreline.project import project_key
 
-    total, hits, ranked = prompt_candidates(db, project_key(cwd), words, MAX_ROWS, CANDIDATES)
+    cache = str(home.state_dir() / "prompt-index")
+    total, hits, ranked = prompt_candidates(db, project_key(cwd), words, MAX_ROWS, CANDIDATES, cache)
     session = session_id if isinstance(session_id, str) and session_id else None
     chosen = pick(relevant(total, hits, ranked), injected.read(session) if session else set())
     if not chosen:

@@ -11,9 +11,10 @@ imports. A change to those tables' columns must keep them working; `tests/test_h
 
 The store's own full-text index is contentless with `contentless_delete=1` (SQLite ≥ 3.43),
 which the standard library's SQLite of many Pythons (3.40 on Debian 12) cannot open; so the
-prompt lookup indexes the project's active memories (at most `max_rows`, pinned then newest)
-in a throwaway in-memory FTS5 table and ranks them with bm25 there. Only `status = 'active'`
-counts: superseded, forgotten or held memories are never offered.
+prompt lookup keeps its own FTS5 index of the project's active memories (at most `max_rows`,
+pinned then newest) in a private file in the state dir, rebuilt from the store whenever the
+store changed, and ranks with bm25 there. Only `status = 'active'` counts: superseded,
+forgotten or held memories are never offered.
 """
 
 from __future__ import annotations
@@ -74,32 +75,112 @@ def _tied(conn: sqlite3.Connection, files: Collection[str]) -> set[int]:
     return {int(r[0]) for r in conn.execute(sql, paths)}
 
 
-def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int,
-                      limit: int) -> tuple[int, dict[str, set[int]], list[tuple[int, str, str]]]:
-    """For the prompt's `terms`: how many memories were indexed, which of them each term matches
-    (the index's own porter stemming), and the best `limit` matches by bm25, as (id, kind, text)."""
-    conn = _connect(db)
+def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int, limit: int,
+                      cache: str) -> tuple[int, dict[str, set[int]], list[tuple[int, str, str]]]:
+    """For the prompt's `terms`: how many memories the project's index holds, which of them each
+    term matches (the index's own porter stemming), and the best `limit` matches by bm25, as
+    (id, kind, text). The index is a file in the folder `cache`, rebuilt when the store changed."""
+    if not terms:
+        return 0, {}, []
+    conn = _prompt_index(db, project, max_rows, cache)
     try:
-        rows = conn.execute(ACTIVE, (project, max_rows)).fetchall()
-    finally:
-        conn.close()
-    if not rows or not terms:
-        return len(rows), {}, []
-    import sqlite3
-
-    index = sqlite3.connect(":memory:")
-    try:
-        index.execute("CREATE VIRTUAL TABLE m USING fts5(text, tokenize='porter unicode61')")
-        index.executemany("INSERT INTO m(rowid, text) VALUES(?, ?)", ((r[0], r[2]) for r in rows))
-        hits = {t: {int(r[0]) for r in index.execute("SELECT rowid FROM m WHERE m MATCH ?", (_quote(t),))}
+        total = int(conn.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()[0])
+        hits = {t: {int(r[0]) for r in conn.execute("SELECT rowid FROM m WHERE m MATCH ?", (_quote(t),))}
                 for t in terms}
         match = " OR ".join(_quote(t) for t in terms if hits[t])
-        ranked = [int(r[0]) for r in index.execute(
-            "SELECT rowid FROM m WHERE m MATCH ? ORDER BY bm25(m), rowid DESC LIMIT ?", (match, limit))] if match else []
+        ranked = conn.execute("SELECT rowid, kind, text FROM m WHERE m MATCH ? ORDER BY bm25(m), rowid DESC LIMIT ?",
+                              (match, limit)).fetchall() if match else []
     finally:
-        index.close()
-    by_id = {int(r[0]): (int(r[0]), str(r[1]), str(r[2])) for r in rows}
-    return len(rows), hits, [by_id[i] for i in ranked]
+        conn.close()
+    return total, hits, [(int(i), str(kind), str(text)) for i, kind, text in ranked]
+
+
+def _prompt_index(db: str, project: str, max_rows: int, cache: str) -> sqlite3.Connection:
+    """A read-only connection to the project's prompt index, current with the store.
+
+    Fresh means: built for this project from the store as it is now (the sizes and times of
+    the store file and its WAL; any write changes them). A store change makes every index
+    stale, so a rebuild removes the other projects' files too: forgotten text never lingers
+    past the next prompt. Concurrent hooks may both rebuild; each renames a whole file."""
+    import hashlib
+    import os
+
+    stamp = _stamp(db)
+    path = os.path.join(cache, hashlib.sha1(project.encode("utf-8", "replace")).hexdigest()[:20] + ".db")
+    conn = _open_index(path, project, stamp)
+    if conn is not None:
+        return conn
+    _build_index(db, project, max_rows, path, stamp)
+    conn = _open_index(path, project, stamp)
+    if conn is None:
+        raise OSError(f"the prompt index {path} could not be read back")
+    return conn
+
+
+def _stamp(db: str) -> str:
+    import os
+
+    parts = []
+    for name in (db, db + "-wal"):
+        try:
+            info = os.stat(name)
+        except FileNotFoundError:
+            parts.append("-")
+            continue
+        parts.append(f"{info.st_size}:{info.st_mtime_ns}")
+    return "|".join(parts)
+
+
+def _open_index(path: str, project: str, stamp: str) -> sqlite3.Connection | None:
+    import sqlite3
+
+    try:
+        conn = _connect(path)
+        found = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    except (sqlite3.Error, OSError):
+        return None
+    if found.get("stamp") == stamp and found.get("project") == project:
+        return conn
+    conn.close()
+    return None
+
+
+def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) -> None:
+    import os
+    import sqlite3
+    from pathlib import Path
+
+    from loreline import home
+
+    store = _connect(db)
+    try:
+        rows = store.execute(ACTIVE, (project, max_rows)).fetchall()
+    finally:
+        store.close()
+    folder = home.ensure_private_dir(Path(path).parent)
+    tmp = folder / f".{Path(path).name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    os.close(home.open_private(tmp, os.O_WRONLY | os.O_EXCL))
+    try:
+        index = sqlite3.connect(tmp)
+        try:
+            index.executescript(INDEX_SCHEMA)
+            index.executemany("INSERT INTO m(rowid, kind, text) VALUES(?, ?, ?)", rows)
+            index.executemany("INSERT INTO meta(key, value) VALUES(?, ?)",
+                              (("stamp", stamp), ("project", project), ("rows", str(len(rows)))))
+            index.commit()
+        finally:
+            index.close()
+        for stale in folder.glob("*.db"):
+            stale.unlink(missing_ok=True)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+INDEX_SCHEMA = """
+CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, tokenize='porter unicode61');
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
 
 
 def _quote(term: str) -> str:

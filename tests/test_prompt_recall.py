@@ -5,7 +5,9 @@ tied to the files the current git branch changes."""
 from __future__ import annotations
 
 import json
+import stat
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +201,36 @@ def test_session_start_outside_git_keeps_its_order(loreline_home: Path, project:
     folder, payload = project
     assert _preferences(loreline_home, folder, payload) == [
         "- preference: Always run the linter before committing.", f"- preference: {PNPM}"]
+
+
+def test_the_prompt_index_is_private_and_forgets_with_the_store(loreline_home: Path,
+                                                                project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    assert _prompt(loreline_home, payload, "Add lodash with pnpm").stdout != b""
+    folder = loreline_home / "state" / "prompt-index"
+    [index] = list(folder.glob("*.db"))
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and stat.S_IMODE(index.stat().st_mode) == 0o600
+    assert b"pnpm" in index.read_bytes()
+    with Store(loreline_home / "loreline.db") as store, store.write():
+        store_memories.forget(store, _ids(loreline_home)[PNPM])
+    assert _prompt(loreline_home, payload, "Add lodash with pnpm").stdout == b""
+    assert [b"pnpm" in p.read_bytes() for p in folder.glob("*.db")] == [False]
+
+
+def test_a_prompt_hook_loads_only_light_loreline_modules(loreline_home: Path,
+                                                         project: tuple[Path, dict[str, Any]]) -> None:
+    from tests.test_layout import HOOK_LIGHT
+
+    _, payload = project
+    code = ("import io, json, sys\nfrom loreline_hooks import entry\n"
+            "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+            "entry.main(['UserPromptSubmit'])\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('loreline', 'apsw', 'orjson',"
+            " 'sqlite_vec'))), file=sys.stderr)\n")
+    stdin = json.dumps({**payload, "prompt": "Add lodash with pnpm"})
+    with worker_lock_held(loreline_home):
+        done = subprocess.run([sys.executable, "-c", code, stdin], capture_output=True, text=True,
+                              env=hook_env(loreline_home), timeout=60)
+    assert done.returncode == 0 and PNPM in done.stdout, done.stderr
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert "loreline.capture.hookread" in loaded and loaded <= HOOK_LIGHT

@@ -134,14 +134,15 @@ def test_garbage_prompts_and_payloads_never_fail(loreline_home: Path, project: t
         assert result.returncode == 0 and result.stderr == b"" and result.stdout == b""
 
 
-def test_the_floor_ignores_words_most_memories_share() -> None:
+def test_the_floor_weighs_words_by_how_few_memories_hold_them() -> None:
     from loreline_hooks import recall
 
     rows = [(1, "fact", "a"), (2, "fact", "b"), (3, "fact", "c")]
-    hits = {"repo": {1, 2, 3, 4, 5, 6}, "sqlite": {2}, "build": {1, 3, 7, 8}}
-    assert recall.relevant(10, hits, rows) == [(2, "fact", "b")]  # "repo" is in 6 of 10
-    assert recall.relevant(8, {"repo": {1, 2, 3, 4, 5}}, rows) == []
-    assert recall.relevant(60, {"build": {1, 3, 7, 8}, "cache": {1, 9, 10}}, rows) == [(1, "fact", "a")]
+    hits = {"repo": set(range(1, 16)), "sqlite": {2, 3}, "wal": {3}}  # "repo" is in 15 of 20
+    assert recall.relevant(20, hits, rows) == [(3, "fact", "c"), (2, "fact", "b")]  # largest share first
+    one_everyday_word = {"name": {1, 2}, "pet": set(), "turtle": set(), "food": set()}
+    assert recall.relevant(100, one_everyday_word, rows) == []
+    assert recall.relevant(100, {"lockfile": {2}, "pnpm": {2, 3}}, rows) == [(2, "fact", "b"), (3, "fact", "c")]
 
 
 def test_stop_words_are_not_searched() -> None:

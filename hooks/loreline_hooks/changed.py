@@ -15,6 +15,8 @@ import os
 
 TIMEOUT = 1.0
 MAX_FILES = 500
+#: nothing a repository's own config names runs: no fsmonitor program, no pager
+SAFE = ("-c", "core.fsmonitor=false", "-c", "core.pager=cat", "--no-optional-locks")
 
 
 def changed_files(cwd: str | None) -> list[str]:
@@ -25,10 +27,11 @@ def changed_files(cwd: str | None) -> list[str]:
         return []
     import subprocess
 
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    env = {**os.environ, "LC_ALL": "C"}
     try:
-        done = subprocess.run(["git", "-C", cwd, "diff", "--name-only", "--no-renames", "--merge-base", _base(common), "--"],
-                              capture_output=True, timeout=TIMEOUT, env=env, check=False)
+        done = subprocess.run(["git", "-C", cwd, *SAFE, "diff", "--name-only", "--no-renames", "--no-ext-diff",
+                               "--merge-base", _base(common), "--"],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT, env=env, check=False)
     except (OSError, subprocess.SubprocessError):
         return []
     if done.returncode != 0:

@@ -112,4 +112,6 @@ def test_the_installed_commands_run_codex_payloads(tmp_path: Path) -> None:
     assert sorted(r["event"] for r in records) == ["PreCompact", "SessionEnd", "Stop"]
     assert {r["tool"] for r in records} == {"codex"}
     status = json.loads(cli(tmp_path, "status", "--json").stdout)
-    assert status["capture"]["hooks"]["codex"]["installed"] is True
+    codex = status["capture"]["hooks"]["codex"]
+    assert codex["installed"] is True and codex["events"] == EVENTS and codex["path"].endswith("hooks.json")
+    assert f"Codex hooks ({folder / 'hooks.json'})" in cli(tmp_path, "status").stdout

@@ -137,12 +137,16 @@ def test_garbage_prompts_and_payloads_never_fail(loreline_home: Path, project: t
 def test_the_floor_weighs_words_by_how_few_memories_hold_them() -> None:
     from loreline_hooks import recall
 
-    rows = [(1, "fact", "a"), (2, "fact", "b"), (3, "fact", "c")]
-    hits = {"repo": set(range(1, 16)), "sqlite": {2, 3}, "wal": {3}}  # "repo" is in 15 of 20
-    assert recall.relevant(20, hits, rows) == [(3, "fact", "c"), (2, "fact", "b")]  # largest share first
-    one_everyday_word = {"name": {1, 2}, "pet": set(), "turtle": set(), "food": set()}
-    assert recall.relevant(100, one_everyday_word, rows) == []
-    assert recall.relevant(100, {"lockfile": {2}, "pnpm": {2, 3}}, rows) == [(2, "fact", "b"), (3, "fact", "c")]
+    def ranked(*held: set[str]) -> list[tuple[int, str, str, frozenset[str]]]:
+        return [(n, "fact", f"m{n}", frozenset(terms)) for n, terms in enumerate(held, start=1)]
+
+    counts = {"repo": 15, "sqlite": 2, "wal": 1}  # "repo" is in 15 of 20
+    rows = ranked({"repo"}, {"repo", "sqlite"}, {"repo", "sqlite", "wal"})
+    assert recall.relevant(20, counts, rows) == [(3, "fact", "m3"), (2, "fact", "m2")]  # largest share first
+    one_everyday_word = {"name": 2, "pet": 0, "turtle": 0, "food": 0}
+    assert recall.relevant(100, one_everyday_word, ranked({"name"}, {"name"})) == []
+    assert recall.relevant(100, {"lockfile": 1, "pnpm": 2}, ranked({"lockfile", "pnpm"}, {"pnpm"})) == \
+        [(1, "fact", "m1"), (2, "fact", "m2")]
 
 
 def test_stop_words_are_not_searched() -> None:

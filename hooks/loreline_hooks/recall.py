@@ -70,7 +70,8 @@ def terms(prompt: str) -> list[str]:
     return list(dict.fromkeys(w for w in keep if w not in STOP))[:MAX_TERMS]
 
 
-def relevant(total: int, hits: dict[str, set[int]], ranked: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+def relevant(total: int, counts: dict[str, int],
+             ranked: list[tuple[int, str, str, frozenset[str]]]) -> list[tuple[int, str, str]]:
     """The ranked memories that account for at least `FLOOR` of the prompt's weight, most first.
 
     A word weighs its inverse document frequency over the `total` memories indexed,
@@ -78,11 +79,12 @@ def relevant(total: int, hits: dict[str, set[int]], ranked: list[tuple[int, str,
     holds; a memory's share is the weight of the prompt's words it holds over the weight of
     all of them. So one shared everyday word among several specific ones is not enough, and a
     word most memories share adds little."""
-    weight = {t: math.log(1 + total / (max(len(ids), 1) + 1)) for t, ids in hits.items()}
+    weight = {t: math.log(1 + total / (max(df, 1) + 1)) for t, df in counts.items()}
     whole = sum(weight.values())
     if not whole:
         return []
-    shares = [(sum(w for t, w in weight.items() if row[0] in hits[t]) / whole, n, row) for n, row in enumerate(ranked)]
+    shares = [(sum(weight.get(t, 0.0) for t in held) / whole, n, (i, kind, text))
+              for n, (i, kind, text, held) in enumerate(ranked)]
     return [row for share, _, row in sorted(shares, key=lambda s: (-s[0], s[1])) if share >= FLOOR]
 
 
@@ -123,9 +125,9 @@ def output(payload: dict[str, Any], cwd: str) -> str | None:
     from loreline.project import project_key
 
     cache = str(home.state_dir() / "prompt-index")
-    total, hits, ranked = prompt_candidates(db, project_key(cwd), words, MAX_ROWS, CANDIDATES, cache)
+    total, counts, ranked = prompt_candidates(db, project_key(cwd), words, MAX_ROWS, CANDIDATES, cache)
     session = session_id if isinstance(session_id, str) and session_id else None
-    chosen = pick(relevant(total, hits, ranked), injected.read(session) if session else set())
+    chosen = pick(relevant(total, counts, ranked), injected.read(session) if session else set())
     if not chosen:
         return None
     if session:

@@ -76,23 +76,38 @@ def _tied(conn: sqlite3.Connection, files: Collection[str]) -> set[int]:
 
 
 def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int, limit: int,
-                      cache: str) -> tuple[int, dict[str, set[int]], list[tuple[int, str, str]]]:
-    """For the prompt's `terms`: how many memories the project's index holds, which of them each
-    term matches (the index's own porter stemming), and the best `limit` matches by bm25, as
-    (id, kind, text). The index is a file in the folder `cache`, rebuilt when the store changed."""
+                      cache: str) -> tuple[int, dict[str, int], list[tuple[int, str, str, frozenset[str]]]]:
+    """For the prompt's `terms`: how many memories the project's index holds, in how many of them
+    each term occurs (the index's own porter stemming), and the best `limit` matches by bm25 as
+    (id, kind, text, the terms it holds). The index is a file in the folder `cache`, rebuilt
+    when the store changed."""
     if not terms:
         return 0, {}, []
     conn = _prompt_index(db, project, max_rows, cache)
     try:
         total = int(conn.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()[0])
-        hits = {t: {int(r[0]) for r in conn.execute("SELECT rowid FROM m WHERE m MATCH ?", (_quote(t),))}
-                for t in terms}
-        match = " OR ".join(_quote(t) for t in terms if hits[t])
+        counts = {t: int(conn.execute("SELECT count(*) FROM m WHERE m MATCH ?", (_quote(t),)).fetchone()[0])
+                  for t in terms}
+        found = [t for t in terms if counts[t]]
         ranked = conn.execute("SELECT rowid, kind, text FROM m WHERE m MATCH ? ORDER BY bm25(m), rowid DESC LIMIT ?",
-                              (match, limit)).fetchall() if match else []
+                              (" OR ".join(map(_quote, found)), limit)).fetchall() if found else []
+        held = _held(conn, found, [int(r[0]) for r in ranked])
     finally:
         conn.close()
-    return total, hits, [(int(i), str(kind), str(text)) for i, kind, text in ranked]
+    return total, counts, [(int(i), str(kind), str(text), frozenset(held.get(int(i), ()))) for i, kind, text in ranked]
+
+
+def _held(conn: sqlite3.Connection, terms: list[str], ids: list[int]) -> dict[int, set[str]]:
+    """Which of `terms` each of the memories `ids` holds."""
+    held: dict[int, set[str]] = {}
+    if not ids:
+        return held
+    marks = ",".join("?" * len(ids))
+    for term in terms:
+        for (memory_id,) in conn.execute(f"SELECT rowid FROM m WHERE m MATCH ? AND rowid IN ({marks})",
+                                         (_quote(term), *ids)):
+            held.setdefault(int(memory_id), set()).add(term)
+    return held
 
 
 def _prompt_index(db: str, project: str, max_rows: int, cache: str) -> sqlite3.Connection:
@@ -121,13 +136,13 @@ def _stamp(db: str) -> str:
     import os
 
     parts = []
-    for name in (db, db + "-wal"):
+    for name in (db, db + "-wal"):  # an empty WAL (a reader opening the store makes one) is no change
         try:
             info = os.stat(name)
         except FileNotFoundError:
             parts.append("-")
             continue
-        parts.append(f"{info.st_size}:{info.st_mtime_ns}")
+        parts.append(f"{info.st_size}:{info.st_mtime_ns}" if info.st_size else "-")
     return "|".join(parts)
 
 

@@ -117,11 +117,11 @@ def _prompt_index(db: str, project: str, max_rows: int, cache: str) -> sqlite3.C
     the store file and its WAL; any write changes them). A store change makes every index
     stale, so a rebuild removes the other projects' files too: forgotten text never lingers
     past the next prompt. Concurrent hooks may both rebuild; each renames a whole file."""
-    import hashlib
     import os
+    import zlib  # a cheap name (hashlib costs the hook ~2 ms); the project is checked inside
 
     stamp = _stamp(db)
-    path = os.path.join(cache, hashlib.sha1(project.encode("utf-8", "replace")).hexdigest()[:20] + ".db")
+    path = os.path.join(cache, f"{zlib.crc32(project.encode('utf-8', 'replace')):08x}.db")
     conn = _open_index(path, project, stamp)
     if conn is not None:
         return conn

@@ -239,3 +239,24 @@ def test_a_prompt_hook_loads_only_light_loreline_modules(loreline_home: Path,
     assert done.returncode == 0 and PNPM in done.stdout, done.stderr
     loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
     assert "loreline.capture.hookread" in loaded and loaded <= HOOK_LIGHT
+
+
+def test_changed_files_in_a_linked_worktree_against_the_remote_default_branch(tmp_path: Path) -> None:
+    from loreline_hooks.changed import changed_files
+
+    origin, clone, linked = tmp_path / "origin", tmp_path / "clone", tmp_path / "linked"
+    origin.mkdir()
+    _git(origin, "init", "-q", "-b", "trunk")
+    (origin / "a.txt").write_text("1\n")
+    (origin / "b.txt").write_text("1\n")
+    _git(origin, "add", ".")
+    _git(origin, "commit", "-q", "-m", "first")
+    _git(tmp_path, "clone", "-q", str(origin), str(clone))
+    _git(clone, "worktree", "add", "-q", "-b", "topic", str(linked))
+    (linked / "a.txt").write_text("2\n")
+    _git(linked, "commit", "-q", "-am", "topic change")
+    (linked / "b.txt").write_text("uncommitted\n")
+    (linked / "sub").mkdir()
+    assert sorted(changed_files(str(linked / "sub"))) == ["a.txt", "b.txt"]  # against origin/trunk
+    assert changed_files(str(clone)) == []
+    assert changed_files(str(tmp_path)) == [] and changed_files(None) == []

@@ -220,6 +220,9 @@ def test_the_prompt_index_is_private_and_forgets_with_the_store(loreline_home: P
         store_memories.forget(store, _ids(loreline_home)[PNPM])
     assert _prompt(loreline_home, payload, "Add lodash with pnpm").stdout == b""
     assert [b"pnpm" in p.read_bytes() for p in folder.glob("*.db")] == [False]
+    [index] = list(folder.glob("*.db"))
+    index.write_bytes(b"not an index" * 50)  # a damaged index is rebuilt, never trusted
+    assert _prompt(loreline_home, payload, "Why SQLite on laptops?").stdout != b""
 
 
 def test_a_prompt_hook_loads_only_light_loreline_modules(loreline_home: Path,

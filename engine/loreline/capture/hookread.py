@@ -116,7 +116,8 @@ def _prompt_index(db: str, project: str, max_rows: int, cache: str) -> sqlite3.C
     Fresh means: built for this project from the store as it is now (the sizes and times of
     the store file and its WAL; any write changes them). A store change makes every index
     stale, so a rebuild removes the other projects' files too: forgotten text never lingers
-    past the next prompt. Concurrent hooks may both rebuild; each renames a whole file."""
+    past the next prompt. Concurrent hooks may both rebuild; each renames a whole file (a hook
+    whose fresh file another one removed in between adds nothing this once)."""
     import os
     import zlib  # a cheap name (hashlib costs the hook ~2 ms); the project is checked inside
 

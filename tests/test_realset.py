@@ -42,7 +42,7 @@ def _real_dir(tmp_path: Path) -> Path:
     lines = [
         ("user", "ok let's go with esbuild for the bundle"),  # 1: labelled, found
         ("assistant", "We'll use Redis locks because they are simple."),  # 2: assistant; rules never read it
-        ("user", "tests run with vitest"),  # 3: labelled but with a keyword the memory lacks -> a miss + false +
+        ("user", "we always run the tests with vitest"),  # 3: labelled but with a keyword the memory lacks -> a miss + false +
         ("user", "Stop hook feedback:\nwe should always use pnpm"),  # 4: injected; skipped by the rules
         ("user", "we should never store tokens in localStorage"),  # 5: marked forbidden by hand
     ]

@@ -31,7 +31,15 @@ def collect(store: Store) -> dict[str, Any]:
         "backend": _backend(),
         "model_use": usage.today_summary(store),
         "capture": capture_state(store),
+        "native": _native(store),
     }
+
+
+def _native(store: Store) -> list[dict[str, Any]]:
+    """The governor report on the assistants' own memory files (`loreline import native`)."""
+    from .native import governor
+
+    return governor.report(store)
 
 
 def _backend() -> str:

@@ -13,6 +13,9 @@ Invariants:
   under Claude Code's 10,000-character cap); preferences come first, then decisions, then
   the other kinds; within a kind, memories tied to a file the current branch changes
   (`changed`) come first, then newest first. No memories → no block.
+- Memories the session already loads (the project's CLAUDE.md layers, the head of the auto
+  memory MEMORY.md: `loreline.capture.hookread.covered_ids`) are left out, and the block's
+  last line says how many and why.
 - The ids of the memories shown are recorded for the session (`injected`), so a prompt's
   recall (`recall`) never offers them again.
 """
@@ -38,8 +41,9 @@ _WS = re.compile(r"\s+")
 
 def output(cwd: str | None, limit: int, session_id: str | None = None) -> str | None:
     """The hook's stdout JSON for SessionStart, or None when there is nothing to inject."""
-    rows = _rows(cwd)
-    block = render([(kind, text) for _, kind, text in rows], min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
+    rows, loaded = _rows(cwd)
+    block = render([(kind, text) for _, kind, text in rows], min(limit, capture.MAX_CONTEXT_CHARS),
+                   loaded=loaded) if rows else None
     if session_id:
         _remember(session_id, [memory_id for memory_id, _, _ in rows][:_shown(block)])
     if block is None:
@@ -49,14 +53,16 @@ def output(cwd: str | None, limit: int, session_id: str | None = None) -> str | 
 
 
 def memory_block(cwd: str | None, limit: int) -> str | None:
-    rows = [(kind, text) for _, kind, text in _rows(cwd)]
-    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
+    rows, loaded = _rows(cwd)
+    return render([(kind, text) for _, kind, text in rows], min(limit, capture.MAX_CONTEXT_CHARS),
+                  loaded=loaded) if rows else None
 
 
-def _rows(cwd: str | None) -> list[tuple[int, str, str]]:
+def _rows(cwd: str | None) -> tuple[list[tuple[int, str, str]], int]:
+    """The memories to inject, and how many were left out because the session loads them already."""
     db = os.path.abspath(home.db_path())
     if not os.path.isfile(db):
-        return []
+        return [], 0
     from loreline.capture.hookread import session_start_memories
     from loreline.project import project_key
 
@@ -78,7 +84,7 @@ def _remember(session_id: str, ids: list[int]) -> None:
     injected.prune()
 
 
-def render(rows: list[tuple[str, str]], limit: int) -> str | None:
+def render(rows: list[tuple[str, str]], limit: int, *, loaded: int = 0) -> str | None:
     """The framed block holding as many memories as fit in `limit` characters."""
     frame = len(OPEN) + len(HEADER) + len(CLOSE) + 3
     lines: list[str] = []
@@ -94,6 +100,8 @@ def render(rows: list[tuple[str, str]], limit: int) -> str | None:
     left = len(rows) - len(lines)
     if left:
         lines.append(f"({left} more not shown; `loreline memories` lists them all)")
+    if loaded:
+        lines.append(f"({loaded} left out: this session already loads them from CLAUDE.md or MEMORY.md)")
     return "\n".join([OPEN, HEADER, *lines, CLOSE])
 
 

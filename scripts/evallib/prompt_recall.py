@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from loreline.embed import default_embedder
 from loreline.home import using as loreline_home
 from loreline.store import Store
 
@@ -76,7 +77,7 @@ def evaluate(seed: int = 7) -> dict[str, dict[str, float | int]]:
     questions = spec["questions"]
     with tempfile.TemporaryDirectory(prefix="loreline-prompt-eval-") as tmp, loreline_home(Path(tmp)):
         with Store() as store:
-            keyed = fill(store, spec, seed)
+            keyed = fill(store, spec, seed, default_embedder())
         return {"tuned half": _half(spec, keyed, questions[:TUNED], UNRELATED, "t"),
                 "held-out half": _half(spec, keyed, questions[TUNED:], HELD_OUT_UNRELATED, "h")}
 

@@ -11,7 +11,7 @@ COLUMNS = ["backend", "half", "sessions", "labels", "memories", "precision", "re
 METHOD = """Public Claude Code and Codex sessions (`tests/eval/real/`, sources in its SOURCES.md): exported
 conversations converted to JSONL with the people's words verbatim, plus the real fixtures. Split by
 session with a fixed seed before any rule was written (`split.json`); rules were tuned on the `tune`
-half only and the `test` half is reported as measured. A label is a line and keywords a stored memory
+half only, by leave-one-author-out within it (below), and the `test` half is reported as measured. A label is a line and keywords a stored memory
 must contain; precision = memories that match a label / memories, recall = labels found / labels;
 forbidden = memories citing injected text (command/skill bodies, hook feedback, summaries), subagent
 files, the assistant's lines or a secret."""

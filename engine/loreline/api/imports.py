@@ -16,6 +16,7 @@ from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
 from ..store import Store
 from ..transcripts import discover, files
+from ..native.sync import SyncReport
 from .results import ImportOutcome, ImportPlan, ImportRequest
 
 Progress = Callable[[int, int, str], None]
@@ -57,10 +58,22 @@ def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Calla
         if store.read_only and not chosen.request.dry_run:  # one line, not one failure per session
             raise StoreError(store.read_only_message())
         report = pipeline.import_sessions(store, list(chosen.sessions), options)
+        native = _follow_native(store, chosen)
     report.backend_reason = chosen.choice.reason
     report.left_out.extend(chosen.left_out)
     preview = tuple((piece, tuple(accepted)) for piece, accepted in options.preview)
-    return ImportOutcome(report, preview, isinstance(chosen.choice.distiller, Metered))
+    return ImportOutcome(report, preview, isinstance(chosen.choice.distiller, Metered), native)
+
+
+def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:
+    """A discovery import of Claude Code sessions also reads the assistants' own memory files,
+    so what a session already loads stays out of its SessionStart block."""
+    request = chosen.request
+    if request.paths or request.dry_run or not {"claude-code", "all"} & set(request.tools):
+        return None
+    from .sources import follow_native
+
+    return follow_native(store, request.claude_dir, request.codex_home, chosen.choice.judge)
 
 
 #: the choices a front end offers (re-exported so front ends need not reach into the stages)

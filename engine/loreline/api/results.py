@@ -8,6 +8,7 @@ from typing import Any
 
 from ..beliefs.conflicts import Conflict
 from ..backends import Choice
+from ..native.sync import SyncReport
 from ..models import Candidate, Chunk, ImportReport, Memory
 
 __all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
@@ -88,3 +89,5 @@ class ImportOutcome:
     preview: tuple[tuple[Chunk, tuple[Candidate, ...]], ...] = ()
     #: the distiller is a paying model (it is metered)
     paid: bool = False
+    #: a discovery import of Claude Code sessions also reads the assistants' own memory files
+    native: SyncReport | None = None

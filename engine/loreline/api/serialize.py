@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import usage
+from ..native.sync import SyncReport
 from ..models import ImportReport, Memory, Provenance, RecallHit
 from .results import Conflict, Forgotten, ImportOutcome, Page, ProjectCounts, Status
 
@@ -66,6 +67,8 @@ REPORT = Record("dry_run", "backend", "backend_reason", "cancelled", "sessions",
                 "chunks_replayed", "candidates", "rejected", "added", "merged", "versioned", "conflicts",
                 "forgotten_skipped", "preview")
 PREVIEW = Record("path", "line_start", "line_end", "chars", "memories")
+NATIVE = Record("files", "unchanged", "deleted", "items", "added", "joined", "versioned", "conflicts", "known",
+                "ended", "dropped_sources", "failed")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -127,7 +130,14 @@ def import_report(outcome: ImportOutcome, *, camel: bool = False) -> Json:
         r.chunks, r.chunks_replayed, r.candidates, dict(r.rejected), r.added, r.merged, r.versioned, r.conflicts,
         r.forgotten_skipped, [PREVIEW.make((c.path, c.line_start, c.line_end, len(c.text),
                                             [{"kind": m.kind, "text": m.text} for m in accepted]), camel)
-                              for c, accepted in outcome.preview]), camel)
+                              for c, accepted in outcome.preview]), camel) | (
+        {"native": native_report(outcome.native, camel=camel)} if outcome.native is not None else {})
+
+
+def native_report(n: SyncReport, *, camel: bool = False) -> Json:
+    """What a native-memory import did (`loreline import native`, or after a discovery import)."""
+    return NATIVE.make((n.files, n.unchanged, n.deleted, n.items, n.added, n.joined, n.versioned, n.conflicts,
+                        n.known, n.ended, n.dropped_sources, [{"path": p, "error": e} for p, e in n.failed]), camel)
 
 
 def _sessions(r: ImportReport, camel: bool) -> Json:

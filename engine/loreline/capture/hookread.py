@@ -35,6 +35,10 @@ ORDER BY pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
 LIMIT ?
 """
 
+#: which memories a Claude Code session already loads (CLAUDE.md layers, the head of the auto
+#: memory MEMORY.md), as `loreline import native` recorded them
+COVERED = "SELECT memory_id, path, size, mtime_ns FROM native_covered WHERE project = ?"
+
 TIED_TO_FILES = "SELECT DISTINCT memory_id FROM memory_files WHERE path IN ({marks})"
 MAX_PATHS = 500
 
@@ -52,21 +56,23 @@ def _connect(db: str) -> sqlite3.Connection:
 
 
 def session_start_memories(db: str, project: str, max_rows: int,
-                           files: Collection[str] = ()) -> list[tuple[int, str, str]]:
+                           files: Collection[str] = ()) -> tuple[list[tuple[int, str, str]], int]:
     """(id, kind, text) of the project's active memories and the user's, in injection order:
     preferences, decisions, facts, procedures, the rest; within a kind, memories tied to one of
-    `files` (paths relative to the project) first, then pinned, then newest."""
+    `files` (paths relative to the project) first, then pinned, then newest; and how many were
+    left out because the session already loads them (`covered_ids`)."""
     conn = _connect(db)
     try:
         found = conn.execute(SESSION_START, (project, max_rows)).fetchall()
         tied = _tied(conn, files) if files and found else set()
+        covered = covered_ids(conn, project) if found else set()
     finally:
         conn.close()
-    rows = [(int(i), str(kind), str(text)) for i, kind, text in found]
+    rows = [(int(i), str(kind), str(text)) for i, kind, text in found if int(i) not in covered]
     if tied:  # a stable sort keeps pinned-then-newest inside each (kind, tied) group
         order = {kind: n for n, kind in enumerate(dict.fromkeys(kind for _, kind, _ in rows))}
         rows.sort(key=lambda row: (order[row[1]], row[0] not in tied))
-    return rows
+    return rows, len(found) - len(rows)
 
 
 def _tied(conn: sqlite3.Connection, files: Collection[str]) -> set[int]:
@@ -94,7 +100,18 @@ def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int
         held = _held(conn, found, [int(r[0]) for r in ranked])
     finally:
         conn.close()
-    return total, counts, [(int(i), str(kind), str(text), frozenset(held.get(int(i), ()))) for i, kind, text in ranked]
+    covered = _covered_in_store(db, project) if ranked else set()
+    return total, counts, [(int(i), str(kind), str(text), frozenset(held.get(int(i), ())))
+                           for i, kind, text in ranked if int(i) not in covered]
+
+
+def _covered_in_store(db: str, project: str) -> set[int]:
+    """`covered_ids` from the store itself (the prompt index holds no native coverage)."""
+    conn = _connect(db)
+    try:
+        return covered_ids(conn, project)
+    finally:
+        conn.close()
 
 
 def _held(conn: sqlite3.Connection, terms: list[str], ids: list[int]) -> dict[int, set[str]]:
@@ -201,3 +218,44 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
+
+
+def covered_ids(conn: sqlite3.Connection, project: str) -> set[int]:
+    """Memories the session loads from a native file. A cover counts only while its file has
+    the size and mtime recorded with it (an edited or deleted file proves nothing: the memory is
+    injected until the next import); covers from MEMORY.md do not count when
+    `CLAUDE_CODE_DISABLE_AUTO_MEMORY` is set (Claude Code then loads no auto memory). A store
+    without the table covers nothing."""
+    try:
+        rows = conn.execute(COVERED, (project,)).fetchall()
+    except _sqlite_error():
+        return set()  # an older store, or one no native import has touched
+    import os
+
+    auto_off = os.environ.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "").strip().lower() in ("1", "true", "yes")
+    fresh: dict[str, bool] = {}
+    out: set[int] = set()
+    for memory_id, path, size, mtime_ns in rows:
+        if auto_off and os.path.basename(str(path)) == "MEMORY.md":
+            continue
+        if path not in fresh:
+            fresh[path] = _unchanged(str(path), int(size), int(mtime_ns))
+        if fresh[path]:
+            out.add(int(memory_id))
+    return out
+
+
+def _unchanged(path: str, size: int, mtime_ns: int) -> bool:
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return st.st_size == size and st.st_mtime_ns == mtime_ns
+
+
+def _sqlite_error() -> type[Exception]:
+    import sqlite3
+
+    return sqlite3.Error

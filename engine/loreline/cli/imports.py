@@ -37,6 +37,15 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
                    "`loreline auth set` or ANTHROPIC_API_KEY)")
     p.set_defaults(func=run)
+    _register_siblings(inner)
+
+
+def _register_siblings(inner: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """`import memories` (an export) and `import native` (assistants' own memory files)."""
+    from . import native_cmd, portable_cmd
+
+    portable_cmd.register_import(inner)
+    native_cmd.register_import(inner)
 
 
 def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
@@ -66,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         emit_json(serialize.import_report(outcome))
     else:
         print(render.import_report(report))
+        if outcome.native is not None:
+            print(render.native_line(outcome.native))
         if report.model is not None:
             print(_spend_line(report))
         if args.dry_run:

@@ -18,6 +18,7 @@ from . import (
     demo,
     imports,
     lsp_cmd,
+    portable_cmd,
     reembed_cmd,
     status,
     transcript_cmd,
@@ -25,7 +26,7 @@ from . import (
 )
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

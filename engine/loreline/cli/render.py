@@ -6,6 +6,7 @@ import textwrap
 from collections import Counter
 
 from ..models import ImportReport, Memory, Provenance, RecallHit
+from ..native.sync import SyncReport
 from .common import plural, short_date
 
 WIDTH = 100
@@ -91,3 +92,11 @@ def _grouped(title: str, items: list[tuple[str, str]]) -> list[str]:
         example = next(path for path, r in items if r == reason)
         out.append(f"    {count} × {reason}  (e.g. {example})")
     return out
+
+
+def native_line(report: SyncReport) -> str:
+    """One line about a native-memory import."""
+    return (f"native memory: {plural(report.files, 'file')} read, {report.unchanged} unchanged, "
+            f"{report.deleted} deleted; {plural(report.added, 'memory')} added, {report.joined} joined an "
+            f"existing memory as a source, {report.versioned} versioned, {plural(report.conflicts, 'conflict')}; "
+            f"{report.ended} ended (their file no longer says them), {report.dropped_sources} sources dropped")

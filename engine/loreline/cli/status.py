@@ -47,4 +47,13 @@ def run(args: argparse.Namespace) -> int:
     capture = info["capture"]
     assert isinstance(capture, dict)
     print("\n".join(capture_status.lines(capture)))
+    _native_lines(info)
     return 0
+
+
+def _native_lines(info: dict[str, object]) -> None:
+    from ..native import governor
+
+    native = info.get("native")
+    if isinstance(native, list) and native:
+        print("\n".join(governor.lines(native)))

@@ -2,20 +2,23 @@
 
 It reads only the person's own words — typed prompts, and (when the reader provides them)
 the reason given when rejecting a tool call, an answer to the assistant's question, plan
-feedback (`turn.origin`). A sentence is kept when it states something a developer would
-want told again: a standing preference ("we're using pnpm so we should not use npm
-install", "use agents when useful", "no, use X"), a decision with its object ("ok let's
-go with esbuild", "we should fall back to the email when the name is empty", "keep the
-old ORM while we move to drizzle"), a fact about the project or machine ("fyi the staging
-db is read-only", "tests run with vitest", "in this repo the worktrees are plain folders"),
-or a procedure ("before committing, run pnpm start"). English, German and Spanish.
+feedback (`turn.origin`). A sentence is kept when it states something a developer would want
+told again, and only in the general shapes people use for that across authors: adoption ("ok
+let's go with esbuild", "we use zod for validation", "switch to uv"), prohibition and durable
+words ("never commit generated files", "from now on …", "in this repo always use pnpm"),
+corrections ("no, use httpx"), facts and procedures stated as such ("tests run with vitest",
+"the fix was …", "to release, run …"). English, German and Spanish.
 
-The memory text is the sentence itself and the quote is that same sentence, so every claim
-stays in the user's own words. Questions, hedges ("maybe", "i think"), one-off requests
-("for now", "this time") and pasted material (see `rules_text`) are never kept. Injected
-bodies (slash-command and skill text, hook feedback, continuation summaries) are skipped
-whole. Each rule has anchor words (see `rules_patterns`); a sentence reaches only the rules whose
-anchors it contains, so most sentences never meet a regular expression.
+Each sentence is scored (`score`): the strongest matching cue (`rules_patterns`) gives a kind
+and a weight; a second cue, a durable word and a reason add a point; a one-off object ("don't
+rewrite it", "the current changes") or narration ("I just ran …") take two off; questions,
+hedges ("maybe", "I think") and one-off requests ("for now") are never kept. A sentence is kept
+at `THRESHOLD` points, the threshold leave-one-group-out picks on the real set's tuning half
+(`scripts/eval --real rules --cv`). The memory text is the sentence itself and the quote is that
+same sentence, so every claim stays in the user's own words. Pasted material (see `rules_text`)
+and injected bodies (slash-command and skill text, hook feedback, continuation summaries) are
+never read. Each cue has anchor words; a sentence reaches only the cues whose anchors it
+contains, so most sentences never meet a regular expression.
 """
 
 from __future__ import annotations
@@ -27,11 +30,14 @@ from . import rules_patterns as pat
 from .rules_text import statements
 
 NAME = "rules"
-VERSION = "2"
+VERSION = "3"
 
 MIN_LEN = 12
+THRESHOLD = 2  #: points a sentence needs (chosen by leave-one-group-out on the tuning half)
+ANSWER_POINTS = 9  #: an answer to the assistant's question is kept whatever the threshold
 MAX_LEN = 400
 ANSWER_ARROW = " → "
+_CORRECTION = pat.Cue("preference", 3, frozenset(), re.compile(""), pat.PRIOR, name="rejection imperative")
 
 _INJECTED = (
     "base directory for this skill", "<session-start-hook>", "stop hook feedback", "caveat: the messages below",
@@ -44,27 +50,38 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 class RulesDistiller:
     name = NAME
     policy = f"{NAME}@{VERSION}"
+    threshold: int = THRESHOLD
+    without: frozenset[str] = frozenset()
+
+    def __init__(self, threshold: int = THRESHOLD, without: frozenset[str] = frozenset()) -> None:
+        self.threshold = threshold
+        self.without = without  # cue origins left out (`scripts/eval --real --cv`)
 
     def distill(self, chunk: Chunk) -> list[Candidate]:
-        found: list[Candidate] = []
+        return [c for c, points in self.scored(chunk) if points >= self.threshold]
+
+    def scored(self, chunk: Chunk) -> list[tuple[Candidate, int]]:
+        """Every sentence some cue matched, with its score (kept when the score reaches the threshold)."""
+        found: list[tuple[Candidate, int]] = []
         for turn in chunk.turns:
             if turn.speaker != "user" or turn.line_end <= chunk.context_until:
                 continue
             found.extend(self._from_turn(turn))
         return found
 
-    def _from_turn(self, turn: Turn) -> list[Candidate]:
+    def _from_turn(self, turn: Turn) -> list[tuple[Candidate, int]]:
         origin = getattr(turn, "origin", "prompt")
         if origin == "answer":
-            return self._answer(turn)
+            return [(c, ANSWER_POINTS) for c in self._answer(turn)]
         if not own_words(turn.text):
             return []
         short = origin in ("rejection", "plan-feedback")
-        out: list[Candidate] = []
+        out: list[tuple[Candidate, int]] = []
         for sentence in statements(turn.text):
-            kind = classify(sentence, short_answer=short)
-            if kind is not None:
-                out.append(Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), self.policy))
+            found = score(sentence, short_answer=short, without=self.without)
+            if found is not None:
+                kind, points = found
+                out.append((Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), self.policy), points))
         return out
 
     def _answer(self, turn: Turn) -> list[Candidate]:
@@ -82,7 +99,7 @@ def own_words(text: str) -> bool:
     head = text.lstrip()[:200].lower()
     if any(head.startswith(marker) or marker in head[:60] for marker in _INJECTED):
         return False
-    return not (head.startswith("# ") and len(text) > 400)  # a pasted document or command body
+    return not head.startswith("# ")  # a slash-command or skill body, or a pasted document, opens with a title
 
 
 def words(sentence: str) -> set[str]:
@@ -92,23 +109,40 @@ def words(sentence: str) -> set[str]:
 def classify(sentence: str, *, short_answer: bool = False) -> str | None:
     """The kind of memory a sentence states, or None. `short_answer`: a rejection reason or
     plan feedback, where a bare imperative ("use uv, not pip") is already a correction."""
+    found = score(sentence, short_answer=short_answer)
+    return found[0] if found is not None and found[1] >= THRESHOLD else None
+
+
+def score(sentence: str, *, short_answer: bool = False, without: frozenset[str] = frozenset()) -> tuple[str, int] | None:
+    """(kind, points) for a sentence some cue matches, or None. The strongest cue gives the kind
+    and its weight; a second cue, a durable word ("always", "from now on", "in this repo") and a
+    reason each add one; a one-off object ("this file", "don't rewrite it") or narration ("I just
+    ran …") take two off; questions, hedges and one-off requests ("for now") are never kept."""
     if not (MIN_LEN <= len(sentence) <= MAX_LEN) or "[REDACTED:" in sentence:
         return None
     seen = words(sentence)
-    candidates = pat.rules_for(seen)
-    if not candidates and not short_answer and not (seen & pat.EXPLICIT_WORDS):
+    cues = pat.cues_for(seen, without)
+    if not cues and not short_answer:
         return None
     text = sentence.replace("’", "'").replace("`", "")
-    if text.rstrip().endswith("?") or pat.HEDGE.match(text) or pat.TRANSIENT.search(text):
+    if text.rstrip().endswith("?") or pat.HEDGE.search(text) or pat.TRANSIENT.search(text):
         return None
-    if seen & pat.EXPLICIT_WORDS and pat.EXPLICIT.search(text):
-        return "decision"
-    for rule in candidates:
-        if rule.pattern.search(text) and (not rule.needs_reason or pat.REASON.search(text)):
-            return rule.kind
+    matched = [cue for cue in cues if cue.pattern.search(sentence if cue.raw else text)]
     if short_answer and pat.IMPERATIVE.match(text):
-        return "preference"
-    return None
+        matched.append(_CORRECTION)
+    if not matched:
+        return None
+    best = max(matched, key=lambda cue: cue.weight)  # the first of the strongest
+    return best.kind, best.weight + _support(text, seen, matched)
+
+
+def _support(text: str, seen: set[str], matched: list[pat.Cue]) -> int:
+    points = 1 if len({cue.name for cue in matched}) > 1 else 0
+    points += 1 if seen & pat.DURABLE_WORDS and pat.DURABLE.search(text) else 0
+    points += 1 if (seen & pat.REASON_WORDS or ";" in text) and pat.REASON.search(text) else 0
+    points -= 2 if pat.ONE_OFF.search(text) else 0
+    points -= 2 if pat.NARRATION.match(text) else 0
+    return points
 
 
 def classify_answer(line: str) -> bool:

@@ -1,8 +1,9 @@
 """The statements of a person's turn, for the offline `rules` distiller.
 
 A prompt is split into the sentences its author wrote: fenced code, blockquotes (`> …`),
-pasted logs and anything after "the docs say:" are not the person's statement and are left
-out; a hard-wrapped paragraph (Codex prompts, text pasted from a terminal) is joined back
+pasted logs, anything after "the docs say:" and blocks an editor or the harness injected
+(`<ide_selection>`, `<system-reminder>`, `<task-notification>`, …) are not the person's statement
+and are left out; a hard-wrapped paragraph (Codex prompts, text pasted from a terminal) is joined back
 into one line before splitting, so a sentence wrapped over four lines is one statement.
 
 Every statement returned is the text of the turn with only whitespace changed (runs of
@@ -26,11 +27,16 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|z\.b|bzw|p\.ej|ej)\.|\b[A-Za-z]\.|[\s\"(]\d{1,2}\.)$",
                            re.IGNORECASE)  # "8. Collapsed Sections" inside a sentence is a number, not an end
 _WS = re.compile(r"\s+")
+#: text an editor, a tool or the harness put into the turn: not the person's words
+_TAGGED = re.compile(r"<(ide_opened_file|ide_selection|system-reminder|bash-notification|task-notification|"
+                     r"pasted_content|bash-stdout|bash-stderr|local-command-stdout)\b[^>]*>.*?(?:</\1>|\Z)", re.S)
 
 
 def statements(text: str) -> list[str]:
     """The person's own sentences in `text`, each one line, whitespace collapsed."""
     out: list[str] = []
+    if "<" in text:
+        text = _TAGGED.sub("\n\n", text)
     for paragraph in _paragraphs(text):
         out.extend(_split(paragraph))
     return out

@@ -206,9 +206,10 @@ def for_file(store: Store, project: str, paths: tuple[str, ...]) -> list[Memory]
     return load(store, list(dict.fromkeys(ids)))
 
 
-def projects(store: Store) -> list[str]:
-    """Every project that has memories, in order."""
-    return [str(r[0]) for r in store.rows("SELECT DISTINCT project FROM memories ORDER BY project")]
+def projects(store: Store, *, project_scope_only: bool = False) -> list[str]:
+    """Every project that has memories, in order (only project-scoped ones when asked)."""
+    where = " WHERE scope = 'project'" if project_scope_only else ""
+    return [str(r[0]) for r in store.rows(f"SELECT DISTINCT project FROM memories{where} ORDER BY project")]
 
 
 def count_by_status(store: Store, project: str | None = None) -> dict[str, int]:

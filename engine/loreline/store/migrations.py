@@ -270,6 +270,33 @@ def _vectors_by_memory(store: Store) -> None:
     `search.knn`. The dropped chunks go back to the file system right after the migration
     (`RECLAIMS`)."""
     store.conn.execute(VECTORS_BY_MEMORY)
+NATIVE_SOURCES = """
+CREATE TABLE native_sources(
+    path TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    project TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE native_covered(
+    memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    project TEXT NOT NULL,
+    path TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    PRIMARY KEY(project, memory_id)
+);
+"""
+
+
+def _native_sources(store: Store) -> None:
+    """The assistants' own memory files read as sources (what was read, to follow edits and
+    deletions), and which memories a session already loads from them (the hook leaves those out)."""
+    store.conn.execute(NATIVE_SOURCES)
 
 
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
@@ -279,6 +306,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
     ("0006_vectors_by_memory", _vectors_by_memory),
+    ("0008_native_sources", _native_sources),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

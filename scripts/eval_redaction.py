@@ -9,12 +9,20 @@ A positive is caught when its secret substring is gone and a `[REDACTED:` marker
 negative is a false positive when `redact` changes it at all. Hidden-text cases pass when no
 `must_not_contain` string survives `sanitize` and every `must_contain` string is present.
 Exit status 1 when recall < 0.98, any negative changes, or any hidden-text case fails.
+
+The external corpus (tests/corpus/redaction/external/samples.jsonl: samples from the public
+test data of secret scanners, see its SOURCES.md) is reported apart, per split: `tune` is the
+half rules were adjusted on, `test` the held-out half that the figures in docs/benchmarks.md
+quote. There a positive is caught when a marker appears and its secret is gone (when the source
+names no secret: its longest token of 8+ characters); a negative is a false positive when
+`redact` changes it. The external figures are reported, not gated.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import defaultdict
@@ -82,6 +90,57 @@ def evaluate() -> dict[str, Any]:
     }
 
 
+def evaluate_external(split: str) -> dict[str, Any]:
+    """Recall and false-positive rate on one split of the external corpus."""
+    path = CORPUS / "external" / "samples.jsonl"
+    rows = [r for r in (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+            if r["split"] == split] if path.exists() else []
+    per_source: dict[str, dict[str, int]] = defaultdict(lambda: {"pos": 0, "caught": 0, "neg": 0, "changed": 0})
+    misses, false_positives = [], []
+    for row in rows:
+        out = redact(row["text"])
+        stats = per_source[row["source"]]
+        if row["label"] == "pos":
+            stats["pos"] += 1
+            secret = row["secret"] or _longest_token(row["text"])
+            if "[REDACTED:" in out and secret not in out:
+                stats["caught"] += 1
+            else:
+                misses.append({"source": row["source"], "text": row["text"], "out": out})
+        else:
+            stats["neg"] += 1
+            if out != row["text"]:
+                stats["changed"] += 1
+                false_positives.append({"source": row["source"], "text": row["text"], "out": out})
+    pos = sum(s["pos"] for s in per_source.values())
+    neg = sum(s["neg"] for s in per_source.values())
+    return {
+        "split": split, "positives": pos, "caught": sum(s["caught"] for s in per_source.values()),
+        "recall": sum(s["caught"] for s in per_source.values()) / max(pos, 1),
+        "negatives": neg, "false_positives": sum(s["changed"] for s in per_source.values()),
+        "fp_rate": sum(s["changed"] for s in per_source.values()) / max(neg, 1),
+        "sources": {k: dict(v) for k, v in sorted(per_source.items())},
+        "misses": misses, "false_positive_lines": false_positives,
+    }
+
+
+def _longest_token(text: str) -> str:
+    tokens = re.findall(r"[^\s\"'`,;=:<>(){}\[\]]{8,}", text)
+    return max(tokens, key=len) if tokens else text
+
+
+def print_external(result: dict[str, Any], show_misses: bool) -> None:
+    print(f"external corpus, {result['split']} half: recall {result['recall']:.3f} "
+          f"({result['caught']}/{result['positives']}), false-positive rate {result['fp_rate']:.3f} "
+          f"({result['false_positives']}/{result['negatives']})")
+    for source, s in result["sources"].items():
+        print(f"  {source:16} recall {s['caught']}/{s['pos']}  false positives {s['changed']}/{s['neg']}")
+    if show_misses:
+        for key in ("misses", "false_positive_lines"):
+            for item in result[key]:
+                print(f"\n[external {key}] {json.dumps(item, ensure_ascii=False)}")
+
+
 def print_tables(result: dict[str, Any], show_misses: bool) -> None:
     print(f"{'family':28} {'n':>4} {'caught':>6} {'recall':>7} {'named':>6}")
     for family, s in result["families"].items():
@@ -146,14 +205,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--misses", action="store_true", help="print every miss and false positive")
     parser.add_argument("--bench", action="store_true", help="also measure MB/s on ordinary text")
+    parser.add_argument("--external", choices=("test", "tune", "both"), default="test",
+                        help="which half of the external corpus to report (default: the held-out test half)")
     args = parser.parse_args(argv)
     result = evaluate()
+    splits = ("tune", "test") if args.external == "both" else (args.external,)
+    result["external"] = {split: evaluate_external(split) for split in splits}
     if args.bench:
         result["bench_mb_per_s"] = bench()
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_tables(result, args.misses)
+        for external in result["external"].values():
+            print()
+            print_external(external, args.misses)
         if args.bench:
             b = result["bench_mb_per_s"]
             print(f"throughput on {b['megabytes']:.2f} MB of ordinary text: redact {b['redact']:.0f} MB/s, "

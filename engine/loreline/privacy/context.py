@@ -45,7 +45,13 @@ _WORD_RE = re.compile(r"[A-Za-z]{1,24}")
 _SEPARATOR_RE = re.compile(r"\n|\\n|;|\|\|?|&&")
 _SPACED_RE = re.compile(r"[ \t]{1,8}(?:(?P<verb>is|was|=)[ \t]{1,8}(?:set to[ \t]{1,8})?)?")
 _LOOSE_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
-_TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;,&|<>(){}\[\]]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
+# an unquoted value runs to the end of its token (`Tr0ub4dor&3q` whole); closing brackets and
+# separators it does not open are trimmed off its end (`f(password=x1)`, `{pw: x1},`)
+_TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
+_CALL_RE = re.compile(r"[A-Za-z_][\w.]{0,200}[(\[]")
+_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
+_PART_SPLIT_RE = re.compile(r"[-_.:/]")
+_DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 _LINE_RE = re.compile(r"""(?:[^\r\n"'`\\]|\\(?![nrt"'\\])){1,4096}""")
 _LINE_REST_RE = re.compile(r"[^\r\n\\]{0,200}")
@@ -80,6 +86,8 @@ class _Scan:
     reach: int = 0  # values up to here have been read
 
     def add(self, start: int, end: int, family: str, prio: int) -> None:
+        if family == "key" and not key_shaped(self.text[start:end]):
+            return  # a bare `key` names too many things; only a generated-looking value counts
         self.spans.append((start, end, family, prio))
 
     def read(self, end: int) -> None:
@@ -239,7 +247,22 @@ def value_bounds(text: str, index: int, style: str) -> tuple[int, int, bool] | N
             return (match.start(1), match.end(1), True) if match else None
     regex = _LOOSE_RE if style in _LOOSE_STYLES else _TIGHT_RE
     match = regex.match(text, index)
-    return (match.start(), match.end(), False) if match else None
+    if match is None:
+        return None
+    end = _trim_unopened(text, match.start(), match.end()) if regex is _TIGHT_RE else match.end()
+    return (match.start(), end, False) if end > match.start() else None
+
+
+def _trim_unopened(text: str, start: int, end: int) -> int:
+    """Drop trailing `,` `&` `|` and closing brackets the value itself does not open."""
+    while end > start:
+        last = text[end - 1]
+        opener = _PAIRS.get(last)
+        if last in ",&|" or (opener is not None and text.count(opener, start, end) < text.count(last, start, end)):
+            end -= 1
+        else:
+            return end
+    return end
 
 
 def _quoted_ok(content: str, family: str) -> bool:
@@ -254,7 +277,7 @@ def _quoted_ok(content: str, family: str) -> bool:
 def _bare_ok(text: str, start: int, end: int, content: str, family: str, style: str) -> bool:
     if placeholder(content) or content.startswith(("http://", "https://")) or _path_like(content):
         return False
-    if text[end:end + 1] in ("(", "["):
+    if text[end:end + 1] in ("(", "[") or _CALL_RE.match(content):
         return False
     if style == "yaml":
         rest = _LINE_REST_RE.match(text, end).group().strip()  # type: ignore[union-attr]
@@ -466,7 +489,23 @@ def placeholder(value: str) -> bool:
         return True
     if any(part in low for part in P.PLACEHOLDER_PARTS):
         return True
+    if low[0] + low[-1] in ("[]", "<>") or not any(c.isalnum() for c in low):
+        return True  # `[PASSWORD]`, `<user:password>`, `,.:-!`
+    if len(low) >= 6 and len(set(low)) <= 2:
+        return True  # `aaaaaaaa`, `11111111`
     return all(c in "*xX.\u2022\u00b7#?-_ " for c in value)
+
+
+def key_shaped(value: str) -> bool:
+    """A value that looks generated: 16+ characters, no spaces, letters and digits, varied."""
+    if len(value) < 16 or len(value) > 4096 or any(c.isspace() for c in value) or "://" in value:
+        return False
+    if not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    parts = _PART_SPLIT_RE.split(value)
+    if len(parts) >= 3 and max(len(part) for part in parts) < 16:
+        return False  # `cmp2-qat-1208358310`, `id-Gost28147-89-None`: a structured name
+    return len(set(value)) >= 10 and not _path_like(value) and not _DOTTED_RE.fullmatch(value)
 
 
 def _path_like(value: str) -> bool:

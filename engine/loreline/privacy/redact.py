@@ -45,6 +45,7 @@ from math import log2
 
 from . import patterns as P
 from .context import CRED_RE, looks_random, placeholder, scan_names, value_bounds
+from .prose import scan_prose
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
 _TOKEN, _CONTEXT = 0, 1  # priorities; names are 2 (vendor) and 3 (generic), see privacy.context
@@ -91,6 +92,7 @@ def _find(text: str) -> list[Span]:
     _scan_tokens(text, raw, spans)
     low = raw.lower()
     found = scan_names(text, low, spans)
+    scan_prose(text, low, spans)
     if "pem" in found:
         _scan_pem(text, spans)
     if "putty" in found:

@@ -14,7 +14,7 @@ The external corpus (tests/corpus/redaction/external/samples.jsonl: samples from
 test data of secret scanners, see its SOURCES.md) is reported apart, per split: `tune` is the
 half rules were adjusted on, `test` the held-out half that the figures in docs/benchmarks.md
 quote. There a positive is caught when a marker appears and its secret is gone (when the source
-names no secret: its longest token of 8+ characters); a negative is a false positive when
+names no secret: its longest token of 8+ characters with a letter and a digit); a negative is a false positive when
 `redact` changes it. The external figures are reported, not gated.
 """
 
@@ -125,8 +125,10 @@ def evaluate_external(split: str) -> dict[str, Any]:
 
 
 def _longest_token(text: str) -> str:
+    """The secret of a sample whose source names none: its longest token with a letter and a digit."""
     tokens = re.findall(r"[^\s\"'`,;=:<>(){}\[\]]{8,}", text)
-    return max(tokens, key=len) if tokens else text
+    mixed = [t for t in tokens if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)]
+    return max(mixed or tokens, key=len) if tokens else text
 
 
 def print_external(result: dict[str, Any], show_misses: bool) -> None:

@@ -61,7 +61,7 @@ TOKEN_FAMILIES: tuple[tuple[str, str], ...] = (
     ("replicate-token", r"r8_[A-Za-z0-9]{30,40}" + _B),
     ("perplexity-key", r"pplx-[A-Za-z0-9]{40,60}" + _B),
     ("xai-key", r"xai-[A-Za-z0-9]{60,100}" + _B),
-    ("jwt", r"eyJ[A-Za-z0-9_-]{8,4000}\.eyJ[A-Za-z0-9_-]{8,8000}\.[A-Za-z0-9_-]{0,2000}"),
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,4000}\.eyJ[A-Za-z0-9_-]{8,8000}(?:\.[A-Za-z0-9_-]{0,2000})?"),
     ("vault-token", r"hv[sb]\.[A-Za-z0-9_-]{24,250}" + _BX),
     ("docker-hub-token", r"dckr_pat_[A-Za-z0-9_-]{27,40}" + _BX),
     ("supabase-token", r"sbp_[0-9a-f]{40}" + _B),

@@ -46,12 +46,16 @@ _KEYISH_RE = re.compile(
 )
 _KEY_NEEDLES = (b"key ", b"token ", b"secret ")
 _REDIS_RE = re.compile(r"redis-cli\b[^\n|;&]{0,200}?[ \t](?:-a|--pass)[ \t]+" + _VALUE)
+_CURL_COOKIE_RE = re.compile(r"curl\b[^\n|;&]{0,300}?[ \t](?:-b|--cookie)[ \t]+" + _VALUE)
+_COOKIE_PAIR_RE = re.compile(r"([^\s=;]{1,64})=([^\s;]{8,4096})")
 _DEVOPS_RE = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{52}(?![A-Za-z0-9])")
 _ETH_RE = re.compile(r"(?<![A-Za-z0-9])(?:0x)?(?P<v>[0-9a-fA-F]{64})(?![A-Za-z0-9])")
 _SEED_RE = re.compile(r"(?i)(?:seed(?: phrase| words)?|mnemonic(?: phrase)?|recovery phrase|backup phrase|"
                       r"secret phrase)[^\n\w]{0,16}(?:(?:is|was)(?![a-z]))?[^\n\w]{0,8}"
                       r"(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})")
 _TRAIL = ".,;:!?)]}>"
+_ETH_CONTEXT = (b"private key", b"private_key", b"privatekey", b"priv key", b"wallet", b"eth", b"secret key")
+_CODE_RE = re.compile(r"[A-Za-z_]\w{0,64}(?:\.[A-Za-z_]\w{0,64}){1,8}(?:[(\[]|\Z)|[A-Za-z_]\w{0,64}[(\[]")
 _PW_START_RE = re.compile(rb"p(?:ass|w)")  # a literal first letter: `re` skips ahead in C
 _FOREIGN = (b"contrase", b"senha", b"kennwort", b"wachtwoord", b"salasana", b"senord", b"haslo", b"parola")
 # bare words that follow "password is" without being one
@@ -62,7 +66,8 @@ _NOT_VALUES = frozenset(
     "visible sensitive default unknown unset too very in on at for to of from with by as and or "
     "stored there here below above following something anything nothing available configured "
     "specified provided supplied accepted rejected currently probably definitely hardcoded "
-    "plaintext compromised long short set sent shown printed logged only being just".split()
+    "plaintext compromised long short set sent shown printed logged only being just obligatoire requis "
+    "erforderlich falsch obligatorio requerido incorrecto incorrecte geheim secreto secret".split()
 )
 _WORDY_SUFFIXES = ("ed", "ing", "ly", "ble", "tion", "ment", "ness", "ful", "less", "ive", "ous")
 
@@ -93,6 +98,12 @@ def scan_prose(text: str, low: bytes, spans: list[Span]) -> None:
                 if key_shaped(text[start:end]) and not placeholder(text[start:end]):
                     spans.append((start, end, "api-key", _GENERIC))
             pos = low.find(needle, pos + len(needle))
+    if b"curl" in low and (b" -b" in low or b"--cookie" in low):
+        for match in _CURL_COOKIE_RE.finditer(text):
+            group = "qv" if match.group("qv") is not None else "v"
+            for pair in _COOKIE_PAIR_RE.finditer(text, *match.span(group)):
+                if not placeholder(pair.group(2)):
+                    spans.append((pair.start(2), pair.end(2), "cookie", 1))
     if b"redis-cli" in low:
         for match in _REDIS_RE.finditer(text):
             _password(text, match, spans)
@@ -134,6 +145,8 @@ def _password_like(value: str) -> bool:
     low = value.lower()
     if low in _NOT_VALUES or len(value) < 4 or "://" in value or value.startswith(("$", "%", "{{", "<")):
         return False
+    if _CODE_RE.match(value):
+        return False  # `getpass.getpass()`, `os.environ[...]`, `config.db.password`
     if any(not c.isalpha() for c in value):
         return any(c.isalnum() for c in value)
     if value.isalpha() and (len(value) < 8 or low.endswith(_WORDY_SUFFIXES)):
@@ -144,6 +157,5 @@ def _password_like(value: str) -> bool:
 def _eth_keys(text: str, low: bytes, spans: list[Span]) -> None:
     for match in _ETH_RE.finditer(text):
         before = low[max(0, match.start() - 48):match.start()]
-        if (b"private" in before or b"priv" in before or b"wallet" in before or b"key" in before
-                or b"secret" in before) and key_shaped(match.group("v")):
+        if any(word in before for word in _ETH_CONTEXT) and key_shaped(match.group("v")):
             spans.append((match.start(), match.end(), "ethereum-private-key", 0))

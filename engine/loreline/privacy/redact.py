@@ -63,7 +63,26 @@ def redact(text: str) -> str:
 
 
 def redact_counts(text: str) -> tuple[str, dict[str, int]]:
-    """The redacted text and how many secrets of each family were replaced."""
+    """The redacted text and how many secrets of each family were replaced.
+
+    A marker can give a neighbour the boundary it lacked (`AKIA...` glued to a key block that
+    is now `[REDACTED:...]`), so text that changed is scanned again, up to three passes: that
+    keeps `redact` idempotent. Text without secrets is scanned once.
+    """
+    out, counts = _redact_once(text)
+    for _ in range(2):
+        if out is text:
+            break
+        again, more = _redact_once(out)
+        if again is out:
+            break
+        out = again
+        for family, n in more.items():
+            counts[family] = counts.get(family, 0) + n
+    return out, counts
+
+
+def _redact_once(text: str) -> tuple[str, dict[str, int]]:
     spans = _find(text)
     if not spans:
         return text, {}
@@ -134,7 +153,7 @@ def _anchors(text: str, start: int, end: int, spans: list[Span]) -> tuple[int, .
     before = text[start - 1] if start else ""
     if before == "\\":  # right after a JSON escape such as \n
         return (start + 1,) if text.startswith(P.RUN_PREFIXES, start + 1) else ()
-    if before in ".:/":
+    if before and before in ".:/":  # ("" is in every string: a token at offset 0 has no preceder)
         for preceder in P.RUN_PRECEDERS:
             if text.endswith(preceder, 0, start):
                 return (start - len(preceder),)

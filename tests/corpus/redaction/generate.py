@@ -173,6 +173,7 @@ def token_positives() -> list[dict[str, object]]:
 
 
 from cases_positive import context_positives  # noqa: E402
+from cases_prose import prose_cases  # noqa: E402
 
 
 def write(path: Path, rows: list[dict[str, object]]) -> None:
@@ -183,13 +184,15 @@ def write(path: Path, rows: list[dict[str, object]]) -> None:
 
 def main() -> None:
     positives = token_positives() + context_positives(rng, rand, password, jwt, uuid)
+    prose_positives, prose_negatives = prose_cases()
+    positives += prose_positives
     for row in positives:
         text, secret = str(row["text"]), str(row["secret"])
         assert secret in text, row
         if row["json"]:
             json.loads(text)
     write(HERE / "positives.jsonl", positives)
-    write(HERE / "negatives.jsonl", negative_cases(rng, rand, uuid))
+    write(HERE / "negatives.jsonl", negative_cases(rng, rand, uuid) + prose_negatives)
     write(HERE / "hidden.jsonl", hidden_cases(rng, rand))
     print(f"positives {len(positives)}, negatives written, hidden written", file=sys.stderr)
 

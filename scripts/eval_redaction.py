@@ -71,11 +71,15 @@ def evaluate() -> dict[str, Any]:
         if out != row["text"]:
             per_negative[row["family"]]["changed"] += 1
             false_positives.append({"family": row["family"], "text": row["text"], "out": out})
+    hidden_splits: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "failed": 0})
     for row in hidden:
         out = sanitize(row["input"])
         bad = [s for s in row["must_not_contain"] if s in out] + [s for s in row["must_contain"] if s not in out]
+        split = hidden_splits[row.get("split", "own")]
+        split["n"] += 1
         if bad or sanitize(out) != out:
-            failed_hidden.append({"name": row["name"], "out": out, "problems": bad})
+            split["failed"] += 1
+            failed_hidden.append({"name": row["name"], "split": row.get("split", "own"), "out": out, "problems": bad})
     caught = sum(s["caught"] for s in per_family.values())
     changed = sum(s["changed"] for s in per_negative.values())
     return {
@@ -83,6 +87,7 @@ def evaluate() -> dict[str, Any]:
         "family_named": sum(s["named"] for s in per_family.values()) / max(caught, 1),
         "negatives": len(negatives), "false_positives": changed, "fp_rate": changed / max(len(negatives), 1),
         "hidden": len(hidden), "hidden_failed": len(failed_hidden),
+        "hidden_splits": {k: dict(v) for k, v in sorted(hidden_splits.items())},
         "broken_json": len(broken_json), "not_idempotent": len(not_idempotent),
         "families": {k: dict(v) for k, v in sorted(per_family.items())},
         "negative_families": {k: dict(v) for k, v in sorted(per_negative.items())},
@@ -155,7 +160,8 @@ def print_tables(result: dict[str, Any], show_misses: bool) -> None:
         print(f"{family:28} {s['n']:>4} {s['changed']:>7} {s['changed'] / s['n']:>8.3f}")
     print(f"{'TOTAL':28} {result['negatives']:>4} {result['false_positives']:>7} {result['fp_rate']:>8.3f}")
     print()
-    print(f"hidden-text cases: {result['hidden'] - result['hidden_failed']}/{result['hidden']} pass; "
+    splits = ", ".join(f"{k} {v['n'] - v['failed']}/{v['n']}" for k, v in result["hidden_splits"].items())
+    print(f"hidden-text cases: {result['hidden'] - result['hidden_failed']}/{result['hidden']} pass ({splits}); "
           f"JSON broken: {result['broken_json']}; not idempotent: {result['not_idempotent']}; "
           f"family named right: {result['family_named']:.2f}")
     if show_misses:

@@ -329,10 +329,11 @@ def _spaced(scan: _Scan, start: int, end: int, name: str, family: str) -> None:
         or (bare in ("password", "passwd")
             and ("machine " in before or "login " in before or text.startswith(_QUOTES, match.end())))
     )
-    if not allowed and family == "password" and (colon := _PASSWORD_PROSE_RE.match(text, end)):
+    if not allowed and (colon := _PASSWORD_PROSE_RE.match(text, end)):
         first_word = _WORD_RE.match(text, end + 1)
         if first_word is None or first_word.group().lower() not in P.AFTER_DENY:
-            _prose(scan, colon.end(), family)  # "password for the admin panel: Hunter2!"
+            # "password for the admin panel: Hunter2!"; "the key for staging: <key-shaped>"
+            _prose(scan, colon.end(), family, family != "password")
         return
     if not allowed or text.startswith("-", match.end()):
         return
@@ -345,8 +346,8 @@ def _spaced(scan: _Scan, start: int, end: int, name: str, family: str) -> None:
         scan.add(bounds[0], bounds[1], family, GENERIC)
 
 
-def _prose(scan: _Scan, index: int, family: str) -> None:
-    """"the password is hunter2!": a value with a digit, after `is`/`was`."""
+def _prose(scan: _Scan, index: int, family: str, shaped: bool = False) -> None:
+    """"the password is hunter2!": a value with a digit, after `is`/`was` (`shaped`: key-shaped)."""
     match = _PROSE_RE.match(scan.text, index)
     if match is None:
         return
@@ -356,6 +357,8 @@ def _prose(scan: _Scan, index: int, family: str) -> None:
         end -= 1
     value = scan.text[start:end]
     if len(value) < 6 or placeholder(value) or not any(c.isdigit() for c in value) or "://" in value:
+        return
+    if shaped and not key_shaped(value):
         return
     if family == "password" or any(c.isalpha() for c in value):
         scan.add(start, end, family, GENERIC)

@@ -225,15 +225,17 @@ _TAIL = (
     rb"|(?:\\?[\"'])?[ \t]{0,8},[ \t]{0,8}\\?[\"']value|(?:\r?\n|\\n)[ \t]{0,16}(?:-[ \t]+)?value"
     rb"|(?<=[ \t])(?:(?:is|was)[ \t]{1,8}(?:set to[ \t]{1,8})?)?(?:\\?[\"'`]|(?=[^\s]{0,80}?[0-9!#$%^&*+=/~@])))"
 )
+# "the key for staging: <value>": a key word, `for`/`to`/`of` and a few words, then a colon
+_FOR_COLON = rb"|[ \t](?:for|to|of)[ \t][^\n:=\\\"'`]{1,48}:[ \t]{0,4}\S"
 KEYWORD_RES: tuple[re.Pattern[bytes], ...] = (
     # pass, passwd, password, passphrase, pwd; "password for the admin panel: <value>"; and a
     # bare `-p` short flag (`mysql -pX`, `sshpass -p X`), told apart in Python by its length
     re.compile(rb"p(?:(?:ass|wd)(?:" + _TAIL + rb"|(?<=pass)(?:word|phrase)s?[ \t(][^\n:=\\\"'`]{1,48}:[ \t]{0,4}\S)"
                rb"|(?<=[ \t]-p)(?=[^\s-]|[ \t]+[^\s-]))"),
     # token, cookie, key; `key-----` (a PEM line) and `key-file-` (PuTTY) are flags, not names
-    re.compile(rb"k(?:ey(?: block)?-----|ey-file-|(?<=tok)en" + _TAIL + rb"|(?<=cook)ie" + _TAIL
-               + rb"|ey" + _TAIL + rb")"),
-    re.compile(rb"cret(?<=secret)" + _TAIL),  # `cret`: a rarer start than `secret`, a faster scan
+    re.compile(rb"k(?:ey(?: block)?-----|ey-file-|(?<=tok)en(?:" + _TAIL + _FOR_COLON + rb")|(?<=cook)ie" + _TAIL
+               + rb"|ey(?:" + _TAIL + _FOR_COLON + rb"))"),
+    re.compile(rb"cret(?<=secret)(?:" + _TAIL + _FOR_COLON + rb")"),  # `cret`: rarer than `secret`, a faster scan
     re.compile(rb"auth" + _TAIL),
 )
 NAME_CHARS_REV = re.compile(rb"[a-z0-9_.\-]{0,64}")  # a name, read backwards from its keyword

@@ -45,7 +45,7 @@ from math import log2
 
 from . import patterns as P
 from .context import CRED_RE, looks_random, placeholder, scan_names, value_bounds
-from .prose import scan_prose
+from .prose import curl_cookies, hex_or_pat_run, scan_prose
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
 _TOKEN, _CONTEXT = 0, 1  # priorities; names are 2 (vendor) and 3 (generic), see privacy.context
@@ -139,6 +139,8 @@ def _scan_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
                 match = P.TOKEN_RE.match(text, anchor)
                 if match:
                     _token_match(text, match, spans)
+        if end - start in (52, 64, 66):  # an Azure DevOps PAT, an Ethereum key: told by the words before
+            hex_or_pat_run(text, raw.lower(), start, end, spans)
         if ((before == 0x2F and raw.find(b"hooks", max(0, start - 100), start) != -1)  # a webhook URL
                 or raw.find(b"Q~", start, start + 8) != -1):  # an Azure client secret
             for match in P.TOKEN_RE.finditer(text, max(0, start - 100), min(end, start + 300)):
@@ -286,6 +288,7 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             if value and not placeholder(value.group()):
                 spans.append((value.start(), value.end(), "query-token", _CONTEXT))
     if P.CURL_GATE_RE.search(low):
+        curl_cookies(text, low, spans)
         for flag in P.CURL_USER_RE.finditer(low):
             start = flag.start() - (flag.start() > 0 and low[flag.start() - 1] == 0x2D)  # --user
             if start > 0 and low[start - 1] in b" \t":

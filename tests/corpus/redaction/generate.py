@@ -10,7 +10,8 @@ positives.jsonl  {"family", "context", "text", "secret", "json"}: `secret` is th
                  substring that must be gone after `redact`; `json` says `text` is a JSON
                  document that must still parse afterwards.
 negatives.jsonl  {"family", "text"}: look-alikes that `redact` must return byte-identical.
-hidden.jsonl     {"name", "input", "must_not_contain", "must_contain"} for `sanitize`.
+hidden.jsonl     {"name", "input", "must_not_contain", "must_contain"} for `sanitize`; the
+                 adversarial rows (cases_hidden_adv.py) also carry a `split`, tune or test.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from cases_hidden import hidden_cases  # noqa: E402
+from cases_hidden_adv import adversarial_cases  # noqa: E402
 from cases_negative import negative_cases  # noqa: E402
 
 rng = random.Random(20250517)
@@ -193,7 +195,7 @@ def main() -> None:
             json.loads(text)
     write(HERE / "positives.jsonl", positives)
     write(HERE / "negatives.jsonl", negative_cases(rng, rand, uuid) + prose_negatives)
-    write(HERE / "hidden.jsonl", hidden_cases(rng, rand))
+    write(HERE / "hidden.jsonl", hidden_cases(rng, rand) + adversarial_cases())
     print(f"positives {len(positives)}, negatives written, hidden written", file=sys.stderr)
 
 

@@ -23,9 +23,10 @@ from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
 from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError
 from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
-from .project import project_key
+from .privacy.identifiers import stored
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
+from .project import project_key
 from .store import Store, ledger
 from .store.memories import now
 
@@ -208,7 +209,7 @@ def _import_chunk(
             store.conn.execute(
                 "INSERT INTO replays(replay_key, session_path, line_start, line_end, policy, created_at) "
                 "VALUES(?,?,?,?,?,?)",
-                (key, piece.path, piece.line_start, piece.line_end, options.distiller.policy, now()),
+                (key, stored(piece.path), piece.line_start, piece.line_end, options.distiller.policy, now()),
             )
         if entry is not None:
             ledger.record(store, entry)
@@ -219,8 +220,8 @@ def _plan(
 ) -> beliefs.Plan:
     """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
     root = project if os.path.isabs(project) else t.cwd
-    ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor)
+    files = tuple(stored(path) for path in files_near(piece, candidate, root))
+    ctx = beliefs.Context(project, provenance(t, piece, candidate), files, key, options.actor)
     return beliefs.plan(store, candidate, ctx, options.embedder, options.judge)
 
 
@@ -243,7 +244,8 @@ def provenance(t: Transcript, piece: Chunk, candidate: Candidate) -> Provenance:
     first = min(cited, key=lambda turn: turn.line_start)
     last = max(cited, key=lambda turn: turn.line_end)
     excerpt = _excerpt(first.text, candidate.evidence[0].quote)
-    return Provenance(t.tool, t.session_id, t.path, first.line_start, last.line_end, excerpt, first.timestamp)
+    return Provenance(t.tool, stored(t.session_id), stored(t.path), first.line_start, last.line_end, excerpt,
+                      first.timestamp)
 
 
 def _excerpt(text: str, quote: str) -> str:

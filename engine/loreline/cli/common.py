@@ -32,6 +32,7 @@ def memory_json(memory: Memory) -> dict[str, Any]:
         "kind": memory.kind,
         "text": memory.text,
         "status": memory.status,
+        "hold_reason": memory.hold_reason,
         "project": memory.project,
         "scope": memory.scope,
         "version": memory.version,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models import Chunk, Transcript, Turn
+from ..privacy.display import printable
 from ..transcripts import READERS
 from .common import emit_json, plural
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(_as_json(t, turns, dropped, chunks if args.chunks else None))
     else:
-        print(_as_text(t, turns, dropped, chunks if args.chunks else None))
+        print(printable(_as_text(t, turns, dropped, chunks if args.chunks else None), multiline=True))
     return 0
 
 

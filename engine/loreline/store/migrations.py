@@ -248,12 +248,37 @@ def _fts_by_project(store: Store) -> None:
     store.conn.execute(FTS_BY_PROJECT)
 
 
+def _review_hold(store: Store) -> None:
+    """Memories held for a person's review: a `held` status (kept out of every `active` query:
+    SessionStart, recall, the editor) and the reason shown to the reviewer. SQLite cannot alter
+    a CHECK constraint, so the stored table definition is edited in place (the documented
+    procedure for changes that leave the stored rows valid), then the schema version bumped.
+    Active memories that already steer somewhere dangerous are held on the way."""
+    conn = store.conn
+    sql = str(store.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'memories'"))
+    if "'held'" not in sql:
+        version = int(store.scalar("PRAGMA schema_version") or 0)
+        conn.execute("PRAGMA writable_schema=ON")
+        conn.execute("UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'memories'",
+                     ("'superseded', 'forgotten')", "'superseded', 'forgotten', 'held')"))
+        conn.execute(f"PRAGMA schema_version={version + 1}")
+        conn.execute("PRAGMA writable_schema=OFF")
+    conn.execute("ALTER TABLE memories ADD COLUMN hold_reason TEXT")
+    from ..privacy.steering import hold_reason
+
+    for memory_id, text in list(store.rows("SELECT id, text FROM memories WHERE status = 'active'")):
+        reason = hold_reason(str(text))
+        if reason is not None:
+            conn.execute("UPDATE memories SET status = 'held', hold_reason = ? WHERE id = ?", (reason, memory_id))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
     ("0003_usage_by_model", _usage_by_model),
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
+    ("0007_review_hold", _review_hold),
 ]
 
 

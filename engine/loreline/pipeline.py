@@ -59,7 +59,8 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
     for turn in turns:
         text = redact(sanitize(turn.text)).strip()
         if text:
-            out.append(Turn(turn.speaker, text, turn.line_start, turn.line_end, turn.timestamp, turn.files))
+            files = tuple(stored(path) for path in turn.files)
+            out.append(Turn(turn.speaker, text, turn.line_start, turn.line_end, turn.timestamp, files))
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_GLUED_RE: re.Pattern[str] | None = None  # built on first use: the hooks rarely need it
 _LONG_MIXED_RE = re.compile(r"[A-Za-z0-9]{20,}")
 _TOKEN_START_RE = re.compile(r"gh[pousr]_|github_pat_|gl[a-z]{1,5}-|sk-|[rs]k_live|xox[a-z]-|A[KS]IA|AIza|hf_|npm_|"
                              r"pypi-|dckr_pat_|eyJ|:[^/\\]")
@@ -26,7 +27,29 @@ def stored(value: str) -> str:
         return value
     from .redact import redact
 
-    return redact(value)
+    return _glued_tokens(redact(value))
+
+
+def _glued_tokens(value: str) -> str:
+    """Tokens glued to a word by `-` or `_` (`work-ghp_…`, `session-AKIA….jsonl`): in text the
+    redactor wants a boundary before a token; in a name, a separator is one."""
+    from . import patterns as P
+
+    global _GLUED_RE
+    if _GLUED_RE is None:
+        _GLUED_RE = re.compile("|".join(f"(?P<t{i}>{source.replace('(?P<s>', '(?:')})"
+                                        for i, (_, source) in enumerate(P.TOKEN_FAMILIES)))
+    pieces, last = [], 0
+    for start in [m.start() for m in _TOKEN_START_RE.finditer(value)]:
+        if start < last:
+            continue
+        found = _GLUED_RE.match(value, start)
+        if found is None:
+            continue
+        family = P.TOKEN_FAMILIES[int((found.lastgroup or "t0")[1:])][0]
+        pieces += [value[last:start], f"{P.MARKER_PREFIX}{family}]"]
+        last = found.end()
+    return "".join(pieces) + value[last:] if pieces else value
 
 
 def _could_hold_secret(value: str) -> bool:

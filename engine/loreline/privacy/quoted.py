@@ -6,7 +6,8 @@
 
 * markdown blockquotes: a run of lines starting with `>`;
 * text introduced as someone else's: "the docs page says: ...", "According to the wiki: ...",
-  "here is the page: ..." — to the end of the paragraph (the next one when the colon ends it);
+  "here is the page: ..." — to the end of the paragraph (the next one when the colon ends it),
+  or to a line where the person speaks again ("In this repo we …", "Is that right?");
 * a pasted email (two header lines such as `From:` / `Subject:`, or a forwarded-message line):
   to the end of the text;
 * log lines: a run of lines that start with a timestamp or a `[INFO]`-style level.
@@ -41,6 +42,9 @@ _REVERSED_RE = re.compile(
     rb"|(?P<header>(?:morf|tcejbus)(?=\n|\Z)))"
 )
 _PARAGRAPH_END_RE = re.compile(r"\n[ \t]*\n")
+# a line in which the person speaks again after a pasted passage
+_OWN_LINE_RE = re.compile(r"(?im)\n[ \t]*(?:in this (?:repo|project)|we|i|i'm|my|our|is (?:that|this|it)|should|"
+                          r"can you|could you|please|so|does|do|what|why|how)\b")
 _EMAIL_HEADER_RE = re.compile(r"(?im)^(?:from|to|cc|subject|date|sent|reply-to):[ \t]+\S.*\n(?:.*\n){0,3}?"
                               r"(?:from|to|cc|subject|date|sent|reply-to):[ \t]+\S"
                               r"|^-{2,}[ \t]*(?:original message|forwarded message)[ \t]*-{2,}"
@@ -101,8 +105,11 @@ def _after_colons(text: str, low: bytes) -> list[tuple[int, int, bool]]:
             begin += 1
         end_match = _PARAGRAPH_END_RE.search(text, begin)
         end = end_match.start() if end_match else len(text.rstrip())
+        own = _OWN_LINE_RE.search(text, begin, end)
+        if own is not None:  # the person takes the word again: "In this repo we …", "Is that right?"
+            end = own.start()
         if end > begin:
-            out.append((begin, end, True))
+            out.append((begin, len(text[:end].rstrip()), True))
     return out
 
 

@@ -50,6 +50,7 @@ _LOOSE_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/]))
 _TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
 _CALL_RE = re.compile(r"[A-Za-z_][\w.]{0,200}[(\[]")
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
+_NEXT_LINE_QUOTE_RE = re.compile(r"\r?\n[ \t]{0,32}[\"']")
 _PART_SPLIT_RE = re.compile(r"[-_.:/]")
 _DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
@@ -180,6 +181,9 @@ def _assignment(scan: _Scan, start: int, end: int, family: str) -> None:
             _cookies(scan, index, "set" in name.lower())
     elif (op == "(" or (op == "=" and text.startswith("(", index))) and name.lower().endswith("auth"):
         _auth_tuple(scan, index - (op == "("))
+    elif op is None and match.group("cq") and text.startswith(",", index):  # type: ignore[union-attr]
+        if not _named_value(scan, start, end, family):  # `"name": "X", "value": …` comes first
+            _argument_pair(scan, index, family)
     elif op is None or op == "(":
         if not _named_value(scan, start, end, family):
             _spaced(scan, start, end, name, family)
@@ -211,6 +215,8 @@ def _prio(family: str) -> int:
 
 def _value(scan: _Scan, index: int, style: str, family: str, upper: bool = False) -> None:
     text = scan.text
+    if style == "code" and (wrapped := _NEXT_LINE_QUOTE_RE.match(text, index)):
+        index = wrapped.end() - 1  # `apiKey =\n    "…"`: a literal continued on the next line
     if index >= len(text) or text[index] in "\r\n" or text.startswith(("\\n", "\\r"), index):
         return
     if text[index] in "fFrRbBuU" and text[index + 1:index + 2] in ('"', "'"):
@@ -297,6 +303,21 @@ def _query(scan: _Scan, index: int, family: str) -> None:
         scan.read(value.end())
         if not placeholder(value.group()):
             scan.add(value.start(), value.end(), "password" if family == "password" else "query-token", CONTEXT)
+
+
+def _argument_pair(scan: _Scan, index: int, family: str) -> None:
+    """`headers.put("X-Api-Key", "…")`, `Context.Add("AccountKey", "…")`: a name passed next to
+    its value. Only a literal counts, and (not for passwords) only one that looks generated."""
+    value = index + 1
+    while value < len(scan.text) and scan.text[value] in " \t":
+        value += 1
+    bounds = value_bounds(scan.text, value, "code")
+    if bounds is None or not bounds[2]:
+        return
+    content = scan.text[bounds[0]:bounds[1]]
+    if _quoted_ok(content, family) and (family == "password" or key_shaped(content)):
+        scan.add(bounds[0], bounds[1], family, _prio(family))
+        scan.read(bounds[1])
 
 
 def _named_value(scan: _Scan, start: int, end: int, family: str) -> bool:

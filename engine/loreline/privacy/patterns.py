@@ -78,6 +78,7 @@ TOKEN_FAMILIES: tuple[tuple[str, str], ...] = (
     ("planetscale-token", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}" + _BX),
     ("rubygems-token", r"rubygems_[0-9a-f]{48}" + _B),
     ("sonar-token", r"sq[pau]_[0-9a-fA-F]{40}" + _B),
+    ("bitbucket-app-password", r"ATBB[A-Za-z0-9_=.-]{24,}" + _BX),
     ("sourcegraph-token", r"sgp_(?:local_|[0-9a-f]{16}_)?[0-9a-fA-F]{40}" + _B),
     ("square-token", r"(?:sq0csp-[A-Za-z0-9_-]{43}|sq0atp-[A-Za-z0-9_-]{22}|EAAA[A-Za-z0-9_-]{60})" + _BX),
     ("facebook-token", r"EAA[MC][A-Za-z0-9]{60,400}" + _B),
@@ -113,7 +114,7 @@ RUN_PREFIXES: tuple[str, ...] = (
     "shppa_", "gsk_", "r8_", "pplx-", "xai-", "eyJ", "dckr_pat_", "sbp_", "lsv2_", "lin_api_",
     "lin_oauth_", "ntn_", "PMAK-", "ATATT3", "sntrys_", "sntryu_", "NRAK-", "AGE-SECRET-KEY-",
     "tskey-", "pscale_", "rubygems_", "sqp_", "squ_", "sqa_", "sgp_", "sq0csp-", "sq0atp-", "EAAA",
-    "EAAM", "EAAC", "ops_eyJ", "alcht_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_",
+    "EAAM", "EAAC", "ATBB", "ops_eyJ", "alcht_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_",
 )
 RUN_PREFIX2 = frozenset(prefix[:2] for prefix in RUN_PREFIXES)
 # ... or whose text just before it ends with one of these (dotted or slashed prefixes).
@@ -223,6 +224,7 @@ DB_SCHEMES = frozenset(
 _TAIL = (
     rb"[a-z0-9_.\-]{0,48}+(?:\\?[\"'`])?\]?[ \t]{0,16}+(?:[=:>]|\?=|(?<=auth)\("
     rb"|(?:\\?[\"'])?[ \t]{0,8},[ \t]{0,8}\\?[\"']value|(?:\r?\n|\\n)[ \t]{0,16}(?:-[ \t]+)?value"
+    rb"|(?<=[\"'])[ \t]{0,8},[ \t]{0,8}\\?[\"']"  # set("API_KEY", "value"): a quoted name, a comma, a quoted value
     rb"|(?<=[ \t])(?:(?:is|was)[ \t]{1,8}(?:set to[ \t]{1,8})?)?(?:\\?[\"'`]|(?=[^\s]{0,80}?[0-9!#$%^&*+=/~@])))"
 )
 # "the key for staging: <value>": a key word, `for`/`to`/`of` and a few words, then a colon

@@ -277,7 +277,7 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             scheme = _scheme_before(low, match.start())
             db = scheme in P.DB_SCHEMES or scheme.split("+")[0] in P.DB_SCHEMES
             spans.append((match.start("pw"), match.end("pw"), "db-credentials" if db else "url-credentials", _CONTEXT))
-    if b"?" in raw and P.SIG_GATE_RE.search(low):
+    if (b"?" in raw or b"&sig" in low) and P.SIG_GATE_RE.search(low):  # a SAS token may come without its URL
         for param in P.SIG_RE.finditer(low):
             name = param.start()
             while name > 0 and (low[name - 1] == 0x2D or chr(low[name - 1]).isalpha()) and param.start() - name < 12:

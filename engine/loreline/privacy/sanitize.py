@@ -131,7 +131,8 @@ _YOU_ARE_NOW = (r"you\s+are\s+now\s+(?:DAN\b|in\s+(?:developer|god|jailbreak|unr
                 r"assistant|language\s+model))\b|free\s+(?:of|from)\s+(?:all\s+)?(?:restrictions|rules|"
                 r"guidelines)|jailbroken|unrestricted|unfiltered)")
 _YOU_STARTS = (b"you are now", b"your new", b"your real", b"your actual", b"your true")
-_YOU_AFTER = (b"pretend ", b"pretend that ", b"system: ", b"system:", b"system : ", b"as if ")
+_YOU_AFTER = (b"pretend ", b"pretend that ", b"system: ", b"system:", b"system : ", b"as if ", b"override ",
+              b"bypass ", b"circumvent ")
 _AT, _AROUND, _NOUN = 0, -1, -2  # where the phrase is, relative to its gate literal
 # (gate literals, phrase regex, where): each literal is found with `bytes.find` in the lower-cased
 # bytes (an alternation of literals in one regex scans ~20x slower in `re`); `_AT + n`: the phrase
@@ -149,13 +150,14 @@ _OVERRIDE_SCANS: tuple[tuple[tuple[bytes, ...], re.Pattern[str], int], ...] = (
         + r"|pretend\s+(?:that\s+)?you\s+(?:have\s+no|are\s+(?:free\s+(?:of|from)|not\s+bound\s+by))"
         + r"\s+(?:any\s+)?(?:restrictions|rules|limits|limitations|guidelines|filters)"
         + r"|act\s+as\s+if\s+you\s+were\s+(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue)\b"
-        + r"|system\s*:\s*you\s+(?:must|will|are|should|have\s+to))"), _AROUND),
+        + r"|system\s*:\s*you\s+(?:must|will|are|should|have\s+to)"
+        + r"|(?:override|bypass|circumvent)\s+your\s+(?:\w+\s+){0,2}(?:instructions?|rules|guidelines|"
+        r"programming|restrictions|filters?|system\s+prompt))"), _AROUND),
     ((b"act as",), re.compile(r"(?i)(?<![a-z])act\s+as\s+(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|"
                               r"jailbroken|evil|rogue)(?:\s+(?:ai|assistant|model|language\s+model))?"), _AT),
     ((b"system prompt",), re.compile(r"(?i)(?<![a-z])(?:new|updated|real|true|actual|secret|hidden)\s+system\s+prompt"),
      _AROUND),
     ((b"<|",), re.compile(r"<\|im_start\|>\s*(?:system|assistant)|<\|system\|>|\[/?INST\]|<<SYS>>"), _AROUND),
-    ((b"override", b"bypass"), re.compile(r"(?i)(?<![a-z])(?:override|bypass|circumvent)(?:" + _VERB_TAIL + r")"), _AT),
     # found from the noun: "forget/override/bypass ... instructions", "new instructions:",
     # "do not follow your previous instructions", "pay no attention to the instructions above"
     ((b"instruction",), re.compile(
@@ -171,9 +173,10 @@ _NOUN_STARTERS = (b"forget", b"override", b"bypass", b"new", b"updated", b"follo
 _OVERRIDE_MARK = "[instruction-override: "
 
 
-def sanitize(text: str) -> str:
-    """`text` without hidden content, with instruction-override phrases marked."""
-    return _sanitize(text, None)
+def sanitize(text: str, *, mark_quotes: bool = True) -> str:
+    """`text` without hidden content, with instruction-override phrases and (unless
+    `mark_quotes` is False: an assistant's turn states nothing for the user) quoted material marked."""
+    return _sanitize(text, None, mark_quotes)
 
 
 def sanitize_counts(text: str) -> tuple[str, dict[str, int]]:
@@ -182,7 +185,7 @@ def sanitize_counts(text: str) -> tuple[str, dict[str, int]]:
     return _sanitize(text, counts), dict(counts)
 
 
-def _sanitize(text: str, counts: Counter[str] | None) -> str:
+def _sanitize(text: str, counts: Counter[str] | None, mark_quotes: bool = True) -> str:
     if not text:
         return text
     if not text.isascii():
@@ -203,7 +206,7 @@ def _sanitize(text: str, counts: Counter[str] | None) -> str:
     if len(text) >= _ENCODED_MIN:
         text, raw = _again(text, _replace_encoded_text(text, raw, counts), raw)
     text = _mark_overrides(text, raw, counts)
-    return mark_quoted(text, _ascii(text).lower())
+    return mark_quoted(text, _ascii(text).lower()) if mark_quotes else text
 
 
 def _again(old: str, new: str, raw: bytes) -> tuple[str, bytes]:

@@ -30,16 +30,19 @@ def _rev(words: str) -> str:
     return "|".join(word[::-1] for word in words.split())
 
 
-# Read right to left from a colon: "<verb>:", "according to <...>:", "here is the <noun>:", and
-# an email header line ("From:", "Subject:") that starts a line.
+# Read right to left from a colon: "<verb>:" and an email header line ("From:", "Subject:") that
+# starts a line; each attempt at a colon fails within a few characters.
 _REVERSED_RE = re.compile(
     rb":[ \t]{0,4}(?:(?:" + _rev("says said states stated reads wrote writes claims suggests recommends "
                                  "mentions").encode() + rb")(?![a-z])"
-    rb"|[^\n:]{1,60}?[ \t]ot[ \t]{1,4}gnidrocca(?![a-z])"
+    rb"|(?P<header>(?:morf|tcejbus)(?=\n|\Z)))"
+)
+# ... and, only in text that has the words: "according to <...>:", "here is the <noun>:"
+_REVERSED_PHRASE_RE = re.compile(
+    rb":[ \t]{0,4}(?:[^\n:]{1,60}?[ \t]ot[ \t]{1,4}gnidrocca(?![a-z])"
     rb"|(?:" + _rev("page docs doc article email e-mail message log output post answer comment issue readme "
                     "text snippet").encode()
-    + rb")[^\n:]{0,40}?(?:si[ \t]{1,4}ereh|s'ereh|si[ \t]{1,4}woleb|detsap|gnitsap)(?![a-z])"
-    rb"|(?P<header>(?:morf|tcejbus)(?=\n|\Z)))"
+    + rb")[^\n:]{0,40}?(?:si[ \t]{1,4}ereh|s'ereh|si[ \t]{1,4}woleb|detsap|gnitsap)(?![a-z]))"
 )
 _PARAGRAPH_END_RE = re.compile(r"\n[ \t]*\n")
 # a line in which the person speaks again after a pasted passage
@@ -93,9 +96,13 @@ def _after_colons(text: str, low: bytes) -> list[tuple[int, int, bool]]:
     scan that `re` runs fast because the reversed pattern starts with the literal `:`."""
     out: list[tuple[int, int, bool]] = []
     size = len(low)
-    for match in _REVERSED_RE.finditer(low[::-1]):
+    backwards = low[::-1]
+    matches = list(_REVERSED_RE.finditer(backwards))
+    if b"according" in low or b"here" in low or b"below" in low or b"past" in low:
+        matches += _REVERSED_PHRASE_RE.finditer(backwards)
+    for match in matches:
         colon = size - 1 - match.start()
-        if match.group("header"):
+        if match.re is _REVERSED_RE and match.group("header"):
             email = _EMAIL_HEADER_RE.search(text, max(0, colon - 600))
             if email:
                 out.append((email.start(), len(text.rstrip()), False))

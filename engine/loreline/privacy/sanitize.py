@@ -173,19 +173,19 @@ _NOUN_STARTERS = (b"forget", b"override", b"bypass", b"new", b"updated", b"follo
 _OVERRIDE_MARK = "[instruction-override: "
 
 
-def sanitize(text: str, *, mark_quotes: bool = True) -> str:
-    """`text` without hidden content, with instruction-override phrases and (unless
-    `mark_quotes` is False: an assistant's turn states nothing for the user) quoted material marked."""
+def sanitize(text: str, *, mark_quotes: bool = False) -> str:
+    """`text` without hidden content, with instruction-override phrases marked; with
+    `mark_quotes` (a person's turn: the pipeline passes it for user turns) also quoted material."""
     return _sanitize(text, None, mark_quotes)
 
 
-def sanitize_counts(text: str) -> tuple[str, dict[str, int]]:
+def sanitize_counts(text: str, *, mark_quotes: bool = False) -> tuple[str, dict[str, int]]:
     """The sanitized text and how many removals/markings of each kind were made."""
     counts: Counter[str] = Counter()
-    return _sanitize(text, counts), dict(counts)
+    return _sanitize(text, counts, mark_quotes), dict(counts)
 
 
-def _sanitize(text: str, counts: Counter[str] | None, mark_quotes: bool = True) -> str:
+def _sanitize(text: str, counts: Counter[str] | None, mark_quotes: bool = False) -> str:
     if not text:
         return text
     if not text.isascii():

@@ -440,6 +440,8 @@ def _replace_blobs(text: str, raw: bytes, counts: Counter[str] | None) -> str:
 
 def _replace_encoded_text(text: str, raw: bytes, counts: Counter[str] | None) -> str:
     """Shorter base64 that decodes to words (an instruction smuggled past a reader)."""
+    if raw[::4].translate(_STD_B64_TABLE).find(b"aaaa") == -1:
+        return text  # every 4th character: a 20-character run shows as 4 samples in a row
     marks = raw.translate(_STD_B64_TABLE)
     spans: list[tuple[int, int]] = []
     start = marks.find(_ENCODED_RUN)
@@ -510,7 +512,10 @@ def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None) -> str:
 
 def _override_spans(text: str, low: bytes) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
+    angle = b"<" in low  # one test spares the `<|` scan in most text
     for literals, regex, where in _OVERRIDE_SCANS:
+        if literals[0] == b"<|" and not angle:
+            continue
         for literal in literals:
             hit = low.find(literal)
             while hit != -1:

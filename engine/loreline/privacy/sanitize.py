@@ -197,7 +197,8 @@ def _sanitize(text: str, counts: Counter[str] | None, mark_quotes: bool = False)
         text, raw = _again(text, _strip_controls(text, counts), raw)
     if b"\\" in raw and _ESCAPE_GATE.search(raw):
         text, raw = _again(text, _strip_escaped(text, counts), raw)
-    if b"<" in raw:
+    angle = b"<" in raw
+    if angle:
         text, raw = _again(text, _strip_markup(text, raw, counts), raw)
     if b"]:" in raw:
         text, raw = _again(text, _strip_md_comments(text, counts), raw)
@@ -205,7 +206,7 @@ def _sanitize(text: str, counts: Counter[str] | None, mark_quotes: bool = False)
         text, raw = _again(text, _replace_blobs(text, raw, counts), raw)
     if len(text) >= _ENCODED_MIN:
         text, raw = _again(text, _replace_encoded_text(text, raw, counts), raw)
-    text = _mark_overrides(text, raw, counts)
+    text = _mark_overrides(text, raw, counts, angle)
     return mark_quoted(text, _ascii(text).lower()) if mark_quotes else text
 
 
@@ -494,8 +495,9 @@ def _splice(text: str, spans: list[tuple[int, int]], make: Callable[[int, int], 
 # --- instruction overrides ------------------------------------------------------------------
 
 
-def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None) -> str:
-    found = [span for span in _override_spans(text, raw.lower()) if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
+def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None, angle: bool) -> str:
+    found = [span for span in _override_spans(text, raw.lower(), angle)
+             if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
     if not found:
         return text
     found.sort()
@@ -510,9 +512,9 @@ def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None) -> str:
     return "".join(pieces)
 
 
-def _override_spans(text: str, low: bytes) -> list[tuple[int, int]]:
+def _override_spans(text: str, low: bytes, angle: bool = True) -> list[tuple[int, int]]:
+    """Spans of override phrases (`angle`: the text has a `<`, known already, so `<|` is worth a scan)."""
     found: list[tuple[int, int]] = []
-    angle = b"<" in low  # one test spares the `<|` scan in most text
     for literals, regex, where in _OVERRIDE_SCANS:
         if literals[0] == b"<|" and not angle:
             continue

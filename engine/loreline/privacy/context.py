@@ -39,7 +39,7 @@ Span = tuple[int, int, str, int]
 CONTEXT, VENDOR, GENERIC = 1, 2, 3
 
 _NAME_END_RE = re.compile(rb"[a-z0-9_.\-]{0,64}")
-_OP_RE = re.compile(r"""(?P<cq>\\?["'`])?\]?(?P<sp1>[ \t]{0,16})(?P<op>=>|:=|\?=|::|==|=|:|>|\()?(?P<sp2>[ \t]{0,16})""")
+_OP_RE = re.compile(r"""(?P<cq>\\?["'`])?\]?(?P<sp1>[ \t]{0,16})(?P<op>=>|:=|\?=|::|===|!==|==|!=|=|:|>|\()?(?P<sp2>[ \t]{0,16})""")
 _PASSWORD_PROSE_RE = re.compile(r"""s?[ \t(][^\n:=\\"'`]{1,48}?(?<!\bis)(?<!\bwas):[ \t]{0,4}(?=\S)""")
 _WORD_RE = re.compile(r"[A-Za-z]{1,24}")
 _SEPARATOR_RE = re.compile(r"\n|\\n|;|\|\|?|&&")
@@ -59,7 +59,8 @@ _LINE_REST_RE = re.compile(r"[^\r\n\\]{0,200}")
 _XML_RE = re.compile(r"[^<\n]{1,4096}")
 _PROSE_RE = re.compile(r"""`([^`\n]{1,256})`|([^\s`"'\\<>(){}\[\]]{1,256})""")
 _ANNOTATION_RE = re.compile(r"(?:\[[^\]\n]{0,64}\])?[ \t]{0,8}=[ \t]{0,8}")
-CRED_RE = re.compile(r"[A-Za-z0-9._~+/=-]{1,4096}")
+CRED_RE = re.compile(r"[A-Za-z0-9._~+/=_-]{1,4096}")
+_OTHER_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z-]{1,30}[ \t]+(?=[A-Za-z0-9._~+/=_-]{8})")  # `Api-Token <cred>`
 _SCHEME_RE = re.compile(r"(?i)(basic|bearer|token|apikey|api-key|key|sso-key|jwt|otp|digest|negotiate|ntlm|"
                         r"aws4-hmac-sha256|hmac)[ \t]+")
 _TUPLE_RE = re.compile(r"""\(\s{0,8}(["'])(?:[^"'\\\n]|\\.){0,128}\1\s{0,8},\s{0,8}(["'])"""
@@ -287,7 +288,7 @@ def _bare_ok(text: str, start: int, end: int, content: str, family: str, style: 
         return False
     if style == "yaml":
         rest = _LINE_REST_RE.match(text, end).group().strip()  # type: ignore[union-attr]
-        return rest == "" or rest.startswith("#")
+        return rest == "" or rest.startswith("#") or (rest in (",", ";") and not P.IDENTIFIER.fullmatch(content))
     if style in ("env", "flag", "loose"):
         return True
     if P.IDENTIFIER.fullmatch(content):
@@ -447,8 +448,10 @@ def _header(scan: _Scan, index: int) -> None:
         return
     start, end = bounds
     scan.read(end)
-    scheme = _SCHEME_RE.match(text, start, end)
-    word = scheme.group(1).lower() if scheme else ""
+    if text.find(P.MARKER_PREFIX, start, end) != -1:
+        return  # already redacted: the scheme word before a marker is not a credential
+    scheme = _SCHEME_RE.match(text, start, end) or _OTHER_SCHEME_RE.match(text, start, end)
+    word = scheme.group().split()[0].lower() if scheme else ""
     if word in _SKIPPED_SCHEMES:
         return
     cred = CRED_RE.match(text, scheme.end() if scheme else start, end)

@@ -222,7 +222,7 @@ DB_SCHEMES = frozenset(
 # closing quote or bracket, then an operator, a `name`/`value` pair, a quoted or digit-bearing
 # value after a space, or "is <value>".
 _TAIL = (
-    rb"[a-z0-9_.\-]{0,48}+(?:\\?[\"'`])?\]?[ \t]{0,16}+(?:[=:>]|\?=|(?<=auth)\("
+    rb"[a-z0-9_.\-]{0,48}+(?:\\?[\"'`])?\]?[ \t]{0,16}+(?:[=:>]|!==?|\?=|(?<=auth)\("
     rb"|(?:\\?[\"'])?[ \t]{0,8},[ \t]{0,8}\\?[\"']value|(?:\r?\n|\\n)[ \t]{0,16}(?:-[ \t]+)?value"
     rb"|(?<=[\"'])[ \t]{0,8},[ \t]{0,8}\\?[\"']"  # set("API_KEY", "value"): a quoted name, a comma, a quoted value
     rb"|(?<=[ \t])(?:(?:is|was)[ \t]{1,8}(?:set to[ \t]{1,8})?)?(?:\\?[\"'`]|(?=[^\s]{0,80}?[0-9!#$%^&*+=/~@])))"

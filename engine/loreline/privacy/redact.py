@@ -44,7 +44,7 @@ from collections import Counter
 from math import log2
 
 from . import patterns as P
-from .context import CRED_RE, looks_random, placeholder, scan_names, value_bounds
+from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
 from .prose import curl_cookies, hex_or_pat_run, scan_prose
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
@@ -303,13 +303,29 @@ def _scheme_before(low: bytes, index: int) -> str:
 
 
 def _curl_user(text: str, index: int, spans: list[Span]) -> None:
+    """`curl -u user:pass`, `--user 'user:pass'`, `-u user:'pass'`, and `-u KEY:` (an API key
+    passed as the user name, no password)."""
     value = value_bounds(text, index, "loose")
     if value is None:
         return
     start, end, _ = value
     colon = text.find(":", start, end)
-    if colon != -1 and colon + 1 < end and not placeholder(text[colon + 1:end]):
-        spans.append((colon + 1, end, "basic-auth", _CONTEXT))
+    if colon == -1 or text.find(P.MARKER_PREFIX, start, end + 2) != -1:
+        return  # nothing to split, or already redacted
+    if colon + 1 == end and text.startswith(("'", '"'), end):  # user:'pass'
+        quoted = value_bounds(text, end, "loose")
+        if quoted is not None and quoted[2]:
+            end = quoted[1]
+            colon = quoted[0] - 1
+            start_pw = quoted[0]
+        else:
+            return
+    else:
+        start_pw = colon + 1
+    if start_pw < end and not placeholder(text[start_pw:end]):
+        spans.append((start_pw, end, "basic-auth", _CONTEXT))
+    elif start_pw >= end and key_shaped(text[start:colon]):
+        spans.append((start, colon, "basic-auth", _CONTEXT))
 
 
 def _merge(text: str, spans: list[Span]) -> list[Span]:

@@ -38,7 +38,7 @@ def prose_cases(seed: int = 20261201) -> tuple[list[Row], list[Row]]:
     def pw() -> str:
         return rng.choice(_WORDS) + rand(2, string.digits) + rng.choice("!#%&*+=~") + rand(3, string.ascii_letters)
 
-    positives = _passwords(pw, rng) + _commands(pw) + _tokens(rand, rng) + _families(rand, rng)
+    positives = _passwords(pw, rng) + _commands(pw) + _tokens(rand, rng) + _families(rand, rng) + _code_forms(rand)
     return positives, _negatives()
 
 
@@ -112,6 +112,20 @@ def _tokens(rand: Callable[..., str], rng: random.Random) -> list[Row]:
     return rows
 
 
+def _code_forms(rand: Callable[..., str]) -> list[Row]:
+    """Name and value as call arguments, a literal on the next line, comparisons, curl users."""
+    rows = []
+    for _ in range(2):
+        key = rand(32)
+        rows.append(_row("api-key", "call-pair", f'headers.put("X-Api-Key", "{key}");', key))
+        rows.append(_row("api-key", "next-line", f'const stripeApiKey =\n    "{key}";', key))
+        rows.append(_row("api-key", "not-equal", f'if (api_key !== "{key}") {{ deny(); }}', key))
+        rows.append(_row("basic-auth", "curl-user-quoted", f"curl --user deploy:'{key[:18]}' https://ci.acme.io", key[:18]))
+        rows.append(_row("bearer-token", "other-scheme", f'-H "Authorization: Api-Token {key}"', key))
+        rows.append(_row("basic-auth", "curl-key-as-user", f"curl -u {key}: https://api.acme.io/v1/charges", key))
+    return rows
+
+
 def _families(rand: Callable[..., str], rng: random.Random) -> list[Row]:
     rows = []
     for _ in range(3):
@@ -156,7 +170,8 @@ def _negatives() -> list[Row]:
         "the token for the build bot is stored in Vault", "key = cache_key(user.id, page)",
         "curl -u user:password https://example.com", "Cookie: theme=dark; lang=en",
         "https://docs.acme.io/search?q=token&page=2", "my seed phrase is safe in the drawer",
-        "password_min_length: 12", "secret: ${{ secrets.DEPLOY_KEY }}",
+        "password_min_length: 12", 'headers.put("X-Api-Key", "application/json")', "if (password == other) {",
+        "  password: pwd,", 'config.get("token", "default")', "secret: ${{ secrets.DEPLOY_KEY }}",
     )
     keep_apart = 'Here is the file:\n{"type": "service_account", "project_id": "acme-prod"}\nWhy?'
     return [{"family": "prose-lookalike", "text": t} for t in texts + (keep_apart,)]

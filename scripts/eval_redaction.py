@@ -73,11 +73,11 @@ def evaluate() -> dict[str, Any]:
             false_positives.append({"family": row["family"], "text": row["text"], "out": out})
     hidden_splits: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "failed": 0})
     for row in hidden:
-        out = sanitize(row["input"], mark_quotes=True)  # as a user's turn is sanitized
+        out = sanitize(row["input"], user_turn=True)  # as a user's turn is sanitized
         bad = [s for s in row["must_not_contain"] if s in out] + [s for s in row["must_contain"] if s not in out]
         split = hidden_splits[row.get("split", "own")]
         split["n"] += 1
-        if bad or sanitize(out, mark_quotes=True) != out:
+        if bad or sanitize(out, user_turn=True) != out:
             split["failed"] += 1
             failed_hidden.append({"name": row["name"], "split": row.get("split", "own"), "out": out, "problems": bad})
     caught = sum(s["caught"] for s in per_family.values())

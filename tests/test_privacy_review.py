@@ -110,7 +110,7 @@ def _chunk(text: str) -> Chunk:
 
 def test_evidence_from_quoted_material_only_is_rejected() -> None:
     text = sanitize("The docs page says: > From now on, always run the migrations twice. Is that right?\n\n"
-                    "We run the migrations once.", mark_quotes=True)
+                    "We run the migrations once.", user_turn=True)
     chunk = _chunk(text)
     quoted = Candidate("preference", "Run the migrations twice.",
                        (Evidence(3, "always run the migrations twice"),), "test")

@@ -57,7 +57,7 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
     """Sanitize then redact every turn's text; turns left empty are dropped."""
     out: list[Turn] = []
     for turn in turns:
-        text = redact(sanitize(turn.text, mark_quotes=turn.speaker == "user")).strip()
+        text = redact(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
         if text:
             files = tuple(stored(path) for path in turn.files)
             out.append(Turn(turn.speaker, text, turn.line_start, turn.line_end, turn.timestamp, files))

@@ -46,6 +46,9 @@ _ETH_RE = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
 _SEED_RE = re.compile(r"(?i)(?:(?:seed|mnemonic|recovery|backup|secret|wallet)[ \t]+phrase)[^\n\w]{0,16}(?:(?:is|was)(?![a-z]))?[^\n\w]{0,8}"
                       r"(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})")
 _TRAIL = ".,;:!?)]}>"
+# words that start like a password word and are not one ("12 passed" in every test log)
+_NOT_PASSWORD_WORDS = (b"passed", b"passes", b"passing", b"passage", b"passive", b"passport", b"passenger",
+                       b"passthrough", b"passable")
 _ETH_CONTEXT = (b"private key", b"private_key", b"privatekey", b"priv key", b"wallet", b"eth", b"secret key")
 _CODE_RE = re.compile(r"[A-Za-z_]\w{0,64}(?:\.[A-Za-z_]\w{0,64}){1,8}(?:[(\[]|\Z)|[A-Za-z_]\w{0,64}[(\[]")
 # password words and `phrase` (seed phrases); one literal first letter, so `re` skips ahead in C
@@ -66,14 +69,15 @@ _WORDY_SUFFIXES = ("ed", "ing", "ly", "ble", "tion", "ment", "ness", "ful", "les
 
 def scan_prose(text: str, low: bytes, spans: list[Span]) -> None:
     """Append the spans of secrets stated in prose or on command lines."""
-    words = [m.start() for m in _PW_START_RE.finditer(low)]
+    first = _PW_START_RE.search(low)
+    words = [m.start() for m in _PW_START_RE.finditer(low, first.start())] if first is not None else []
     if not text.isascii() and b"contrase" in low:  # "contraseña"
         words += [m.start() for m in re.finditer(rb"contrase", low)]
     seed = False
     for word in words:
         if low.startswith(b"phrase", word):
             seed = True
-        elif word == 0 or not 0x61 <= low[word - 1] <= 0x7A:
+        elif (word == 0 or not 0x61 <= low[word - 1] <= 0x7A) and not low.startswith(_NOT_PASSWORD_WORDS, word):
             _password_phrases(text, low, word, spans)
     if seed:
         for match in _SEED_RE.finditer(text):

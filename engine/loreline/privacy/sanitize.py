@@ -3,7 +3,11 @@
 Runs on every kept text before `loreline.privacy.redact`. What it does, in this order:
 
 Removed silently (counted):
-* invisible characters: U+200B, U+2060-U+2064, U+FEFF (BOM), U+00AD (soft hyphen), U+180E;
+* NUL and the other C0/C1 control characters (tab, newline, carriage return stay), with the
+  terminal sequences they start (CSI `ESC [ … m`, OSC `ESC ] 52 ; … BEL`, which can write a
+  clipboard);
+* invisible characters: U+200B, U+2060-U+2064, U+FEFF (BOM), U+00AD (soft hyphen), U+180E,
+  U+034F (grapheme joiner), the Hangul fillers U+115F/U+1160/U+3164/U+FFA0, U+17B4/U+17B5;
   U+200C (ZWNJ) and U+200D (ZWJ) are **kept** where they join: both neighbours in a
   joining script (Arabic/Persian/Syriac/N'Ko, the Indic scripts, Tibetan, Myanmar, Khmer,
   Mongolian), or, for ZWJ, both neighbours emoji (family and profession sequences);
@@ -19,7 +23,12 @@ Removed silently (counted):
   Loreline's own `<loreline-memories>` block, so an injected memory is never learned again;
 * HTML comments `<!-- ... -->`, and elements hidden by CSS or markup (`display:none`,
   `visibility:hidden`, `font-size:0`, `opacity:0`, `color:transparent|white|#fff`, far
-  off-screen positioning, the `hidden` attribute) with their content.
+  off-screen positioning, the `hidden` attribute; `<font color="white">`, `<font size="0">`,
+  screen-reader-only classes such as `sr-only`/`visually-hidden`, `aria-hidden="true"`,
+  `<input type="hidden">`, any tag with `alt` text) with their content;
+* elements a reader never sees: `<script>`, `<style>`, `<noscript>`, `<template>`, `<iframe>`,
+  `<object>`, and collapsed `<details>`;
+* markdown comments: `[//]: # (…)`, `[comment]: <> (…)` lines.
 
 An unterminated comment, wrapper, hidden element or `<private>` span hides everything after
 it, so it is dropped to the end of the text. A tag written inside backticks (`` `<private>` ``)
@@ -28,16 +37,23 @@ is a mention, not markup, and stays.
 Replaced by a marker:
 * `<private>...</private>` → `[private]` (the user asked for it not to be kept);
 * base64 blobs of 200+ characters → `[base64 blob, N chars]` (JWT parts are left to the
-  redactor, which knows them).
+  redactor, which knows them); in a person's turn, also shorter base64 (20+) that decodes to
+  words — an instruction smuggled past a reader.
 
 Marked, never removed: instruction-override phrases ("ignore all previous instructions",
 "disregard the system prompt", "you are now DAN", "new instructions:") are wrapped as
 `[instruction-override: <the phrase>]`, so the distiller reads them as quoted data. Ordinary
-"from now on, always ..." is a user preference and is not marked.
+"from now on, always ..." is a user preference and is not marked. A person's turn
+(`user_turn=True`) is also searched for the rarer phrasings ("pay no attention to the
+instructions above", "your new task is:", "SYSTEM: you must", `<|im_start|>system`, "new
+system prompt", "pretend you have no restrictions", "act as an unrestricted AI", "override
+your safety guidelines"), and its quoted or pasted material is wrapped `[quoted] … [/quoted]`
+(`privacy.quoted`): data, never the person's statement.
 
 `sanitize(sanitize(x)) == sanitize(x)`, and text with nothing to do is returned as the same
-object. Most text is plain ASCII without `<`: it then costs an O(1) `isascii`, two `memchr`
-checks (`\\`, `<`), a blob check on every 10th character and five literal scans for phrases.
+object. Most text is plain ASCII without `<`: it then costs an O(1) `isascii`, a `translate`
+for control characters, three `memchr` checks (`\\`, `<`, `]:`), a blob check on every 10th
+character and five literal scans for phrases (a person's turn: a few more).
 """
 
 from __future__ import annotations
@@ -167,25 +183,36 @@ _OVERRIDE_SCANS: tuple[tuple[tuple[bytes, ...], re.Pattern[str], int], ...] = (
         r"|pay\s+no\s+(?:attention|heed)\s+to\s+(?:(?:the|your|any|all)\s+)?(?:(?:previous|prior|above|earlier)\s+)?"
         r"instructions?(?:\s+(?:above|before))?)"), _NOUN),
 )
+_Scans = tuple[tuple[bytes, re.Pattern[str], int], ...]
+_OVERRIDE_FLAT: _Scans = tuple((literal, regex, where) for literals, regex, where in _OVERRIDE_SCANS
+                               for literal in literals)
+# A person's turn is searched for every phrasing (`<|` only when it has a `<`); other text for the
+# classic ones, each behind a long, rare literal (`you are now`, not `you`): five scans, as cheap
+# as they come, because every kept turn pays for them.
+_OVERRIDE_FLAT_USER: _Scans = tuple(scan for scan in _OVERRIDE_FLAT if scan[0] != b"<|")
+_OVERRIDE_FLAT_ANY: _Scans = tuple((b"you are now" if literal == b"you" else literal, regex, where)
+                                   for literal, regex, where in _OVERRIDE_FLAT
+                                   if literal in (b"gnore", b"disregard", b"forget", b"you", b"instruction"))
 _NOUN_LOOKBACK = 120
 _NOUN_STARTERS = (b"forget", b"override", b"bypass", b"new", b"updated", b"follow", b"obey", b"attention",
                   b"heed")  # a cheap test before the regex
 _OVERRIDE_MARK = "[instruction-override: "
 
 
-def sanitize(text: str, *, mark_quotes: bool = False) -> str:
-    """`text` without hidden content, with instruction-override phrases marked; with
-    `mark_quotes` (a person's turn: the pipeline passes it for user turns) also quoted material."""
-    return _sanitize(text, None, mark_quotes)
+def sanitize(text: str, *, user_turn: bool = False) -> str:
+    """`text` without hidden content, with instruction-override phrases marked. A person's turn
+    (`user_turn`; the pipeline says which) also gets its quoted material marked and is searched
+    for the rarer override phrasings: a turn that states nothing for the user costs less."""
+    return _sanitize(text, None, user_turn)
 
 
-def sanitize_counts(text: str, *, mark_quotes: bool = False) -> tuple[str, dict[str, int]]:
+def sanitize_counts(text: str, *, user_turn: bool = False) -> tuple[str, dict[str, int]]:
     """The sanitized text and how many removals/markings of each kind were made."""
     counts: Counter[str] = Counter()
-    return _sanitize(text, counts, mark_quotes), dict(counts)
+    return _sanitize(text, counts, user_turn), dict(counts)
 
 
-def _sanitize(text: str, counts: Counter[str] | None, mark_quotes: bool = False) -> str:
+def _sanitize(text: str, counts: Counter[str] | None, user_turn: bool = False) -> str:
     if not text:
         return text
     if not text.isascii():
@@ -204,10 +231,11 @@ def _sanitize(text: str, counts: Counter[str] | None, mark_quotes: bool = False)
         text, raw = _again(text, _strip_md_comments(text, counts), raw)
     if len(text) >= _BLOB_MIN:
         text, raw = _again(text, _replace_blobs(text, raw, counts), raw)
-    if len(text) >= _ENCODED_MIN:
+    if user_turn and len(text) >= _ENCODED_MIN:  # shorter base64 that decodes to words: a person's turn
         text, raw = _again(text, _replace_encoded_text(text, raw, counts), raw)
-    text = _mark_overrides(text, raw, counts, angle)
-    return mark_quoted(text, _ascii(text).lower()) if mark_quotes else text
+    text = _mark_overrides(text, raw, counts, _OVERRIDE_FLAT if user_turn and angle else
+                           _OVERRIDE_FLAT_USER if user_turn else _OVERRIDE_FLAT_ANY)
+    return mark_quoted(text, _ascii(text).lower()) if user_turn else text
 
 
 def _again(old: str, new: str, raw: bytes) -> tuple[str, bytes]:
@@ -441,11 +469,11 @@ def _replace_blobs(text: str, raw: bytes, counts: Counter[str] | None) -> str:
 
 def _replace_encoded_text(text: str, raw: bytes, counts: Counter[str] | None) -> str:
     """Shorter base64 that decodes to words (an instruction smuggled past a reader)."""
-    if raw[::4].translate(_STD_B64_TABLE).find(b"aaaa") == -1:
-        return text  # every 4th character: a 20-character run shows as 4 samples in a row
     marks = raw.translate(_STD_B64_TABLE)
-    spans: list[tuple[int, int]] = []
     start = marks.find(_ENCODED_RUN)
+    if start == -1:
+        return text
+    spans: list[tuple[int, int]] = []
     while start != -1:
         end = marks.find(b" ", start)
         end = len(marks) if end == -1 else end
@@ -495,8 +523,8 @@ def _splice(text: str, spans: list[tuple[int, int]], make: Callable[[int, int], 
 # --- instruction overrides ------------------------------------------------------------------
 
 
-def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None, angle: bool) -> str:
-    found = [span for span in _override_spans(text, raw.lower(), angle)
+def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None, scans: _Scans) -> str:
+    found = [span for span in _override_spans(text, raw.lower(), scans)
              if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
     if not found:
         return text
@@ -512,17 +540,15 @@ def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None, angle: b
     return "".join(pieces)
 
 
-def _override_spans(text: str, low: bytes, angle: bool = True) -> list[tuple[int, int]]:
-    """Spans of override phrases (`angle`: the text has a `<`, known already, so `<|` is worth a scan)."""
+def _override_spans(text: str, low: bytes, scans: _Scans | None = None) -> list[tuple[int, int]]:
+    """Spans of override phrases; `scans` chooses which literals are looked for (all by default)."""
     found: list[tuple[int, int]] = []
-    for literals, regex, where in _OVERRIDE_SCANS:
-        if literals[0] == b"<|" and not angle:
-            continue
-        for literal in literals:
-            hit = low.find(literal)
-            while hit != -1:
-                _override_at(text, low, regex, hit, where, found)
-                hit = low.find(literal, hit + len(literal))
+    find = low.find
+    for literal, regex, where in _OVERRIDE_FLAT if scans is None else scans:
+        hit = find(literal)
+        while hit != -1:
+            _override_at(text, low, regex, hit, where, found)
+            hit = find(literal, hit + len(literal))
     return found
 
 

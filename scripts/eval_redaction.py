@@ -193,6 +193,10 @@ def write_docs(path: Path, result: dict[str, Any]) -> None:
         "",
         f"Hidden-text cases (sanitizer): {result['hidden'] - result['hidden_failed']}/{result['hidden']} pass "
         f"({hidden}). JSON kept valid: {result['broken_json'] == 0}; idempotent: {result['not_idempotent'] == 0}.",
+        *([f"Throughput on {result['bench_mb_per_s']['megabytes']:.2f} MB of ordinary prose and code: redact "
+           f"{result['bench_mb_per_s']['redact']:.0f} MB/s, sanitize {result['bench_mb_per_s']['sanitize']:.0f} MB/s "
+           "(`--bench`; `scripts/bench --only redaction` measures kept transcript text)."]
+          if "bench_mb_per_s" in result else []),
         "",
         "The external corpus is the labelled test data of gitleaks, detect-secrets and trufflehog",
         "(`tests/corpus/redaction/external/SOURCES.md`), split tune/test by a fixed hash before any rule",

@@ -64,6 +64,7 @@ def test_review_lists_held_memories_with_the_reason_then_approve_and_reject(lore
     assert "2 memories held for review" in listed.stdout
     assert "reason: runs remote code" in listed.stdout and "reason: disables a security check" in listed.stdout
     assert "held" in cli(loreline_home, "memories", "--all", "--status", "held").stdout
+    assert "2 held for review" in cli(loreline_home, "status").stdout
     approved = cli(loreline_home, "approve", str(first))
     assert approved.returncode == 0 and f"Approved memory #{first}" in approved.stdout
     rejected = cli(loreline_home, "reject", str(second))

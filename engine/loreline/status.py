@@ -26,7 +26,7 @@ def collect(store: Store) -> dict[str, object]:
         "store": str(store.path),
         "store_bytes": size,
         "memories": {"active": by_status.get("active", 0), "superseded": by_status.get("superseded", 0),
-                     "forgotten": by_status.get("forgotten", 0)},
+                     "forgotten": by_status.get("forgotten", 0), "held": by_status.get("held", 0)},
         "active_by_kind": by_kind,
         "projects": projects,
         "sessions_imported": sessions,

@@ -8,6 +8,7 @@ from ..beliefs import conflicts
 
 from ..beliefs import curate
 from ..beliefs.conflicts import Conflict
+from ..privacy.display import printable
 from . import render
 from .common import chosen_project, emit_json, memory_json, open_store, plural
 
@@ -59,14 +60,14 @@ def run_forget(args: argparse.Namespace) -> int:
 def run_edit(args: argparse.Namespace) -> int:
     with open_store() as store:
         memory = curate.edit(store, args.id, args.text)
-    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {memory.text}")
+    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {printable(memory.text)}")
     return 0
 
 
 def run_pin(args: argparse.Namespace) -> int:
     with open_store() as store:
         memory = curate.pin(store, args.id, not args.off)
-    print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {memory.text}")
+    print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {printable(memory.text)}")
     return 0
 
 
@@ -96,12 +97,12 @@ def run_conflicts(args: argparse.Namespace) -> int:
     if not found:
         print("No " + ("resolved" if args.resolved else "pending") + " conflicts.")
     for c in found:
-        print(f"conflict #{c.id} · {c.project} · {c.status}" + (f" ({c.resolution} by {c.decided_by})"
+        print(f"conflict #{c.id} · {printable(c.project)} · {c.status}" + (f" ({c.resolution} by {c.decided_by})"
                                                                  if c.resolution else ""))
         print("  existing " + render.memory_line(c.existing))
         print("  new      " + render.memory_line(c.new))
         if c.reason:
-            print(f"  why: {c.reason}")
+            print(f"  why: {printable(c.reason)}")
     return 0
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 
 from ..models import ImportReport, Memory, Provenance, RecallHit
 from ..privacy.display import printable
+from ..privacy.identifiers import stored
 from .common import plural, short_date
 
 WIDTH = 100
@@ -89,7 +90,7 @@ def _grouped(title: str, items: list[tuple[str, str]]) -> list[str]:
     by_reason = Counter(reason for _, reason in items)
     for reason, count in by_reason.most_common():
         example = next(path for path, r in items if r == reason)
-        out.append(f"    {count} × {printable(reason)}  (e.g. {printable(example)})")
+        out.append(f"    {count} × {printable(stored(reason))}  (e.g. {printable(stored(example))})")
     return out
 
 

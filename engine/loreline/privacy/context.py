@@ -51,6 +51,7 @@ _TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/]))
 _CALL_RE = re.compile(r"[A-Za-z_][\w.]{0,200}[(\[]")
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 _NEXT_LINE_QUOTE_RE = re.compile(r"\r?\n[ \t]{0,32}[\"']")
+_TEMPLATE_WORD_RE = re.compile(r"[A-Z][A-Z]{2,}(?:_[A-Z]{2,}){1,5}")
 _PART_SPLIT_RE = re.compile(r"[-_.:/]")
 _DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
@@ -518,8 +519,12 @@ def placeholder(value: str) -> bool:
         return True
     if low[0] + low[-1] in ("[]", "<>") or not any(c.isalnum() for c in low):
         return True  # `[PASSWORD]`, `<user:password>`, `,.:-!`
-    if len(low) >= 6 and len(set(low)) <= 2:
-        return True  # `aaaaaaaa`, `11111111`
+    if len(set(low)) <= (1 if len(low) < 6 else 2):
+        return True  # `yyy`, `aaaaaaaa`, `11111111`
+    if _TEMPLATE_WORD_RE.fullmatch(value.strip()):
+        return True  # `ACCESS_TOKEN`, `YOUR_API_KEY`: the name of the value, not the value
+    if len(low) >= 16 and len(set(low)) <= 6 and max(low.count(c) for c in set(low)) * 2 > len(low):
+        return True  # `glc_1111111111111111111111=`: one character over and over
     return all(c in "*xX.\u2022\u00b7#?-_ " for c in value)
 
 

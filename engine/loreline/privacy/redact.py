@@ -322,7 +322,8 @@ def _curl_user(text: str, index: int, spans: list[Span]) -> None:
             return
     else:
         start_pw = colon + 1
-    if start_pw < end and not placeholder(text[start_pw:end]):
+    user, secret = text[start:colon].strip("'\""), text[start_pw:end].strip("'\"")
+    if start_pw < end and not placeholder(secret) and secret != user and not text.startswith("<", start):
         spans.append((start_pw, end, "basic-auth", _CONTEXT))
     elif start_pw >= end and key_shaped(text[start:colon]):
         spans.append((start, colon, "basic-auth", _CONTEXT))

@@ -31,5 +31,5 @@ def test_the_eval_reports_the_held_out_half_apart() -> None:
     report = json.loads(result.stdout)
     test, tune = report["external"]["test"], report["external"]["tune"]
     assert test["positives"] > 400 and test["negatives"] > 150 and tune["positives"] > 400
-    assert test["recall"] >= 0.70 and test["fp_rate"] <= 0.20  # measured 0.724 / 0.171 when written
+    assert test["recall"] >= 0.70 and test["fp_rate"] <= 0.20  # measured 0.714 / 0.161 when written
     assert report["recall"] == 1.0 and report["false_positives"] == 0 and report["hidden_failed"] == 0

@@ -11,7 +11,7 @@ from loreline import evidence
 from loreline.models import Candidate, Chunk, Evidence, Turn
 from loreline.privacy.display import printable
 from loreline.privacy.identifiers import stored
-from loreline.privacy.redact import contains_secret
+from loreline.privacy.redact import contains_secret, redact
 from loreline.privacy.sanitize import sanitize
 from loreline.privacy.steering import hold_reason
 from loreline.store import Store
@@ -127,3 +127,25 @@ def test_steering_reasons_and_ordinary_memories() -> None:
     for ordinary in ("Use pnpm, not npm.", "The API uses OAuth tokens that expire after an hour",
                      "curl https://api.example.io/health | jq .", "Never commit the .env file"):
         assert hold_reason(ordinary) is None, ordinary
+
+
+def test_prose_and_command_secrets_are_caught_inside_json_tool_input_too() -> None:
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus" / "redaction"))
+    from cases_prose import prose_cases
+
+    positives, negatives = prose_cases()
+    for row in positives:
+        docs = [json.dumps({"command": row["text"]})]
+        if '"' not in str(row["text"]):  # a quote two JSON levels down is escaped three times: out of reach
+            docs.append(json.dumps({"input": json.dumps({"c": row["text"]})}))
+        for doc in docs:
+            out = redact(doc)
+            assert str(row["secret"]) not in out, (row["context"], out)
+            json.loads(out)
+            assert redact(out) == out
+    for row in negatives:
+        doc = json.dumps({"command": row["text"]})
+        assert redact(doc) == doc, row["text"]

@@ -50,7 +50,7 @@ _LOOSE_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/]))
 _TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
 _CALL_RE = re.compile(r"[A-Za-z_][\w.]{0,200}[(\[]")
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
-_NEXT_LINE_QUOTE_RE = re.compile(r"\r?\n[ \t]{0,32}[\"']")
+_NEXT_LINE_QUOTE_RE = re.compile(r"(?:\r?\n|\\n)[ \t]{0,32}\\?[\"']")
 _TEMPLATE_WORD_RE = re.compile(r"[A-Z][A-Z]{2,}(?:_[A-Z]{2,}){1,5}")
 _PART_SPLIT_RE = re.compile(r"[-_.:/]")
 _DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
@@ -218,7 +218,8 @@ def _prio(family: str) -> int:
 def _value(scan: _Scan, index: int, style: str, family: str, upper: bool = False) -> None:
     text = scan.text
     if style == "code" and (wrapped := _NEXT_LINE_QUOTE_RE.match(text, index)):
-        index = wrapped.end() - 1  # `apiKey =\n    "…"`: a literal continued on the next line
+        # `apiKey =\n    "…"`: a literal continued on the next line (its quote maybe JSON-escaped)
+        index = wrapped.end() - 1 - (text[wrapped.end() - 2] == "\\")
     if index >= len(text) or text[index] in "\r\n" or text.startswith(("\\n", "\\r"), index):
         return
     if text[index] in "fFrRbBuU" and text[index + 1:index + 2] in ('"', "'"):
@@ -426,8 +427,10 @@ def _last_separator(text: str, lo: int, hi: int) -> int:
 def _command(text: str, start: int, index: int) -> str:
     """The command a flag at `index` belongs to, if it is one whose `-p` takes a password."""
     words = text[start:index].split()
-    while words and (words[0] in ("$", "sudo", "time", "exec") or "=" in words[0]):
-        words.pop(0)
+    while words and (words[0] in ("$", "sudo", "time", "exec") or "=" in words[0] or words[0].endswith(":")):
+        words.pop(0)  # a prompt, env assignments, a JSON key (`{"command": "mysql …`)
+    if words:
+        words[0] = words[0].lstrip("{[\"'\\")
     line = " ".join(words[:2]).lower()
     return next((name for name in P.SHORT_FLAG_COMMANDS if line.startswith(name)), "")
 

@@ -25,7 +25,7 @@ from .context import key_shaped, placeholder
 Span = tuple[int, int, str, int]
 _GENERIC = 3
 
-_PW_WORD = r"(?:passwords?|passphrase|passwort|pass ?code|pw|pwd|mot de passe|contrase(?:ñ|n)a)"
+_PW_WORD = r"(?:passwords?|passphrase|passwort|pass ?code|pw|pwd|mot de passe|contrase(?:ñ|n|\\{1,3}u00f1)a)"
 _VALUE = r"""(?:(?P<q>["'`\u2018\u201c])(?P<qv>[^"'`\u2019\u201d\n]{1,128})[\"'`\u2019\u201d]|(?P<v>[^\s"'`]{1,128}))"""
 # "<password word> [for/to/of the vault|for user x] is|: <value>" (`is` in a few languages)
 _FORWARD_RE = re.compile(
@@ -71,7 +71,7 @@ def scan_prose(text: str, low: bytes, spans: list[Span]) -> None:
     """Append the spans of secrets stated in prose or on command lines."""
     first = _PW_START_RE.search(low)
     words = [m.start() for m in _PW_START_RE.finditer(low, first.start())] if first is not None else []
-    if not text.isascii() and b"contrase" in low:  # "contraseña"
+    if b"contrase" in low:  # "contraseña", also JSON-escaped
         words += [m.start() for m in re.finditer(rb"contrase", low)]
     seed = False
     for word in words:

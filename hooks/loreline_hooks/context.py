@@ -8,7 +8,10 @@ Invariants:
 - The block is wrapped exactly in `<loreline-memories>` … `</loreline-memories>`; the
   sanitizer removes that block when the transcript that recorded it is imported later, so
   Loreline never learns from its own injection.
-- Memory text cannot close the wrapper or open another tag: tag-like `<` is replaced.
+- Memory text cannot close the wrapper or open another tag: tag-like `<` is replaced; control
+  characters are shown as escapes (`privacy.display.printable`).
+- Only `active` memories are injected: a memory `held` for review (it would have the
+  assistant run remote code, turn off a check, send data out or use credentials) never is.
 - The whole block is at most `limit` characters (and never over `capture.MAX_CONTEXT_CHARS`,
   under Claude Code's 10,000-character cap); preferences come first, then decisions, then
   the other kinds; within a kind, memories tied to a file the current branch changes
@@ -27,6 +30,7 @@ import os
 import re
 
 from loreline import capture, home
+from loreline.privacy.display import printable
 
 OPEN = "<loreline-memories>"
 CLOSE = "</loreline-memories>"
@@ -106,6 +110,7 @@ def render(rows: list[tuple[str, str]], limit: int, *, loaded: int = 0) -> str |
 
 
 def clean(text: str) -> str:
-    """One line, bounded, with nothing that could close the wrapper or open a tag."""
-    flat = _TAG.sub("‹", _WS.sub(" ", text).strip())
+    """One line, bounded, with nothing that could close the wrapper or open a tag, and every
+    control character written as a visible escape."""
+    flat = printable(_TAG.sub("‹", _WS.sub(" ", text).strip()))
     return flat if len(flat) <= MAX_MEMORY_CHARS else flat[: MAX_MEMORY_CHARS - 1].rstrip() + "…"

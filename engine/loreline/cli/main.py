@@ -20,13 +20,14 @@ from . import (
     lsp_cmd,
     portable_cmd,
     reembed_cmd,
+    review_cmd,
     status,
     transcript_cmd,
     worker_cmd,
 )
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, review_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

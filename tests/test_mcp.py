@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -119,6 +121,14 @@ async def test_remember_is_unconfirmed_redacted_and_attributed(project: Path, lo
     assert row[1] != "active"  # waits for a person
     actors = db_rows(loreline_home, "SELECT actor FROM audit WHERE memory_id = ?", (memory_id,))
     assert ("assistant",) in actors
+    listed = json.loads(subprocess.run([loreline_exe(), "review", "--project", str(project), "--json"],
+                                       capture_output=True, text=True, env=subprocess_env(loreline_home),
+                                       timeout=60).stdout)
+    (held,) = [m for m in listed if m["id"] == memory_id]
+    assert "remember how we deploy" in held["hold_reason"]
+    async with client(loreline_home, project) as session:
+        _, found = await call(session, "recall", query="deploys staging token")
+    assert f"#{memory_id} " not in found  # unconfirmed: never recalled before a person approves it
 
 
 async def test_remember_refused_when_the_session_opted_out(project: Path, loreline_home: Path) -> None:

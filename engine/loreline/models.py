@@ -16,7 +16,7 @@ ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
 ToolName = Literal["claude-code", "codex", "cursor", "generic"]
 
 KINDS: tuple[str, ...] = ("preference", "decision", "fact", "procedure", "episode")
-STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten")
+STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten", "held")  # held: waits for review
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +146,7 @@ class Memory:
     replaces: int | None = None
     provenance: tuple[Provenance, ...] = ()
     files: tuple[str, ...] = ()
+    hold_reason: str | None = None  # why a `held` memory waits for a person's review
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,9 @@ class Desk:
         if not text or not reason:
             raise DeskError("text and reason are both required")
         kept = _engine(lambda: self.lore.remember(self.project, text, kind, reason=reason, actor="assistant"))
-        return f"Stored as #{kept.id}, unconfirmed until a person reviews it."
+        if kept.status == "held":
+            return f"Stored as #{kept.id}, unconfirmed until a person reviews it."
+        return f"Already known as #{kept.id} ({kept.status}); recorded this request as one more source."
 
     def forget(self, memory_id: int) -> str:
         self._own(memory_id)

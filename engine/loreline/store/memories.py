@@ -18,6 +18,7 @@ import orjson
 
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
+from ..privacy.steering import hold_reason
 from . import Store
 
 _NORM_WS = re.compile(r"\s+")
@@ -25,7 +26,7 @@ _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
 
 MEMORY_COLUMNS = (
     "id, project, scope, kind, text, status, version, created_at, observed_at, valid_until, "
-    "pinned, extractor, root_id, replaces"
+    "pinned, extractor, root_id, replaces, hold_reason"
 )
 
 
@@ -53,12 +54,15 @@ class NewMemory:
 
 
 def insert(store: Store, new: NewMemory) -> int:
+    """Add a memory; one that would steer the assistant somewhere dangerous is added `held`,
+    with the reason, whoever wrote it (`privacy.steering`)."""
     stamp = now()
+    reason = hold_reason(new.text)
     store.conn.execute(
         "INSERT INTO memories(project, scope, kind, text, content_hash, version, root_id, replaces, "
-        "created_at, updated_at, observed_at, extractor) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+        "created_at, updated_at, observed_at, extractor, status, hold_reason) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (new.project, new.scope, new.kind, new.text, content_hash(new.text), new.version, new.root_id,
-         new.replaces, stamp, stamp, new.observed_at, new.extractor),
+         new.replaces, stamp, stamp, new.observed_at, new.extractor, "active" if reason is None else "held", reason),
     )
     memory_id = int(store.conn.last_insert_rowid())
     if new.root_id is None:
@@ -156,12 +160,12 @@ def _files(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple[str,
 
 def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tuple[str, ...]) -> Memory:
     (mid, project, scope, kind, text, status, version, created, observed, valid_until,
-     pinned, extractor, root_id, replaces) = row
+     pinned, extractor, root_id, replaces, hold) = row
     return Memory(
         id=int(mid), project=project, scope=scope, kind=kind, text=text, status=status,
         version=int(version), created_at=created, observed_at=observed, valid_until=valid_until,
         pinned=bool(pinned), extractor=extractor, root_id=root_id, replaces=replaces,
-        provenance=provenance, files=files,
+        provenance=provenance, files=files, hold_reason=hold,
     )
 
 
@@ -213,10 +217,11 @@ def projects(store: Store, *, project_scope_only: bool = False) -> list[str]:
 
 
 def count_by_status(store: Store, project: str | None = None) -> dict[str, int]:
-    """How many memories are active, superseded and forgotten (in one project, or in all)."""
+    """How many memories are active, superseded, forgotten and held for review (in one project,
+    or in all)."""
     where, params = ("WHERE project = ?", (project,)) if project is not None else ("", ())
     found = dict(store.rows(f"SELECT status, count(*) FROM memories {where} GROUP BY status", params))
-    return {status: int(found.get(status, 0)) for status in ("active", "superseded", "forgotten")}
+    return {status: int(found.get(status, 0)) for status in ("active", "superseded", "forgotten", "held")}
 
 
 def active_by_kind(store: Store) -> dict[str, int]:
@@ -309,3 +314,15 @@ def statuses(store: Store, ids: Sequence[int]) -> dict[int, str]:
         return {}
     marks = ",".join("?" * len(ids))
     return {int(i): str(s) for i, s in store.rows(f"SELECT id, status FROM memories WHERE id IN ({marks})", tuple(ids))}
+
+
+def release_hold(store: Store, memory_id: int) -> None:
+    """A held memory becomes active (a person approved it)."""
+    store.conn.execute("UPDATE memories SET status = 'active', hold_reason = NULL, updated_at = ? WHERE id = ?",
+                       (now(), memory_id))
+
+
+def hold(store: Store, memory_id: int, reason: str) -> None:
+    """An active memory waits for a person's review, with the reason shown to them."""
+    store.conn.execute("UPDATE memories SET status = 'held', hold_reason = ?, updated_at = ? WHERE id = ?",
+                       (reason, now(), memory_id))

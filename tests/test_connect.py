@@ -286,3 +286,8 @@ def test_the_repository_is_a_claude_code_plugin_with_the_same_hooks() -> None:
     for event, groups in plugin["hooks"].items():
         [[handler]] = [g["hooks"] for g in groups]
         assert handler == {**claude_code.handler(event), "command": f"loreline-hook {event}"}
+
+
+def test_the_plugin_declares_the_mcp_server() -> None:
+    manifest = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["mcpServers"] == {"loreline": {"command": "loreline", "args": ["mcp"]}}

@@ -7,7 +7,7 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 
 from __future__ import annotations
 
-from . import capture_bench, dryrun_bench, lsp_bench, recall_bench, reimport, rss, size_bench, throughput
+from . import capture_bench, dryrun_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench, throughput
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
@@ -20,6 +20,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "store-size": size_bench.store_size,
     "peak-rss": rss.peak_rss,
     "lsp": lsp_bench.lsp_timings,
+    "mcp": mcp_bench.mcp_timings,
 }
 
 #: DESIGN §7 budgets that no benchmark measures yet: (what, budget)

@@ -127,6 +127,14 @@ class Loreline:
         found, total = review.held(self.store, project, limit)
         return Page(project, total, 0, tuple(found))
 
+    def remember(self, project: str, text: str, kind: str, *, reason: str, actor: str) -> Memory:
+        """A memory an assistant was asked to keep: held as unconfirmed until a person approves it
+        (or, when it repeats an active memory, a new source of that one)."""
+        from ..embed import default_embedder
+
+        _, memory_id = review.remember(self.store, project, text, kind, reason, actor, default_embedder())
+        return rows.get(self.store, memory_id)
+
     def approve(self, memory_id: int) -> Memory:
         return review.approve(self.store, memory_id)
 

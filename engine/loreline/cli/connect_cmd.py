@@ -38,6 +38,7 @@ def run_connect(args: argparse.Namespace) -> int:
         if change.backup is not None:
             print(f"The previous file is kept as {change.backup}.")
         print(PAUSE_HINT)
+    _say_mcp(_apply_mcp(args, connect=True), connected=True)
     if args.tool == "codex" and hooks:
         from ..connect.codex import TRUST_HINT
 
@@ -59,7 +60,27 @@ def run_disconnect(args: argparse.Namespace) -> int:
         else:
             print(f"Disconnected {_label(args.tool)}: removed Loreline's entries ({change.detail}) "
                   f"from {change.path}.")
+    _say_mcp(_apply_mcp(args, connect=False), connected=False)
     return 0
+
+
+def _apply_mcp(args: argparse.Namespace, *, connect: bool) -> Change:
+    """Loreline's MCP server in the tool's own MCP configuration (Claude Code: the user scope,
+    or with --project that project's personal local scope; Codex: [mcp_servers.loreline])."""
+    from ..connect import mcp
+
+    if args.tool == "codex":
+        return mcp.connect_codex() if connect else mcp.disconnect_codex()
+    project = _project_dir(args.project)
+    return mcp.connect_claude(project) if connect else mcp.disconnect_claude(project)
+
+
+def _say_mcp(change: Change, *, connected: bool) -> None:
+    if connected and change.changed:
+        print(f"Registered Loreline's MCP server (`loreline mcp`: recall, list, show, remember, forget) "
+              f"in {change.path}.")
+    elif not connected and change.changed:
+        print(f"Removed Loreline's MCP server from {change.path}.")
 
 
 def _apply(args: argparse.Namespace, *, connect: bool) -> list[Change]:

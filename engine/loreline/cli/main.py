@@ -18,6 +18,7 @@ from . import (
     demo,
     imports,
     lsp_cmd,
+    mcp_cmd,
     portable_cmd,
     reembed_cmd,
     review_cmd,
@@ -26,7 +27,7 @@ from . import (
     worker_cmd,
 )
 
-COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
+COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, mcp_cmd, worker_cmd,
                    connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, review_cmd)
 
 

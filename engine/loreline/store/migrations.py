@@ -325,6 +325,22 @@ def _review_hold(store: Store) -> None:
             conn.execute("UPDATE memories SET status = 'held', hold_reason = ? WHERE id = ?", (reason, memory_id))
 
 
+def _assistant_actor(store: Store) -> None:
+    """An assistant may write audit rows (the MCP `remember` tool keeps a memory it was asked to
+    keep, held until a person approves it). The CHECK constraint is widened in place, as in
+    `_review_hold`: every stored row stays valid."""
+    sql = str(store.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'audit'"))
+    if "'assistant'" in sql:
+        return
+    conn = store.conn
+    version = int(store.scalar("PRAGMA schema_version") or 0)
+    conn.execute("PRAGMA writable_schema=ON")
+    conn.execute("UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'audit'",
+                 ("'judge', 'system')", "'judge', 'system', 'assistant')"))
+    conn.execute(f"PRAGMA schema_version={version + 1}")
+    conn.execute("PRAGMA writable_schema=OFF")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -334,6 +350,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0006_vectors_by_memory", _vectors_by_memory),
     ("0007_review_hold", _review_hold),
     ("0008_native_sources", _native_sources),
+    ("0009_assistant_actor", _assistant_actor),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

@@ -172,7 +172,7 @@ def test_import_json_and_text_count_conflicts_and_status_has_the_project_counts(
     assert "added 2 · merged 0 · conflicts 1" in text
     status = json.loads(cli(loreline_home, "status", "--json", cwd=project).stdout)
     assert status["project"] == str(project) and status["pending_conflicts"] == 0
-    assert status["project_counts"] == {"active": 1, "superseded": 1, "forgotten": 0, "pending_conflicts": 0}
+    assert status["project_counts"] == {"active": 1, "superseded": 1, "forgotten": 0, "pending_conflicts": 0, "held": 0}
     assert f"This       {project}: 1 active · 0 pending conflicts" in cli(loreline_home, "status", cwd=project).stdout
     other = json.loads(cli(loreline_home, "status", "--json", cwd=tmp_path).stdout)
     assert other["project_counts"]["active"] == 0 and other["memories"]["active"] == 2

@@ -54,7 +54,7 @@ def test_under_ask_background_capture_waits_for_review(loreline_home: Path, tmp_
     assert [m["id"] for m in listed["held"]] == [i for i, _, _ in found]
     assert listed["held"][0]["hold_reason"] == REVIEW_REASON and listed["conflicts"] == []
     plain = cli(loreline_home, "review", cwd=proj).stdout
-    assert f"{len(found)} memories held" in plain and "held: from background capture" in plain
+    assert f"{len(found)} memories held for review" in plain and "reason: from background capture" in plain
 
 
 def test_approve_edit_and_reject_from_the_cli(loreline_home: Path, tmp_path: Path) -> None:
@@ -66,10 +66,10 @@ def test_approve_edit_and_reject_from_the_cli(loreline_home: Path, tmp_path: Pat
     for memory_id in rest:
         assert "Rejected" in cli(loreline_home, "review", "--reject", str(memory_id), cwd=proj).stdout
     again = cli(loreline_home, "review", "--reject", str(first), cwd=proj, check=False)
-    assert again.returncode != 0 and "is not waiting for review (it is active)" in again.stderr
+    assert again.returncode != 0 and "is not held for review (it is active)" in again.stderr
     after = {i: s for i, s, _ in statuses()}
     assert after[first] == after[second] == "active" and all(after[i] == "forgotten" for i in rest)
-    injected = [text for _, text in session_start_memories(str(db_path()), str(proj), 50)[0]]
+    injected = [text for _, _, text in session_start_memories(str(db_path()), str(proj), 50)[0]]
     assert "We use pnpm for every package." in injected and len(injected) == 2
     with Store() as store:
         assert [h.memory.id for h in recall(store, "pnpm package", str(proj))][:1] == [second]

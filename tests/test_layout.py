@@ -71,7 +71,8 @@ HOOKS = ROOT / "hooks" / "loreline_hooks"
 #: what the hook may import besides the standard library: `loreline.capture`'s hook part and
 #: the light modules it needs (each standard-library only)
 HOOK_LIGHT = frozenset({"loreline", "loreline.capture", "loreline.capture.hookread", "loreline.home",
-                        "loreline.errors", "loreline.project"})
+                        "loreline.errors", "loreline.project", "loreline.privacy", "loreline.privacy.display",
+                        "loreline.privacy.identifiers"})
 #: the bench tool times the hook; it is run by hand, never by a hook, and plants sample sessions
 HOOK_TOOLS = {"bench.py": frozenset({"loreline.samples"})}
 #: the engine's inside, which a front end reaches only through `loreline.api`

@@ -437,7 +437,7 @@ async def test_the_inbox_lists_held_memories_and_conflicts_and_approve_reject_wo
     assert rejected.forgotten == [ids[1]]
     after = await call(client, "loreline/inbox", {})
     assert after.held == [] and len(after.conflicts) == 1
-    with pytest.raises(JsonRpcException, match="is not waiting for review"):
+    with pytest.raises(JsonRpcException, match="is not held for review"):
         await call(client, "loreline/reject", {"id": ids[0]})
 
 

@@ -290,10 +290,11 @@ def test_secrets_are_redacted_and_an_unknown_project_is_one_failure(loreline_hom
     (orphan / "MEMORY.md").write_text("- The orphan project deploys with make ship.\n")
     report = native(loreline_home, paths)
     assert [(f["path"], "cannot tell which project" in f["error"]) for f in report["failed"]] == [(str(orphan), True)]
-    found = memories(loreline_home, str(paths["project"]))
+    found = memories(loreline_home, str(paths["project"]), "any")
     token = next(text for text in found if text.startswith("The deploy token is"))
     assert secret not in token and "[REDACTED" in token
     assert secret not in found[token]["provenance"][0]["excerpt"]
+    assert found[token]["status"] == "held"  # it names a credential: a person reviews it first
     assert len(found) == 6  # the five fixture memories and the token: the other files were read
 
 

@@ -113,7 +113,7 @@ def test_stale_memories_are_left_out_of_injection_unless_pinned(tmp_path: Path, 
     assert session_start_memories(str(db_path()), str(repo), 50) == ([], 0)
     with Store() as store, store.write():
         rows.set_pinned(store, mid, True)
-    assert [text for _, text in session_start_memories(str(db_path()), str(repo), 50)[0]] == [memory(mid).text]
+    assert [text for _, _, text in session_start_memories(str(db_path()), str(repo), 50)[0]] == [memory(mid).text]
 
 
 def test_deleted_file_flags(tmp_path: Path, repo: Path) -> None:
@@ -217,7 +217,7 @@ def test_the_hook_reads_a_store_older_than_file_anchors(tmp_path: Path) -> None:
     conn.execute("INSERT INTO memories VALUES(1, '/p', 'project', 'fact', 'old but fine', 'active', 0, NULL, 'x')")
     conn.commit()
     conn.close()
-    assert session_start_memories(str(old), "/p", 10) == ([("fact", "old but fine")], 0)
+    assert session_start_memories(str(old), "/p", 10) == ([(1, "fact", "old but fine")], 0)
 
 
 def test_a_file_that_cannot_be_read_now_is_not_called_deleted(tmp_path: Path, repo: Path) -> None:

@@ -1,27 +1,21 @@
 """The review inbox: what waits for a person before Loreline uses it.
 
-Two kinds of item share it: memories held for review (`status = 'held'` with `hold_reason`;
-with `capture.review = "ask"` every memory background capture makes is held, reason
-`capture.worker.REVIEW_REASON`) and pending conflicts. A held memory is never injected at
-SessionStart nor recalled (both read active memories only) until a person approves it
-(optionally in their own wording: it becomes active as written) or rejects it (forgotten: no
-import brings it back). Conflicts keep their own resolve actions (`beliefs.conflicts`).
+Two kinds of item share it: memories held for review (`status = 'held'` with `hold_reason`,
+`beliefs.review`: steering held by the privacy checks, what an assistant was asked to keep,
+and — with `capture.review = "ask"` — every memory the capture worker makes, reason
+`capture.worker.REVIEW_REASON`) and pending conflicts (`beliefs.conflicts`, with their own
+resolve actions). A held memory is never injected at SessionStart nor recalled until a person
+approves it (`beliefs.review.approve`, optionally in their own wording) or rejects it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .beliefs import curate
+from .beliefs import review
 from .beliefs.conflicts import Conflict, listing
-from .embed import default_embedder
-from .errors import NotFoundError
 from .models import Memory
-from .store import Store, search
-from .store import memories as rows
-
-#: why a memory an assistant asked to keep waits for review (`capture.review = "ask"`)
-ASKED_REASON = "an assistant asked to keep it (review = ask)"
+from .store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,32 +27,5 @@ class Inbox:
 
 
 def inbox(store: Store, project: str | None, limit: int = 200) -> Inbox:
-    found, _ = rows.query(store, rows.Filter(project=project, status="held", limit=limit))
+    found, _ = review.held(store, project, limit)
     return Inbox(tuple(sorted(found, key=lambda m: m.id)), tuple(listing(store, project, "pending")))
-
-
-def approve(store: Store, memory_id: int, text: str | None = None, actor: str = "user") -> Memory:
-    """A person vouches for a held memory (in their own words when `text` is given): active."""
-    memory = _held(store, memory_id)
-    wording = text.strip() if text is not None and text.strip() else None
-    with store.write():
-        rows.release(store, memory_id, wording)
-        if wording is not None and wording != memory.text:
-            search.put_vector(store, memory_id, default_embedder().embed(wording))
-        rows.audit(store, actor, "approve", memory_id, before={"status": "held", "hold_reason": memory.hold_reason,
-                                                               "text": memory.text},
-                   after={"status": "active", "text": wording or memory.text})
-    return rows.get(store, memory_id)
-
-
-def reject(store: Store, memory_id: int, actor: str = "user") -> list[int]:
-    """A person turns a held memory down: it is forgotten for good."""
-    _held(store, memory_id)
-    return curate.forget(store, memory_id, actor)
-
-
-def _held(store: Store, memory_id: int) -> Memory:
-    memory = rows.get(store, memory_id)
-    if memory.status != "held":
-        raise NotFoundError(f"memory #{memory_id} is not waiting for review (it is {memory.status})")
-    return memory

@@ -23,6 +23,7 @@ from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
 from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError, StoreBusyError
 from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
+from .privacy.identifiers import stored
 from .project import project_key
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
@@ -60,9 +61,9 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
     """Sanitize then redact every turn's text; turns left empty are dropped."""
     out: list[Turn] = []
     for turn in turns:
-        text = redact(sanitize(turn.text)).strip()
+        text = redact(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
         if text:
-            out.append(replace(turn, text=text))  # every other field (files, origin, …) is kept
+            out.append(replace(turn, text=text, files=tuple(stored(path) for path in turn.files)))
     return out
 
 
@@ -221,7 +222,7 @@ def _import_chunk(
         else:
             for plan in plans:
                 _count(report, beliefs.apply(store, plan, options.embedder)[0])
-            replays.record(store, key, piece.path, piece.line_start, piece.line_end, options.distiller.policy)
+            replays.record(store, key, stored(piece.path), piece.line_start, piece.line_end, options.distiller.policy)
         if entry is not None:
             ledger.record(store, entry)
 
@@ -231,8 +232,8 @@ def _plan(
 ) -> beliefs.Plan:
     """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
     root = project if os.path.isabs(project) else t.cwd
-    ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor, options.hold)
+    files = tuple(stored(path) for path in files_near(piece, candidate, root))
+    ctx = beliefs.Context(project, provenance(t, piece, candidate), files, key, options.actor, options.hold)
     return beliefs.plan(store, candidate, ctx, options.embedder, options.judge)
 
 
@@ -255,7 +256,8 @@ def provenance(t: Transcript, piece: Chunk, candidate: Candidate) -> Provenance:
     first = min(cited, key=lambda turn: turn.line_start)
     last = max(cited, key=lambda turn: turn.line_end)
     excerpt = _excerpt(first.text, candidate.evidence[0].quote)
-    return Provenance(t.tool, t.session_id, t.path, first.line_start, last.line_end, excerpt, first.timestamp)
+    return Provenance(t.tool, stored(t.session_id), stored(t.path), first.line_start, last.line_end, excerpt,
+                      first.timestamp)
 
 
 def _excerpt(text: str, quote: str) -> str:

@@ -74,8 +74,18 @@ def _hooks(cwd: str) -> dict[str, Any]:
     return {
         "claude_code_user": {"path": str(user), "events": claude_code.installed(user)},
         "claude_code_project": {"path": str(project), "events": claude_code.installed(project)},
-        "codex": {"path": str(codex.config_path()), "installed": codex.installed()},
+        "codex": _codex(),
     }
+
+
+def _codex() -> dict[str, Any]:
+    """Codex's hooks in hooks.json when there are any, else its notify program in config.toml."""
+    from .connect import claude_code, codex
+
+    events = claude_code.installed(codex.hooks_path(), tool=codex.TOOL)
+    if events:
+        return {"path": str(codex.hooks_path()), "installed": True, "events": events}
+    return {"path": str(codex.config_path()), "installed": codex.notify_installed(), "events": []}
 
 
 def _spool() -> dict[str, Any]:

@@ -7,8 +7,8 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 
 from __future__ import annotations
 
-from . import (capture_bench, dryrun_bench, lsp_bench, recall_bench, reimport, rss, size_bench, stale_bench,
-               throughput)
+from . import (capture_bench, dryrun_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench,
+               stale_bench, throughput)
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
@@ -21,6 +21,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "store-size": size_bench.store_size,
     "peak-rss": rss.peak_rss,
     "lsp": lsp_bench.lsp_timings,
+    "mcp": mcp_bench.mcp_timings,
     "stale": stale_bench.stale_checks,
 }
 

@@ -31,6 +31,8 @@ class ProjectCounts:
     superseded: int
     forgotten: int
     pending_conflicts: int
+    #: memories held for a person's review (`loreline review`)
+    held: int = 0
 
 
 @dataclass(frozen=True, slots=True)

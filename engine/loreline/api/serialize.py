@@ -24,6 +24,7 @@ from typing import Any
 from .. import usage
 from ..inbox import Inbox
 from ..native.sync import SyncReport
+from ..privacy.display import printable
 from ..models import ImportReport, Memory, Provenance, RecallHit
 from .results import Conflict, Forgotten, ImportOutcome, Page, ProjectCounts, Status
 
@@ -53,16 +54,16 @@ class Record:
 
 SOURCE = Record("tool", "session_id", "session_path", "session_uri", "line_start", "line_end", "excerpt",
                 "observed_at")
-MEMORY = Record("id", "kind", "text", "status", "project", "scope", "version", "pinned", "created_at", "observed_at",
-                "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source", "stale",
-                "confirmed_at", "confirmed_by", "last_seen", "hold_reason")
+MEMORY = Record("id", "kind", "text", "status", "hold_reason", "project", "scope", "version", "pinned", "created_at",
+                "observed_at", "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source",
+                "stale", "confirmed_at", "confirmed_by", "last_seen")
 PAGE = Record("project", "total", "offset", "items")
 HIT = Record("memory", "score", "fts_rank", "vec_rank", "sources")
 CONFLICT = Record("id", "project", "status", "resolution", "decided_by", "reason", "created_at", "resolved_at",
                   "existing", "new")
 FORGOTTEN = Record("forgotten", "project")
 INBOX = Record("held", "conflicts")
-COUNTS = Record("active", "superseded", "forgotten", "pending_conflicts")
+COUNTS = Record("active", "superseded", "forgotten", "pending_conflicts", "held")
 #: what status adds to the store-wide facts: the asking folder's project and its counts
 HERE = Record("project", "project_counts")
 SESSIONS = Record("imported", "unchanged", "left_out", "failed", "deferred")
@@ -85,16 +86,26 @@ def file_uri(path: str) -> str:
 def source(p: Provenance, *, brief: bool = False, camel: bool = False) -> Json:
     """A source; `brief` cuts the excerpt short (a list item's: `full` memories have it whole)."""
     excerpt = p.excerpt if not brief or len(p.excerpt) <= BRIEF_EXCERPT else p.excerpt[:BRIEF_EXCERPT] + "…"
-    return SOURCE.make((p.tool, p.session_id, p.session_path, file_uri(p.session_path), p.line_start, p.line_end,
-                        excerpt, p.observed_at), camel)
+    shown = _shown if camel else _kept
+    return SOURCE.make((p.tool, shown(p.session_id), shown(p.session_path), file_uri(p.session_path), p.line_start,
+                        p.line_end, printable(excerpt, multiline=True) if camel else excerpt, p.observed_at), camel)
+
+
+def _kept(text: str) -> str:
+    return text
+
+
+def _shown(text: str) -> str:
+    return printable(text)
 
 
 def memory(m: Memory, *, full: bool = False, camel: bool = False) -> Json:
     first = source(m.provenance[0], brief=True, camel=camel) if m.provenance else None
-    out = MEMORY.make((m.id, m.kind, m.text, m.status, m.project, m.scope, m.version, m.pinned, m.created_at,
-                       m.observed_at, m.valid_until, m.extractor, m.root_id, m.replaces, list(m.files),
-                       len(m.provenance), first, m.stale, m.confirmed_at, m.confirmed_by, m.last_seen,
-                       m.hold_reason), camel)
+    shown = _shown if camel else _kept  # an editor renders these strings: control characters escaped
+    out = MEMORY.make((m.id, m.kind, shown(m.text), m.status, m.hold_reason, shown(m.project), m.scope, m.version,
+                       m.pinned, m.created_at, m.observed_at, m.valid_until, m.extractor, m.root_id, m.replaces,
+                       [shown(f) for f in m.files], len(m.provenance), first,
+                       shown(m.stale) if m.stale else None, m.confirmed_at, m.confirmed_by, m.last_seen), camel)
     if full:
         out["provenance"] = [source(p, camel=camel) for p in m.provenance]
     return out
@@ -127,7 +138,8 @@ def forgotten(f: Forgotten, *, camel: bool = False) -> Json:
 
 
 def project_counts(counts: ProjectCounts, *, camel: bool = False) -> Json:
-    return COUNTS.make((counts.active, counts.superseded, counts.forgotten, counts.pending_conflicts), camel)
+    return COUNTS.make((counts.active, counts.superseded, counts.forgotten, counts.pending_conflicts, counts.held),
+                       camel)
 
 
 def status(s: Status, *, camel: bool = False) -> Json:

@@ -11,10 +11,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from .. import inbox as review
+from .. import inbox as review_inbox
 from .. import staleness
 from .. import status as facts
-from ..beliefs import conflicts, curate
+from ..beliefs import conflicts, curate, review
 from ..models import Memory, RecallHit
 from ..project import project_key
 from ..recall import USER_SCOPE, recall
@@ -90,9 +90,9 @@ class Loreline:
         they were when each memory was made; flag or clear the memories (`staleness`)."""
         return staleness.check(self.store, project, paths)
 
-    def inbox(self, project: str | None) -> review.Inbox:
+    def inbox(self, project: str | None) -> review_inbox.Inbox:
         """What waits for a person: held memories and pending conflicts (`loreline.inbox`)."""
-        return review.inbox(self.store, project)
+        return review_inbox.inbox(self.store, project)
 
     def history(self, memory_id: int) -> list[Memory]:
         """Every version of the memory's chain, oldest first."""
@@ -107,7 +107,7 @@ class Loreline:
     def project_counts(self, project: str) -> ProjectCounts:
         by_status = rows.count_by_status(self.store, project)
         return ProjectCounts(by_status["active"], by_status["superseded"], by_status["forgotten"],
-                             conflict_rows.pending_count(self.store, project))
+                             conflict_rows.pending_count(self.store, project), by_status["held"])
 
     def status(self, project: str, known: dict[str, Any] | None = None) -> Status:
         """What the store holds, how capture is doing, and `project`'s own counts (`known`: the
@@ -138,14 +138,6 @@ class Loreline:
             staleness.confirm(self.store, memory_id, by)
         return rows.get(self.store, memory_id)
 
-    def approve(self, memory_id: int, text: str | None = None) -> Memory:
-        """A held memory becomes active (in the given wording, when there is one)."""
-        return review.approve(self.store, memory_id, text)
-
-    def reject(self, memory_id: int) -> Forgotten:
-        project = rows.get(self.store, memory_id).project
-        return Forgotten(tuple(review.reject(self.store, memory_id)), project)
-
     def pin(self, memory_id: int, pinned: bool = True) -> Memory:
         return curate.pin(self.store, memory_id, pinned)
 
@@ -153,6 +145,27 @@ class Loreline:
         """Settle a conflict: keep `new`, `existing` or `both`, or merge into the given text."""
         verdict = "merge" if merge is not None else KEEP.get(keep or "", keep or "")
         return conflicts.resolve(self.store, conflict_id, verdict, merge_text=merge)
+
+    def held(self, project: str | None, limit: int = 200) -> Page:
+        """Memories held for a person's review (of one project, or of all), with their reasons."""
+        found, total = review.held(self.store, project, limit)
+        return Page(project, total, 0, tuple(found))
+
+    def remember(self, project: str, text: str, kind: str, *, reason: str, actor: str) -> Memory:
+        """A memory an assistant was asked to keep: held as unconfirmed until a person approves it
+        (or, when it repeats an active memory, a new source of that one)."""
+        from ..embed import default_embedder
+
+        _, memory_id = review.remember(self.store, project, text, kind, reason, actor, default_embedder())
+        return rows.get(self.store, memory_id)
+
+    def approve(self, memory_id: int, text: str | None = None) -> Memory:
+        """A held memory becomes active (in the given wording, when there is one)."""
+        return review.approve(self.store, memory_id, text=text)
+
+    def reject(self, memory_id: int) -> Forgotten:
+        project = rows.get(self.store, memory_id).project
+        return Forgotten(tuple(review.reject(self.store, memory_id)), project)
 
     def revert(self, conflict_id: int) -> Conflict:
         return conflicts.revert(self.store, conflict_id)

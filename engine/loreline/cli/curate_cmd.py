@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..api import KEEP, serialize
+from ..privacy.display import printable
 from . import render
 from .common import chosen_project, emit_json, open_api, plural
 
@@ -54,14 +55,14 @@ def run_forget(args: argparse.Namespace) -> int:
 def run_edit(args: argparse.Namespace) -> int:
     with open_api() as lore:
         memory = lore.edit(args.id, args.text)
-    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {memory.text}")
+    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {printable(memory.text)}")
     return 0
 
 
 def run_pin(args: argparse.Namespace) -> int:
     with open_api() as lore:
         memory = lore.pin(args.id, not args.off)
-    print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {memory.text}")
+    print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {printable(memory.text)}")
     return 0
 
 
@@ -85,12 +86,12 @@ def run_conflicts(args: argparse.Namespace) -> int:
     if not found:
         print("No " + ("resolved" if args.resolved else "pending") + " conflicts.")
     for c in found:
-        print(f"conflict #{c.id} · {c.project} · {c.status}" + (f" ({c.resolution} by {c.decided_by})"
+        print(f"conflict #{c.id} · {printable(c.project)} · {c.status}" + (f" ({c.resolution} by {c.decided_by})"
                                                                  if c.resolution else ""))
         print("  existing " + render.memory_line(c.existing))
         print("  new      " + render.memory_line(c.new))
         if c.reason:
-            print(f"  why: {c.reason}")
+            print(f"  why: {printable(c.reason)}")
     return 0
 
 

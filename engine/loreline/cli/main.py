@@ -17,18 +17,19 @@ from . import (
     curate_cmd,
     demo,
     imports,
-    inbox_cmd,
     lsp_cmd,
+    mcp_cmd,
     portable_cmd,
     reembed_cmd,
+    review_cmd,
     stale_cmd,
     status,
     transcript_cmd,
     worker_cmd,
 )
 
-COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, stale_cmd, inbox_cmd)
+COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, mcp_cmd, worker_cmd,
+                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, review_cmd, stale_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

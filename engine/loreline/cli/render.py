@@ -7,6 +7,8 @@ from collections import Counter
 
 from ..models import ImportReport, Memory, Provenance, RecallHit
 from ..native.sync import SyncReport
+from ..privacy.display import printable
+from ..privacy.identifiers import stored
 from .common import plural, short_date
 
 WIDTH = 100
@@ -15,29 +17,31 @@ WIDTH = 100
 def memory_line(memory: Memory) -> str:
     mark = "*" if memory.pinned else " "
     status = "" if memory.status == "active" else f" ({memory.status})"
-    stale = f"  [may be stale: {memory.stale}]" if memory.stale else ""
-    return f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.last_seen)}  {memory.text}{status}{stale}"
+    stale = f"  [may be stale: {printable(memory.stale)}]" if memory.stale else ""
+    return (f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.last_seen)}  {printable(memory.text)}"
+            f"{status}{stale}")
 
 
 def memory_list(memories: list[Memory], total: int, where: str) -> str:
     if not memories:
-        return f"No memories for {where}."
-    head = f"{plural(total, 'memory')} for {where}" + (f" (showing {len(memories)})" if total > len(memories) else "")
+        return f"No memories for {printable(where)}."
+    head = f"{plural(total, 'memory')} for {printable(where)}" + (f" (showing {len(memories)})" if total > len(memories) else "")
     return "\n".join([head, *(memory_line(m) for m in memories)])
 
 
 def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
     span = f"{prov.line_start}" if prov.line_start == prov.line_end else f"{prov.line_start}-{prov.line_end}"
-    head = f"{indent}{prov.tool} · session {prov.session_id[:8]} · {short_date(prov.observed_at)} · lines {span}"
-    body = textwrap.fill(prov.excerpt, WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
-    return [head, f"{indent}  {prov.session_path}", body]
+    head = (f"{indent}{prov.tool} · session {printable(prov.session_id[:8])} · {short_date(prov.observed_at)}"
+            f" · lines {span}")
+    body = textwrap.fill(printable(prov.excerpt), WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
+    return [head, f"{indent}  {printable(prov.session_path)}", body]
 
 
 def memory_detail(memory: Memory) -> str:
     out = [
         f"#{memory.id} {memory.kind} · {memory.status} · v{memory.version}" + (" · pinned" if memory.pinned else ""),
-        textwrap.fill(memory.text, WIDTH, initial_indent="  ", subsequent_indent="  "),
-        f"  project {memory.project}",
+        textwrap.fill(printable(memory.text), WIDTH, initial_indent="  ", subsequent_indent="  "),
+        f"  project {printable(memory.project)}",
         f"  observed {memory.observed_at or 'unknown'} · recorded {memory.created_at} · by {memory.extractor}",
     ]
     if memory.valid_until:
@@ -45,9 +49,11 @@ def memory_detail(memory: Memory) -> str:
     out.append(f"  last seen {memory.last_seen}" + (f" · confirmed {memory.confirmed_at} by {memory.confirmed_by}"
                                                     if memory.confirmed_at else " · never confirmed"))
     if memory.stale:
-        out.append(f"  may be stale: {memory.stale} (`loreline confirm {memory.id}` if it still holds)")
+        out.append(f"  may be stale: {printable(memory.stale)} (`loreline confirm {memory.id}` if it still holds)")
+    if memory.hold_reason:
+        out.append(f"  held for review: {printable(memory.hold_reason)} (`loreline approve|reject {memory.id}`)")
     if memory.files:
-        out.append("  files: " + ", ".join(memory.files))
+        out.append("  files: " + ", ".join(printable(f) for f in memory.files))
     out.append(f"  {plural(len(memory.provenance), 'source')}:")
     for prov in memory.provenance:
         out.extend(source_lines(prov, "    "))
@@ -56,8 +62,8 @@ def memory_detail(memory: Memory) -> str:
 
 def recall_hits(query: str, hits: list[RecallHit]) -> str:
     if not hits:
-        return f"Nothing recalled for {query!r}."
-    out = [f"{plural(len(hits), 'memory')} recalled for {query!r}:"]
+        return f"Nothing recalled for {printable(repr(query))}."
+    out = [f"{plural(len(hits), 'memory')} recalled for {printable(repr(query))}:"]
     for hit in hits:
         out.append(memory_line(hit.memory) + f"   [{hit.score:.3f}]")
         if hit.memory.provenance:
@@ -95,7 +101,7 @@ def _grouped(title: str, items: list[tuple[str, str]]) -> list[str]:
     by_reason = Counter(reason for _, reason in items)
     for reason, count in by_reason.most_common():
         example = next(path for path, r in items if r == reason)
-        out.append(f"    {count} × {reason}  (e.g. {example})")
+        out.append(f"    {count} × {printable(stored(reason))}  (e.g. {printable(stored(example))})")
     return out
 
 
@@ -105,3 +111,15 @@ def native_line(report: SyncReport) -> str:
             f"{report.deleted} deleted; {plural(report.added, 'memory')} added, {report.joined} joined an "
             f"existing memory as a source, {report.versioned} versioned, {plural(report.conflicts, 'conflict')}; "
             f"{report.ended} ended (their file no longer says them), {report.dropped_sources} sources dropped")
+
+
+def held_list(memories: list[Memory], total: int, where: str) -> str:
+    """Held memories, each with the reason it waits for a person's review."""
+    if not memories:
+        return f"No memories held for review in {printable(where)}."
+    out = [f"{plural(total, 'memory')} held for review in {printable(where)} "
+           "(`loreline approve ID` makes one active, `loreline reject ID` forgets it):"]
+    for memory in memories:
+        out.append(memory_line(memory))
+        out.append(f"        reason: {printable(memory.hold_reason or 'unknown')}")
+    return "\n".join(out)

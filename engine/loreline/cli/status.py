@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         print("!! " + usage.cap_message(spent["unattended_calls"], spent["daily_unattended_cap"]))
     print(f"Store      {info['store']} ({int(info['store_bytes']) / 1024:.0f} KiB)")
     print(f"Memories   {mem['active']} active in {plural(int(info['projects']), 'project')}"
-          f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten")
+          f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten"
+          + (f" · {mem['held']} held for review (`loreline review`)" if mem.get("held") else ""))
     if kinds:
         print("           " + " · ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
     print(f"Sessions   {info['sessions_imported']} imported · last import {info['last_import'] or 'never'}")

@@ -18,6 +18,7 @@ import orjson
 
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
+from ..privacy.steering import hold_reason
 from . import Store
 
 _NORM_WS = re.compile(r"\s+")
@@ -53,12 +54,15 @@ class NewMemory:
 
 
 def insert(store: Store, new: NewMemory) -> int:
+    """Add a memory; one that would steer the assistant somewhere dangerous is added `held`,
+    with the reason, whoever wrote it (`privacy.steering`)."""
     stamp = now()
+    reason = hold_reason(new.text)
     store.conn.execute(
         "INSERT INTO memories(project, scope, kind, text, content_hash, version, root_id, replaces, "
-        "created_at, updated_at, observed_at, extractor) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+        "created_at, updated_at, observed_at, extractor, status, hold_reason) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (new.project, new.scope, new.kind, new.text, content_hash(new.text), new.version, new.root_id,
-         new.replaces, stamp, stamp, new.observed_at, new.extractor),
+         new.replaces, stamp, stamp, new.observed_at, new.extractor, "active" if reason is None else "held", reason),
     )
     memory_id = int(store.conn.last_insert_rowid())
     if new.root_id is None:
@@ -218,10 +222,11 @@ def projects(store: Store, *, project_scope_only: bool = False) -> list[str]:
 
 
 def count_by_status(store: Store, project: str | None = None) -> dict[str, int]:
-    """How many memories are active, superseded and forgotten (in one project, or in all)."""
+    """How many memories are active, superseded, forgotten and held for review (in one project,
+    or in all)."""
     where, params = ("WHERE project = ?", (project,)) if project is not None else ("", ())
     found = dict(store.rows(f"SELECT status, count(*) FROM memories {where} GROUP BY status", params))
-    return {status: int(found.get(status, 0)) for status in ("active", "superseded", "forgotten")}
+    return {status: int(found.get(status, 0)) for status in ("active", "superseded", "forgotten", "held")}
 
 
 def active_by_kind(store: Store) -> dict[str, int]:
@@ -327,16 +332,19 @@ def freshness(store: Store, ids: Sequence[int]) -> dict[int, tuple[bool, str]]:
         f"FROM memories m WHERE m.id IN ({marks})", tuple(ids))}
 
 
+def release_hold(store: Store, memory_id: int) -> None:
+    """A held memory becomes active (a person approved it)."""
+    store.conn.execute("UPDATE memories SET status = 'active', hold_reason = NULL, updated_at = ? WHERE id = ?",
+                       (now(), memory_id))
+
+
 def hold(store: Store, memory_id: int, reason: str) -> None:
-    """A new memory waits for a person's review instead of being used at once."""
+    """An active memory waits for a person's review, with the reason shown to them."""
     store.conn.execute("UPDATE memories SET status = 'held', hold_reason = ?, updated_at = ? WHERE id = ?",
                        (reason, now(), memory_id))
 
 
-def release(store: Store, memory_id: int, text: str | None = None) -> None:
-    """A held memory approved (in the reviewer's wording, when given): it becomes active."""
-    if text is not None:
-        store.conn.execute("UPDATE memories SET text = ?, content_hash = ? WHERE id = ?",
-                           (text, content_hash(text), memory_id))
-    store.conn.execute("UPDATE memories SET status = 'active', hold_reason = NULL, updated_at = ? WHERE id = ?",
-                       (now(), memory_id))
+def reword(store: Store, memory_id: int, text: str) -> None:
+    """A held memory's wording as the reviewer approves it (its full-text row follows)."""
+    store.conn.execute("UPDATE memories SET text = ?, content_hash = ? WHERE id = ?",
+                       (text, content_hash(text), memory_id))

@@ -303,10 +303,10 @@ def _native_sources(store: Store) -> None:
 
 def _review_hold(store: Store) -> None:
     """Memories held for a person's review: a `held` status (kept out of every `active` query:
-    SessionStart, recall, the editor) and the reason shown to the reviewer (`hold_reason`).
-    SQLite cannot alter a CHECK constraint, so the stored table definition is edited in place
-    (the documented procedure for a change that leaves every stored row valid), then the
-    schema version bumped."""
+    SessionStart, recall, the editor) and the reason shown to the reviewer. SQLite cannot alter
+    a CHECK constraint, so the stored table definition is edited in place (the documented
+    procedure for changes that leave the stored rows valid), then the schema version bumped.
+    Active memories that already steer somewhere dangerous are held on the way."""
     conn = store.conn
     sql = str(store.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'memories'"))
     if "'held'" not in sql:
@@ -317,6 +317,28 @@ def _review_hold(store: Store) -> None:
         conn.execute(f"PRAGMA schema_version={version + 1}")
         conn.execute("PRAGMA writable_schema=OFF")
     conn.execute("ALTER TABLE memories ADD COLUMN hold_reason TEXT")
+    from ..privacy.steering import hold_reason
+
+    for memory_id, text in list(store.rows("SELECT id, text FROM memories WHERE status = 'active'")):
+        reason = hold_reason(str(text))
+        if reason is not None:
+            conn.execute("UPDATE memories SET status = 'held', hold_reason = ? WHERE id = ?", (reason, memory_id))
+
+
+def _assistant_actor(store: Store) -> None:
+    """An assistant may write audit rows (the MCP `remember` tool keeps a memory it was asked to
+    keep, held until a person approves it). The CHECK constraint is widened in place, as in
+    `_review_hold`: every stored row stays valid."""
+    sql = str(store.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'audit'"))
+    if "'assistant'" in sql:
+        return
+    conn = store.conn
+    version = int(store.scalar("PRAGMA schema_version") or 0)
+    conn.execute("PRAGMA writable_schema=ON")
+    conn.execute("UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'audit'",
+                 ("'judge', 'system')", "'judge', 'system', 'assistant')"))
+    conn.execute(f"PRAGMA schema_version={version + 1}")
+    conn.execute("PRAGMA writable_schema=OFF")
 
 
 FILE_ANCHORS = """
@@ -350,7 +372,8 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0006_vectors_by_memory", _vectors_by_memory),
     ("0007_review_hold", _review_hold),
     ("0008_native_sources", _native_sources),
-    ("0009_file_anchors", _file_anchors),
+    ("0009_assistant_actor", _assistant_actor),
+    ("0010_file_anchors", _file_anchors),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

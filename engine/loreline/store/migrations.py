@@ -248,12 +248,44 @@ def _fts_by_project(store: Store) -> None:
     store.conn.execute(FTS_BY_PROJECT)
 
 
+TEAM_SYNC = """
+CREATE TABLE team_links(
+    uid TEXT PRIMARY KEY,
+    remote TEXT NOT NULL,
+    root_id INTEGER,
+    author TEXT NOT NULL,
+    direction TEXT NOT NULL CHECK (direction IN ('out', 'in')),
+    content_hash TEXT NOT NULL,
+    status TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX team_links_by_root ON team_links(root_id);
+CREATE TABLE team_cursors(
+    remote TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    pulled INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE team_shares(
+    root_id INTEGER PRIMARY KEY,
+    shared_at TEXT NOT NULL
+);
+"""
+
+
+def _team_sync(store: Store) -> None:
+    """A team's shared memory: which local chains map to which shared rows (and their authors),
+    each remote project's pull cursor, and the chains a person approved for sharing."""
+    store.conn.execute(TEAM_SYNC)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
     ("0003_usage_by_model", _usage_by_model),
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
+    ("0009_team_sync", _team_sync),
 ]
 
 

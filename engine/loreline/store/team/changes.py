@@ -1,0 +1,131 @@
+"""Shared rows in and out: publishing changes and reading them after a cursor.
+
+`publish()` upserts a batch of one project's memory chains in one transaction. It first
+takes the project's advisory lock, so `seq` values are drawn in commit order within the
+project; a row whose wording, kind and status did not change keeps its `seq` (publishing
+the same state twice is a no-op, which makes a retried push harmless).
+
+`changes_after()` reads a project's rows with `seq` above a cursor, oldest first, with
+their sources: the incremental pull.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import TeamStore, vector_text
+
+PULL_BATCH = 500
+
+
+@dataclass(frozen=True, slots=True)
+class SharedSource:
+    tool: str
+    session_id: str
+    line_start: int
+    line_end: int
+    excerpt: str
+    observed_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SharedMemory:
+    """One memory chain as the team sees it. A forgotten one has empty text and no sources."""
+
+    uid: str
+    project: str
+    origin: str
+    author: str
+    kind: str
+    text: str
+    content_hash: str
+    status: str
+    version: int
+    observed_at: str | None
+    extractor: str
+    sources: tuple[SharedSource, ...] = ()
+    seq: int = 0
+
+
+_UPSERT = """
+INSERT INTO memories(uid, project, origin, author, kind, text, content_hash, status, version, observed_at,
+                     extractor, embedder, embedding, seq)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, nextval('loreline_change_seq'))
+ON CONFLICT (uid) DO UPDATE SET
+    kind = excluded.kind, text = excluded.text, content_hash = excluded.content_hash, status = excluded.status,
+    version = excluded.version, observed_at = excluded.observed_at, extractor = excluded.extractor,
+    author = excluded.author, embedder = excluded.embedder, embedding = excluded.embedding,
+    seq = nextval('loreline_change_seq'), updated_at = now()
+WHERE (memories.kind, memories.content_hash, memories.status)
+      IS DISTINCT FROM (excluded.kind, excluded.content_hash, excluded.status)
+RETURNING uid
+"""
+
+
+def project_lock(team: TeamStore, project: str) -> None:
+    team.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 7))", (project,))
+
+
+def publish(team: TeamStore, project: str, memories: list[tuple[SharedMemory, bytes | None, str | None]]) -> int:
+    """Upsert (memory, vector, embedder) rows of one project; returns how many changed."""
+    changed = 0
+    with team.write() as conn:
+        project_lock(team, project)
+        for memory, vector, embedder in memories:
+            vec = vector_text(vector) if vector is not None and memory.status == "active" else None
+            row = conn.execute(_UPSERT, (
+                memory.uid, project, memory.origin, memory.author, memory.kind, memory.text, memory.content_hash,
+                memory.status, memory.version, memory.observed_at, memory.extractor,
+                embedder if vec else None, vec,
+            )).fetchone()
+            if row is None:
+                continue
+            changed += 1
+            _replace_sources(team, memory)
+    return changed
+
+
+def _replace_sources(team: TeamStore, memory: SharedMemory) -> None:
+    team.conn.execute("DELETE FROM provenance WHERE memory_uid = %s", (memory.uid,))
+    if memory.status == "forgotten":
+        return
+    for s in memory.sources:
+        team.conn.execute(
+            "INSERT INTO provenance(memory_uid, tool, session_id, line_start, line_end, excerpt, observed_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (memory.uid, s.tool, s.session_id, s.line_start, s.line_end, s.excerpt, s.observed_at),
+        )
+
+
+def changes_after(team: TeamStore, project: str, cursor: int, limit: int = PULL_BATCH) -> list[SharedMemory]:
+    """The project's changed rows with seq > cursor, oldest change first."""
+    rows = team.rows(
+        "SELECT uid, project, origin, author, kind, text, content_hash, status, version, observed_at, extractor, seq "
+        "FROM memories WHERE project = %s AND seq > %s ORDER BY seq LIMIT %s",
+        (project, cursor, limit),
+    )
+    sources = _sources(team, [str(r[0]) for r in rows])
+    return [SharedMemory(*r[:11], sources=sources.get(str(r[0]), ()), seq=int(r[11])) for r in rows]
+
+
+def _sources(team: TeamStore, uids: list[str]) -> dict[str, tuple[SharedSource, ...]]:
+    if not uids:
+        return {}
+    out: dict[str, list[SharedSource]] = {}
+    for row in team.rows(
+        "SELECT memory_uid, tool, session_id, line_start, line_end, excerpt, observed_at FROM provenance "
+        "WHERE memory_uid = ANY(%s) ORDER BY observed_at NULLS LAST, session_id, line_start",
+        (uids,),
+    ):
+        out.setdefault(str(row[0]), []).append(SharedSource(*row[1:]))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def head(team: TeamStore, project: str) -> int:
+    """The project's latest change number (0 when it has none)."""
+    return int(team.scalar("SELECT coalesce(max(seq), 0) FROM memories WHERE project = %s", (project,)) or 0)
+
+
+def counts(team: TeamStore, project: str) -> dict[str, int]:
+    return {str(s): int(n) for s, n in team.rows(
+        "SELECT status, count(*) FROM memories WHERE project = %s GROUP BY status", (project,))}

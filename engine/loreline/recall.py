@@ -12,6 +12,9 @@ near-spellings bm25 misses (typos, compound identifiers); given more weight it l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from . import vectors
 from .embed import Embedder, default_embedder
 from .models import RecallHit
@@ -24,6 +27,8 @@ VECTOR_WEIGHT = 0.15
 MIN_SIMILARITY = 0.2
 VECTOR_ONLY_SIMILARITY = 0.45
 USER_SCOPE = "(user)"
+
+T = TypeVar("T", int, str)
 
 
 def recall(
@@ -57,17 +62,24 @@ def _statuses(store: Store, ids: list[int]) -> dict[int, str]:
     return {int(i): str(s) for i, s in store.rows(f"SELECT id, status FROM memories WHERE id IN ({marks})", tuple(ids))}
 
 
-def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int) -> list[RecallHit]:
-    """Weighted reciprocal-rank fusion. The built-in embedder compares spelling, not meaning,
-    so its ranking counts for less than bm25's, and a memory only the vectors found (no word
-    in common with the query) must be close to be shown at all."""
-    scores: dict[int, float] = {}
+def fused_scores(lexical: Sequence[T], semantic: Sequence[tuple[T, float]]) -> dict[T, float]:
+    """Weighted reciprocal-rank fusion of a lexical and a (filtered) vector ranking of any ids:
+    the same arithmetic for the local store and the team store."""
+    scores: dict[T, float] = {}
     for rank, mid in enumerate(lexical, start=1):
         scores[mid] = scores.get(mid, 0.0) + 1.0 / (RRF_K + rank)
     in_lexical = set(lexical)
     for rank, (mid, similarity) in enumerate(semantic, start=1):
         if mid in in_lexical or similarity >= VECTOR_ONLY_SIMILARITY:
             scores[mid] = scores.get(mid, 0.0) + VECTOR_WEIGHT / (RRF_K + rank)
+    return scores
+
+
+def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int) -> list[RecallHit]:
+    """Weighted reciprocal-rank fusion. The built-in embedder compares spelling, not meaning,
+    so its ranking counts for less than bm25's, and a memory only the vectors found (no word
+    in common with the query) must be close to be shown at all."""
+    scores = fused_scores(lexical, semantic)
     order = sorted(scores, key=lambda mid: (-scores[mid], mid))[:limit]
     lex_rank = {mid: i for i, mid in enumerate(lexical, start=1)}
     vec_rank = {mid: i for i, (mid, _) in enumerate(semantic, start=1)}

@@ -20,12 +20,13 @@ from . import (
     lsp_cmd,
     reembed_cmd,
     status,
+    team_cmd,
     transcript_cmd,
     worker_cmd,
 )
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd, team_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

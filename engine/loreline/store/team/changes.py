@@ -11,7 +11,9 @@ their sources: the incremental pull.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from . import TeamStore, vector_text
 
@@ -66,7 +68,7 @@ def project_lock(team: TeamStore, project: str) -> None:
     team.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 7))", (project,))
 
 
-def publish(team: TeamStore, project: str, memories: list[tuple[SharedMemory, bytes | None, str | None]]) -> int:
+def publish(team: TeamStore, project: str, memories: Sequence[tuple[SharedMemory, bytes | None, str | None]]) -> int:
     """Upsert (memory, vector, embedder) rows of one project; returns how many changed."""
     changed = 0
     with team.write() as conn:
@@ -105,7 +107,13 @@ def changes_after(team: TeamStore, project: str, cursor: int, limit: int = PULL_
         (project, cursor, limit),
     )
     sources = _sources(team, [str(r[0]) for r in rows])
-    return [SharedMemory(*r[:11], sources=sources.get(str(r[0]), ()), seq=int(r[11])) for r in rows]
+    return [_shared(r, sources.get(str(r[0]), ())) for r in rows]
+
+
+def _shared(r: tuple[Any, ...], sources: tuple[SharedSource, ...]) -> SharedMemory:
+    return SharedMemory(uid=str(r[0]), project=str(r[1]), origin=str(r[2]), author=str(r[3]), kind=str(r[4]),
+                        text=str(r[5]), content_hash=str(r[6]), status=str(r[7]), version=int(r[8]),
+                        observed_at=r[9], extractor=str(r[10]), sources=sources, seq=int(r[11]))
 
 
 def _sources(team: TeamStore, uids: list[str]) -> dict[str, tuple[SharedSource, ...]]:

@@ -90,7 +90,7 @@ class TeamStore:
         try:
             with self.conn.transaction():
                 yield self.conn
-        except psycopg.OperationalError as err:
+        except (psycopg.OperationalError, psycopg.InterfaceError) as err:
             raise TeamUnreachableError(f"lost the team server: {_first_line(err)}") from None
         except psycopg.Error as err:
             raise TeamError(f"the team server refused a change: {_first_line(err)}") from None
@@ -99,7 +99,7 @@ class TeamStore:
         psycopg = self._psycopg
         try:
             return list(self.conn.execute(sql, params).fetchall())
-        except psycopg.OperationalError as err:
+        except (psycopg.OperationalError, psycopg.InterfaceError) as err:
             raise TeamUnreachableError(f"lost the team server: {_first_line(err)}") from None
         except psycopg.Error as err:
             raise TeamError(f"the team server refused a query: {_first_line(err)}") from None

@@ -2,8 +2,8 @@
 
     python -m tests.team_writer INDEX PROJECT_DIR DSN WORKDIR
 
-Phase 1 imports a session and approves what should be shared; phase 2 forgets one shared
-memory and edits another into a secret. Between phases and afterwards it syncs, retrying
+Phase 1 imports a session, approves what should be shared and syncs (WORKDIR/first-INDEX);
+after WORKDIR/go2 appears, phase 2 forgets one shared memory and edits another into a secret. Between phases and afterwards it syncs, retrying
 while the server is away, until WORKDIR/stop appears; then it syncs once more and writes
 WORKDIR/result-INDEX.json (the project's active memories here).
 """
@@ -75,6 +75,9 @@ def main() -> int:
     with Store() as store:
         phase_one(store, i, project, work)
         failures = sync_until_done(store, project, dsn, author)
+        (work / f"first-{i}").write_text("done")
+        while not (work / "go2").exists():
+            time.sleep(0.05)
         token = phase_two(store, i)
         failures += sync_until_done(store, project, dsn, author)
         (work / f"phase-{i}").write_text("done")

@@ -49,6 +49,14 @@ def _wait_for(paths: list[Path], procs: list[subprocess.Popen[bytes]], deadline:
         time.sleep(0.2)
 
 
+def _wait_for_some(tmp_path: Path, procs: list[subprocess.Popen[bytes]], n: int) -> None:
+    deadline = time.monotonic() + 120
+    while sum((tmp_path / f"first-{i}").exists() for i in range(WRITERS)) < n:
+        if time.monotonic() > deadline or any(p.poll() not in (None, 0) for p in procs):
+            pytest.fail("writers did not get through their first sync")
+        time.sleep(0.05)
+
+
 @pytest.mark.timeout(240)
 def test_ten_writers_converge_through_a_server_crash(tmp_path: Path) -> None:
     try:
@@ -58,8 +66,10 @@ def test_ten_writers_converge_through_a_server_crash(tmp_path: Path) -> None:
         return
     try:
         procs = _start_writers(tmp_path, server.dsn)
-        time.sleep(4.0)
+        _wait_for_some(tmp_path, procs, 3)
+        finished_before_crash = sum((tmp_path / f"first-{i}").exists() for i in range(WRITERS))
         server.kill()
+        (tmp_path / "go2").write_text("go")  # forgets and edits happen while the server is down
         time.sleep(1.5)
         server.restart()
         _wait_for([tmp_path / f"phase-{i}" for i in range(WRITERS)], procs, time.monotonic() + 150, tmp_path)
@@ -72,7 +82,8 @@ def test_ten_writers_converge_through_a_server_crash(tmp_path: Path) -> None:
         server.stop()
     results = [json.loads((tmp_path / f"result-{i}.json").read_text()) for i in range(WRITERS)]
     shared = {COMMON} | {texts(i)["shared"] for i in range(WRITERS)}
-    assert sum(r["failures"] for r in results) > 0  # the crash was seen by at least one writer
+    assert finished_before_crash < WRITERS  # the crash came while writers were still working
+    assert sum(r["failures"] for r in results) > 0  # and at least one of them ran into it
     for i, result in enumerate(results):
         counts = Counter(result["active"])
         assert {t: counts[t] for t in shared} == {t: 1 for t in shared}, f"machine {i}"

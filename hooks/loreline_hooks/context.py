@@ -42,6 +42,14 @@ LIMIT ?
 """
 
 
+#: the same rows, with the teammates a memory came from (stores with team sync)
+TEAM_SQL = SQL.replace(
+    "SELECT kind, text FROM memories",
+    "SELECT kind, text, (SELECT group_concat(DISTINCT l.author) FROM team_links l "
+    "WHERE l.root_id = coalesce(memories.root_id, memories.id) AND l.direction = 'in') FROM memories",
+)
+
+
 def output(cwd: str | None, limit: int) -> str | None:
     """The hook's stdout JSON for SessionStart, or None when there is nothing to inject."""
     block = memory_block(cwd, limit)
@@ -67,10 +75,16 @@ def _rows(cwd: str | None) -> list[tuple[str, str]]:
 
     conn = sqlite3.connect(Path(db).as_uri() + "?mode=ro", uri=True, timeout=0.5)
     try:
-        found = conn.execute(SQL, (project_key(cwd), MAX_ROWS)).fetchall()
+        team = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'team_links'").fetchone() is not None
+        found = conn.execute(TEAM_SQL if team else SQL, (project_key(cwd), MAX_ROWS)).fetchall()
     finally:
         conn.close()
-    return [(str(kind), str(text)) for kind, text in found]
+    return [(str(row[0]), _with_authors(str(row[1]), row[2] if len(row) > 2 else None)) for row in found]
+
+
+def _with_authors(text: str, authors: object) -> str:
+    """A teammate's memory (synced from the team store) names who shared it."""
+    return f"{text} (team: {', '.join(str(authors).split(','))})" if authors else text
 
 
 def render(rows: list[tuple[str, str]], limit: int) -> str | None:

@@ -28,7 +28,8 @@ def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
     span = f"{prov.line_start}" if prov.line_start == prov.line_end else f"{prov.line_start}-{prov.line_end}"
     head = f"{indent}{prov.tool} · session {prov.session_id[:8]} · {short_date(prov.observed_at)} · lines {span}"
     body = textwrap.fill(prov.excerpt, WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
-    return [head, f"{indent}  {prov.session_path}", body]
+    where = f"shared by {prov.session_path[5:]}" if prov.session_path.startswith("team:") else prov.session_path
+    return [head, f"{indent}  {where}", body]
 
 
 def memory_detail(memory: Memory) -> str:
@@ -53,7 +54,8 @@ def recall_hits(query: str, hits: list[RecallHit]) -> str:
         return f"Nothing recalled for {query!r}."
     out = [f"{plural(len(hits), 'memory')} recalled for {query!r}:"]
     for hit in hits:
-        out.append(memory_line(hit.memory) + f"   [{hit.score:.3f}]")
+        team = sorted({p.session_path[5:] for p in hit.memory.provenance if p.session_path.startswith("team:")})
+        out.append(memory_line(hit.memory) + f"   [{hit.score:.3f}]" + (f"  (team: {', '.join(team)})" if team else ""))
         if hit.memory.provenance:
             out.extend(source_lines(hit.memory.provenance[0], "        "))
     return "\n".join(out)

@@ -44,4 +44,9 @@ def run(args: argparse.Namespace) -> int:
     capture = info["capture"]
     assert isinstance(capture, dict)
     print("\n".join(capture_status.lines(capture)))
+    team = info.get("team")
+    if isinstance(team, dict) and team.get("enabled"):
+        from ..team import status as team_status
+
+        print("\n".join(team_status.lines(team)))
     return 0

@@ -80,6 +80,17 @@ define("capture.failed_retention_days", Setting(int, 7, "days a failed capture j
 define("capture.max_attempts", Setting(int, 3, "failed attempts before a capture job is marked failed", minimum=1))
 define("capture.reconcile_tries", Setting(int, 5, "waits for a lagging transcript before importing what it has",
                                           minimum=0))
+TEAM_SHARE_POLICIES = ("approved", "pinned", "all")
+define("team.dsn", Setting(str, "", "the team's PostgreSQL (pgvector) server, without a password: "
+                           "postgresql://user@host:5432/db (the password goes to the OS keyring)"))
+define("team.author", Setting(str, "", "your name as teammates see it on memories you share; empty means your "
+                              "login name"))
+define("team.remote", Setting(str, "", "the shared project id for projects without a git remote (a "
+                              "repository's own `git config loreline.remote` wins)"))
+define("team.share", Setting(str, "approved", "which project memories are published: approved (`loreline team "
+                             "share ID`), pinned, or all active ones", choices=TEAM_SHARE_POLICIES))
+define("team.sync_seconds", Setting(float, 60.0, "how often the background worker syncs with the team server "
+                                    "(0 turns background sync off)", minimum=0.0))
 
 
 @dataclass(frozen=True, slots=True)

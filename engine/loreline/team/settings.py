@@ -14,20 +14,7 @@ from dataclasses import dataclass
 from .. import config, keys
 from ..errors import KeyringUnavailableError
 
-SHARE_POLICIES = ("approved", "pinned", "all")
-
-config.define("team.dsn", config.Setting(str, "", "the team's PostgreSQL (pgvector) server, without a password: "
-                                         "postgresql://user@host:5432/db (the password goes to the OS keyring)"))
-config.define("team.author", config.Setting(str, "", "your name as teammates see it on memories you share; "
-                                            "empty means your login name"))
-config.define("team.remote", config.Setting(str, "", "the shared project id for projects without a git remote "
-                                            "(a repository's own `git config loreline.remote` wins)"))
-config.define("team.share", config.Setting(str, "approved", "which project memories are published: approved "
-                                           "(`loreline team share ID`), pinned, or all active ones",
-                                           choices=SHARE_POLICIES))
-config.define("team.sync_seconds", config.Setting(float, 60.0, "how often the background worker syncs with the "
-                                                  "team server (0 turns background sync off)", minimum=0.0))
-
+SHARE_POLICIES = config.TEAM_SHARE_POLICIES
 
 @dataclass(frozen=True, slots=True)
 class TeamSettings:

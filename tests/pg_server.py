@@ -9,6 +9,7 @@ the unprivileged `postgres` or `nobody` account.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pwd
 import shutil
@@ -60,6 +61,34 @@ def _run_as() -> pwd.struct_passwd | None:
     raise Unavailable("running as root and no unprivileged account (postgres, nobody) to run PostgreSQL as")
 
 
+def _reachable_by_others(path: Path) -> bool:
+    """Whether every folder above `path` lets other accounts through (o+x)."""
+    return all(folder.stat().st_mode & 0o001 for folder in path.resolve().parents)
+
+
+def _shared_copy(bindir: Path) -> Path:
+    """The installation copied where an unprivileged account can run it (a checkout under a
+    private folder such as /root), once per installation. The copy keeps the layout around
+    it (the wheel's binaries find their libraries at `$ORIGIN/../../../pgserver.libs`)."""
+    install = bindir.parent
+    top = install.parent.parent  # site-packages for the wheel, the install prefix's parent otherwise
+    digest = hashlib.sha256(str(install.resolve()).encode()).hexdigest()[:12]
+    target = Path(tempfile.gettempdir()) / f"loreline-pginstall-{digest}"
+    copied = target / install.relative_to(top) / "bin"
+    if not (copied / "postgres").exists():
+        staging = Path(tempfile.mkdtemp(prefix="loreline-pginstall-"))
+        shutil.copytree(install, staging / install.relative_to(top), symlinks=True)
+        libs = top / "pgserver.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, staging / "pgserver.libs", symlinks=True)
+        os.chmod(staging, 0o755)
+        try:
+            os.rename(staging, target)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)  # another session copied it first
+    return copied
+
+
 class PgServer:
     """One throwaway cluster: `start()`, `kill()` (as a crash would), `restart()`, `stop()`."""
 
@@ -67,6 +96,8 @@ class PgServer:
         self.bindir = bindir or find_bindir()
         self.port = port or free_port()
         self.user = _run_as()
+        if self.user is not None and not _reachable_by_others(self.bindir):
+            self.bindir = _shared_copy(self.bindir)
         self.root = Path(tempfile.mkdtemp(prefix="loreline-pg-"))
         self.data = self.root / "data"
         self.log = self.root / "server.log"

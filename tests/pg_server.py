@@ -27,7 +27,7 @@ class Unavailable(Exception):
 
 def find_bindir() -> Path:
     try:
-        import pgserver  # type: ignore[import-not-found]
+        import pgserver
 
         bundled = Path(pgserver.__file__).parent / "pginstall" / "bin"
         if (bundled / "postgres").exists():

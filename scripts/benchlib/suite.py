@@ -7,7 +7,7 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 
 from __future__ import annotations
 
-from . import capture_bench, lsp_bench, recall_bench, reimport, rss, throughput
+from . import capture_bench, lsp_bench, recall_bench, reimport, rss, team_bench, throughput
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
@@ -18,6 +18,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "recall": recall_bench.recall_latency,
     "peak-rss": rss.peak_rss,
     "lsp": lsp_bench.lsp_timings,
+    "team": team_bench.team_store,
 }
 
 #: DESIGN §7 budgets that no benchmark measures yet: (what, budget)

@@ -270,6 +270,7 @@ CREATE TABLE team_shares(
     root_id INTEGER PRIMARY KEY,
     shared_at TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS memories_by_root ON memories(root_id);
 """
 
 

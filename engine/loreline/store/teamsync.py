@@ -85,7 +85,7 @@ def chain(store: Store, root_id: int) -> list[ChainRow]:
     """Every version of a chain, newest first."""
     return [ChainRow(int(r[0]), r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7], r[8], bool(r[9])) for r in store.rows(
         "SELECT id, project, scope, kind, text, status, version, observed_at, extractor, pinned FROM memories "
-        "WHERE root_id = ? OR id = ? ORDER BY version DESC, id DESC", (root_id, root_id))]
+        "WHERE root_id = ? ORDER BY version DESC, id DESC", (root_id,))]
 
 
 def local_sources(store: Store, memory_id: int, limit: int = 5) -> list[tuple[Any, ...]]:

@@ -183,3 +183,16 @@ def test_team_recall_fuses_full_text_and_vectors_and_names_the_author(tmp_path: 
     assert hits[0].text == LOCKS and hits[0].author == "ana"
     assert lexical == [] and loaded[nearest[0][0]][2] == LOCKS
     ana.close()
+
+
+def test_a_wider_policy_publishes_what_was_already_there(tmp_path: Path, team_dsn: str) -> None:
+    ana, ana_project, _raj, _ = _two_machines(tmp_path)
+    import_said(ana, ana_project, [LOCKS, PNPM], tmp_path, "ana-1")
+    assert go(ana, ana_project, team_dsn, "ana").pushed == 0  # nothing approved
+    with ana.write():
+        teamsync.share(ana, memory_id(ana, LOCKS))  # approved, but without an audit row of its own
+    wider = sync(ana, settings(team_dsn, "ana", share="all"), projects=(ana_project,))
+    assert wider.pushed == 2 and PNPM in server_text(team_dsn)
+    narrower = sync(ana, settings(team_dsn, "ana", share="approved"), projects=(ana_project,))
+    assert (narrower.pushed, narrower.retracted) == (0, 1) and PNPM not in server_text(team_dsn)
+    ana.close()

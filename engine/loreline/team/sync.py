@@ -1,7 +1,7 @@
 """Sync: this machine's store and the team store, both ways, incrementally.
 
 Push: the audit rows written since the last push (`team.pushed_audit`) name the chains
-that changed; each becomes its shared row, a tombstone, or nothing (`publish.outgoing`).
+that changed (all of them after a change of the `team.share` policy); each becomes its shared row, a tombstone, or nothing (`publish.outgoing`).
 The out-links are recorded before the server is written and the push cursor moves only
 after the server committed, so a crash or a dropped connection at any point is followed by
 a push of the same chains again, which the server treats as a no-op (`changes.publish`).
@@ -35,6 +35,9 @@ PUSH_BATCH = 200
 
 @dataclass(slots=True)
 class SyncReport:
+    """What one sync changed: rows the server took (unchanged re-sends are not counted) and
+    what the received rows did here (belief outcomes, edits, forgets)."""
+
     pushed: int = 0
     retracted: int = 0
     pulled: int = 0
@@ -96,6 +99,8 @@ def sync(store: Store, settings: TeamSettings, *, embedder: Embedder | None = No
 def push(store: Store, team: TeamStore, me: str, settings: TeamSettings, remotes: dict[str, str],
          embedder: Embedder, report: SyncReport) -> None:
     after, upto = teamsync.meta_int(store, "team.pushed_audit"), teamsync.last_audit(store)
+    if store.meta("team.share_policy") != settings.share:
+        after = 0  # a new policy may publish (or retract) chains nothing touched since: look at all of them
     if upto <= after:
         return
     by_remote: dict[str, list[changes.SharedMemory]] = {}
@@ -109,6 +114,7 @@ def push(store: Store, team: TeamStore, me: str, settings: TeamSettings, remotes
         for start in range(0, len(rows), PUSH_BATCH):
             _send(store, team, remote, rows[start:start + PUSH_BATCH], embedder, report)
     _note(store, "team.pushed_audit", str(upto))
+    _note(store, "team.share_policy", settings.share)
 
 
 def _send(store: Store, team: TeamStore, remote: str, rows: list[changes.SharedMemory], embedder: Embedder,
@@ -119,9 +125,9 @@ def _send(store: Store, team: TeamStore, remote: str, rows: list[changes.SharedM
             teamsync.put_link(store, Link(row.uid, remote, root, row.author, "out", row.content_hash, row.status))
     fingerprint = store.meta("embedder") or embedder.fingerprint
     payload = [(row, _vector(store, row), fingerprint) for row in rows]
-    changes.publish(team, remote, payload)
-    report.pushed += sum(1 for r in rows if r.status == "active")
-    report.retracted += sum(1 for r in rows if r.status == "forgotten")
+    changed = changes.publish(team, remote, payload)
+    report.pushed += sum(1 for r in rows if r.uid in changed and r.status == "active")
+    report.retracted += sum(1 for r in rows if r.uid in changed and r.status == "forgotten")
 
 
 def _vector(store: Store, row: changes.SharedMemory) -> bytes | None:

@@ -80,12 +80,13 @@ def project_lock(team: TeamStore, project: str) -> None:
     team.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 7))", (project,))
 
 
-def publish(team: TeamStore, project: str, memories: Sequence[tuple[SharedMemory, bytes | None, str | None]]) -> int:
+def publish(team: TeamStore, project: str,
+            memories: Sequence[tuple[SharedMemory, bytes | None, str | None]]) -> set[str]:
     """Upsert (memory, vector, embedder) rows of one project in one transaction (three
-    statements whatever the batch size); returns how many changed. An unchanged row keeps its
-    seq and its sources."""
+    statements whatever the batch size); returns the uids that changed. An unchanged row keeps
+    its seq and its sources."""
     if not memories:
-        return 0
+        return set()
     columns: list[list[Any]] = [[] for _ in range(12)]
     for memory, vector, embedder in memories:
         vec = vector_text(vector) if vector is not None and memory.status == "active" else None
@@ -100,7 +101,7 @@ def publish(team: TeamStore, project: str, memories: Sequence[tuple[SharedMemory
         if changed:
             conn.execute("DELETE FROM provenance WHERE memory_uid = ANY(%s)", (changed,))
             conn.execute(_SOURCES, (*_source_columns(memories), changed))
-    return len(changed)
+    return set(changed)
 
 
 def _source_columns(memories: Sequence[tuple[SharedMemory, bytes | None, str | None]]) -> list[list[Any]]:

@@ -92,7 +92,8 @@ def _shared_copy(bindir: Path) -> Path:
 class PgServer:
     """One throwaway cluster: `start()`, `kill()` (as a crash would), `restart()`, `stop()`."""
 
-    def __init__(self, bindir: Path | None = None, port: int | None = None) -> None:
+    def __init__(self, bindir: Path | None = None, port: int | None = None, password: str | None = None) -> None:
+        self.password = password  # None: trust on loopback; else scram-sha-256 with this password
         self.bindir = bindir or find_bindir()
         self.port = port or free_port()
         self.user = _run_as()
@@ -111,6 +112,8 @@ class PgServer:
     def _cmd(self, *args: str, check: bool = True, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         user = self.user
         env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        if self.password:
+            env["PGPASSWORD"] = self.password
 
         def demote() -> None:
             if user is not None:
@@ -122,8 +125,15 @@ class PgServer:
 
     def start(self) -> PgServer:
         if not self.data.exists():
-            self._cmd("initdb", "-D", str(self.data), "-U", "loreline", "--auth=trust", "-E", "UTF8",
-                      "--no-sync")
+            auth = ["--auth=trust"]
+            if self.password:
+                pwfile = self.root / "pw"
+                pwfile.write_text(self.password + "\n")
+                if self.user is not None:
+                    os.chown(pwfile, self.user.pw_uid, self.user.pw_gid)
+                auth = ["--auth=scram-sha-256", f"--pwfile={pwfile}"]
+            self._cmd("initdb", "-D", str(self.data), "-U", "loreline", *auth, "-E", "UTF8", "--no-sync")
+            (self.root / "pw").unlink(missing_ok=True)
         self._pg_ctl_start()
         self._cmd("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "loreline", "loreline", check=False)
         return self

@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 import subprocess
 import os
+import shutil
 from pathlib import Path
 
 from loreline.capture.worker import Worker
 from loreline.distill.rules import RulesDistiller
 from loreline.store import Store
 from tests.conftest import loreline_exe, subprocess_env
-from tests.team_fixtures import pg, team_dsn  # noqa: F401
+from tests.pg_server import PgServer, Unavailable
+from tests.team_fixtures import _unavailable, pg, team_dsn  # noqa: F401
 from tests.team_helpers import import_said, make_repo, memory_id, server_text
 
 LOCKS = "We decided to use advisory locks for billing jobs because each job needs exactly one worker."
@@ -114,3 +116,45 @@ def test_the_worker_syncs_in_the_background(tmp_path: Path, team_dsn: str, lorel
     assert LOCKS in server_text(team_dsn)
     again = Worker(distiller=RulesDistiller()).drain()
     assert again is not None and again.team is None  # not due again before team.sync_seconds
+
+
+PASSWORD = "Tr0ub4dor-and-3-horses"
+NEEDS = ("dbus-run-session", "gnome-keyring-daemon", "secret-tool")
+
+
+def test_the_password_lives_in_the_os_keyring_and_nowhere_else(tmp_path: Path) -> None:
+    missing = [tool for tool in NEEDS if shutil.which(tool) is None]
+    if missing:
+        _unavailable(f"the keyring test needs {', '.join(missing)} (apt-get install gnome-keyring dbus "
+                     "libsecret-tools; .ci/run does it)")
+    try:
+        server = PgServer(password=PASSWORD).start()
+    except Unavailable as err:
+        _unavailable(str(err))
+        return
+    try:
+        home, project = _machine(tmp_path, "ana", "git@github.com:acme/billing.git", [LOCKS])
+        user_home = tmp_path / "user-home"
+        user_home.mkdir()
+        exe = loreline_exe()
+        script = (
+            "printf pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 90\n"
+            f"'{exe}' team connect '{server.dsn}' --password-stdin || exit 91\n"
+            f"'{exe}' team sync || exit 92\n"
+            "secret-tool lookup service loreline username 'team:" + server.dsn + "' | wc -c\n"
+        )
+        env = subprocess_env(home, HOME=str(user_home))
+        for name in ("PYTHON_KEYRING_BACKEND", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "PGPASSWORD"):
+            env.pop(name, None)
+        done = subprocess.run(["dbus-run-session", "--", "sh", "-c", script], input=PASSWORD + "\n", cwd=project,
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, (done.returncode, done.stdout, done.stderr)
+        assert "Password kept in the OS keyring" in done.stdout and "team sync:" in done.stdout
+        assert done.stdout.strip().splitlines()[-1].strip() == str(len(PASSWORD))
+        for root in (home, user_home, project):
+            leaks = [p for p in root.rglob("*") if p.is_file() and PASSWORD.encode() in p.read_bytes()]
+            assert leaks == [], leaks  # the keyring file is encrypted: not even there in clear
+        without = cli(home, "team", "sync", cwd=project, check=False)  # no keyring here: libpq asks in vain
+        assert without.returncode == 1 and without.stderr.count("\n") == 1 and PASSWORD not in without.stderr
+    finally:
+        server.stop()

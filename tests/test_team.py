@@ -40,7 +40,8 @@ def test_ssh_and_https_forms_of_one_remote_are_one_project(tmp_path: Path) -> No
 
 
 def test_a_dsn_with_a_password_is_refused() -> None:
-    for dsn in ("postgresql://ana:hunter2@db/loreline", "host=db user=ana password=hunter2 dbname=x"):
+    for dsn in ("postgresql://ana:hunter2@db/loreline", "host=db user=ana password=hunter2 dbname=x",
+                "postgresql://ana@db/loreline?sslmode=require&password=hunter2"):
         with pytest.raises(TeamError, match="holds a password"):
             check_dsn(dsn)
     assert check_dsn("postgresql://ana@db:5432/loreline") == "postgresql://ana@db:5432/loreline"

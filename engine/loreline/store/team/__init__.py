@@ -25,7 +25,7 @@ from ...errors import TeamError, TeamUnreachableError
 
 CONNECT_TIMEOUT = 5
 _PASSWORD_IN_URL = re.compile(r"^[a-z]+://[^/@]*:[^/@]*@", re.IGNORECASE)
-_PASSWORD_KEY = re.compile(r"(^|\s)password\s*=", re.IGNORECASE)
+_PASSWORD_KEY = re.compile(r"(^|\s|[?&])password\s*=", re.IGNORECASE)
 
 
 def check_dsn(dsn: str) -> str:

@@ -7,7 +7,10 @@ import json
 import subprocess
 import os
 import shutil
+import time
 from pathlib import Path
+
+import pytest
 
 from loreline.capture.worker import Worker
 from loreline.distill.rules import RulesDistiller
@@ -158,3 +161,45 @@ def test_the_password_lives_in_the_os_keyring_and_nowhere_else(tmp_path: Path) -
         assert without.returncode == 1 and without.stderr.count("\n") == 1 and PASSWORD not in without.stderr
     finally:
         server.stop()
+
+
+def _cursor(home: Path) -> int:
+    os.environ["LORELINE_HOME"], old = str(home), os.environ["LORELINE_HOME"]
+    try:
+        with Store() as store:
+            return int(store.scalar("SELECT coalesce(max(pulled), 0) FROM team_cursors") or 0)
+    finally:
+        os.environ["LORELINE_HOME"] = old
+
+
+def test_a_sync_killed_mid_pull_resumes_where_it_stopped(tmp_path: Path, team_dsn: str) -> None:
+    said = [f"We decided to use library lib{i} for task {i} because it is the fastest one." for i in range(1500)]
+    ana_home, ana_dir = _machine(tmp_path, "ana", "git@github.com:acme/billing.git", said)
+    cli(ana_home, "config", "set", "team.share", "all", cwd=ana_dir)
+    cli(ana_home, "team", "connect", team_dsn, cwd=ana_dir)
+    low, high = 0.2, 4.0
+    for attempt in range(10):  # a fresh machine each time; bisect the moment to kill until it lands mid-pull
+        raj_home, raj_dir = _machine(tmp_path, f"raj{attempt}", "https://github.com/acme/billing", [])
+        cli(raj_home, "config", "set", "team.dsn", team_dsn, cwd=raj_dir)
+        delay = (low + high) / 2
+        proc = subprocess.Popen([loreline_exe(), "team", "sync"], env=subprocess_env(raj_home), cwd=raj_dir,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.kill()  # SIGKILL: no cleanup, as a crash or a closed laptop would
+        proc.wait()
+        partial = _cursor(raj_home)
+        if 0 < partial < 1500:
+            break
+        low, high = (delay, high) if partial == 0 else (low, delay)
+    else:
+        pytest.fail("no kill landed mid-pull in 10 attempts")
+    done = cli(raj_home, "team", "sync", cwd=raj_dir)
+    received = int(done.stdout.split("received ")[1].split(" ")[0])
+    assert received == 1500 - partial  # resumed after the last finished batch, nothing re-read
+    os.environ["LORELINE_HOME"], old = str(raj_home), os.environ["LORELINE_HOME"]
+    try:
+        with Store() as store:
+            texts = [r[0] for r in store.rows("SELECT text FROM memories WHERE status = 'active'")]
+    finally:
+        os.environ["LORELINE_HOME"] = old
+    assert sorted(texts) == sorted(said)  # every memory exactly once

@@ -66,8 +66,13 @@ def _sync(args: argparse.Namespace) -> int:
     from ..team import settings as team_settings
     from ..team import sync as team_sync
 
+    from ..team.remote import remote_for
+
     settings = team_settings.load()
     project = chosen_project(getattr(args, "dir", None))
+    if remote_for(project, settings.remote) is None:
+        print(f"Note: {project} has no git remote `origin`, so it is not shared; set `git config loreline.remote "
+              "NAME` there (or the team.remote setting) to share it.", file=sys.stderr)
     with open_store() as store:
         try:
             report = team_sync.sync(store, settings, projects=(project,))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from loreline.beliefs import curate
+from loreline.beliefs import conflicts, curate
 from loreline.errors import TeamError, TeamUnreachableError
 from loreline.store import Store, teamsync
 from loreline.store import memories as rows
@@ -195,5 +195,56 @@ def test_a_wider_policy_publishes_what_was_already_there(tmp_path: Path, team_ds
     wider = sync(ana, settings(team_dsn, "ana", share="all"), projects=(ana_project,))
     assert wider.pushed == 2 and PNPM in server_text(team_dsn)
     narrower = sync(ana, settings(team_dsn, "ana", share="approved"), projects=(ana_project,))
-    assert (narrower.pushed, narrower.retracted) == (0, 1) and PNPM not in server_text(team_dsn)
+    assert (narrower.pushed, narrower.retracted, narrower.withdrawn) == (0, 0, 1) and PNPM not in server_text(team_dsn)
     ana.close()
+
+
+def test_a_withdrawn_memory_is_retired_not_forgotten_and_comes_back_when_shared_again(
+        tmp_path: Path, team_dsn: str) -> None:
+    ana, ana_project, raj, raj_project = _two_machines(tmp_path)
+    import_said(ana, ana_project, [LOCKS, PNPM], tmp_path, "ana-1")
+    import_said(raj, raj_project, [PNPM], tmp_path, "raj-1")
+    teamsync_share_all(ana)
+    go(ana, ana_project, team_dsn, "ana")
+    go(raj, raj_project, team_dsn, "raj")
+    assert active_texts(raj, raj_project) == sorted([LOCKS, PNPM])
+    with ana.write():
+        for text in (LOCKS, PNPM):
+            teamsync.unshare(ana, memory_id(ana, text))
+            rows.audit(ana, "user", "unshare", memory_id(ana, text))
+    unshared = go(ana, ana_project, team_dsn, "ana")
+    assert (unshared.retracted, unshared.withdrawn) == (0, 2)  # withdrawn, not forgotten
+    assert LOCKS not in server_text(team_dsn)
+    got = go(raj, raj_project, team_dsn, "raj")
+    assert got.outcomes == {"withdrawn": 1, "kept": 1}  # raj said PNPM too: his copy stays
+    assert active_texts(raj, raj_project) == [PNPM]
+    assert raj.scalar("SELECT count(*) FROM tombstones") == 0
+    with ana.write():
+        teamsync.share(ana, memory_id(ana, LOCKS))
+        rows.audit(ana, "user", "share", memory_id(ana, LOCKS))
+    go(ana, ana_project, team_dsn, "ana")
+    assert go(raj, raj_project, team_dsn, "raj").outcomes == {"restored": 1}
+    assert active_texts(raj, raj_project) == sorted([LOCKS, PNPM])
+    assert raj.scalar("SELECT count(*) FROM memories WHERE text = ?", (LOCKS,)) == 1
+    ana.close()
+    raj.close()
+
+
+def test_a_memory_held_in_a_pending_conflict_is_withdrawn_until_it_is_resolved(
+        tmp_path: Path, team_dsn: str) -> None:
+    ana, ana_project, raj, raj_project = _two_machines(tmp_path)
+    import_said(ana, ana_project, [LOCKS, PNPM], tmp_path, "ana-1")
+    teamsync_share_all(ana)
+    go(ana, ana_project, team_dsn, "ana")
+    go(raj, raj_project, team_dsn, "raj")
+    with ana.write():
+        conflict = conflicts.record(ana, ana_project, memory_id(ana, PNPM), memory_id(ana, LOCKS), "a test pair")
+    go(ana, ana_project, team_dsn, "ana")
+    assert go(raj, raj_project, team_dsn, "raj").outcomes == {"withdrawn": 2}
+    with ana.write():
+        conflicts.resolve(ana, conflict, "keep_both")
+    go(ana, ana_project, team_dsn, "ana")
+    assert go(raj, raj_project, team_dsn, "raj").outcomes == {"restored": 2}
+    assert active_texts(raj, raj_project) == sorted([LOCKS, PNPM])
+    ana.close()
+    raj.close()

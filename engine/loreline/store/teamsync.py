@@ -65,10 +65,14 @@ def meta_int(store: Store, key: str) -> int:
 
 
 def touched_roots(store: Store, after: int, upto: int) -> list[int]:
-    """Chains with an audit row in (after, upto]: what changed since the last push."""
+    """Chains with an audit row in (after, upto]: what changed since the last push (both sides
+    of a conflict that was recorded, resolved or reverted count as changed)."""
     return [int(r[0]) for r in store.rows(
-        "SELECT DISTINCT coalesce(m.root_id, m.id) FROM audit a JOIN memories m ON m.id = a.memory_id "
-        "WHERE a.id > ? AND a.id <= ? ORDER BY 1", (after, upto))]
+        "SELECT DISTINCT coalesce(m.root_id, m.id) FROM memories m WHERE m.id IN ("
+        " SELECT memory_id FROM audit WHERE id > ?1 AND id <= ?2"
+        " UNION SELECT c.a FROM audit a JOIN conflicts c ON c.id = a.conflict_id WHERE a.id > ?1 AND a.id <= ?2"
+        " UNION SELECT c.b FROM audit a JOIN conflicts c ON c.id = a.conflict_id WHERE a.id > ?1 AND a.id <= ?2"
+        ") ORDER BY 1", (after, upto))]
 
 
 def roots_of_projects(store: Store, projects: tuple[str, ...]) -> list[int]:
@@ -155,6 +159,29 @@ def add_cursor(store: Store, remote: str, project: str) -> None:
 def set_cursor(store: Store, remote: str, pulled: int) -> None:
     store.conn.execute("UPDATE team_cursors SET pulled = ?, updated_at = ? WHERE remote = ? AND pulled < ?",
                        (pulled, now(), remote, pulled))
+
+
+def retire(store: Store, memory_id: int, reason: str) -> bool:
+    """Mark an active memory superseded (a teammate withdrew it); False when it was not active."""
+    stamp = now()
+    store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? "
+                       "WHERE id = ? AND status = 'active'", (stamp, stamp, memory_id))
+    if store.conn.changes() == 0:
+        return False
+    from .memories import audit
+
+    audit(store, "import", "team-withdraw", memory_id, before={"status": "active"},
+          after={"status": "superseded", "reason": reason})
+    return True
+
+
+def revive(store: Store, memory_id: int) -> None:
+    """Make a memory a teammate had withdrawn active again (they published it once more)."""
+    store.conn.execute("UPDATE memories SET status = 'active', valid_until = NULL, updated_at = ? "
+                       "WHERE id = ? AND status = 'superseded'", (now(), memory_id))
+    from .memories import audit
+
+    audit(store, "import", "team-republish", memory_id, before={"status": "superseded"}, after={"status": "active"})
 
 
 def tombstone(store: Store, project: str, digest: str) -> None:

@@ -8,9 +8,11 @@ A chain is published only when all of these hold for its current version:
 - free of secrets: redaction runs again and a wording it would change is never sent.
 Sources go with it as (tool, session id, lines, redacted excerpt): never a local path.
 
-A chain published before that no longer qualifies (forgotten, unshared, edited into
-something private) is retracted: its row becomes a tombstone (status `forgotten`, no text,
-no sources), so teammates forget it too.
+A chain published before that no longer qualifies is retracted, its text and sources wiped
+from the server: forgotten here → status `forgotten` (a tombstone: teammates forget it too and
+never re-import the wording); otherwise (unshared, held in a pending conflict, edited into
+something private) → status `superseded`, "withdrawn": teammates retire their copy unless it is
+also their own, and get it back if it is published again.
 """
 
 from __future__ import annotations
@@ -37,10 +39,10 @@ def outgoing(store: Store, root_id: int, remote: str, me: str, settings: TeamSet
         return SharedMemory(uid, remote, me, settings.author, current.kind, current.text,
                             content_hash(current.text), "active", current.version, current.observed_at,
                             current.extractor, sources)
-    if link is None or link.status == "forgotten":
+    status = "forgotten" if current.status == "forgotten" else "superseded"  # forgotten, or withdrawn
+    if link is None or link.status == "forgotten" or link.status == status:
         return None
-    digest = content_hash(current.text) if current.status == "forgotten" else link.content_hash
-    return SharedMemory(uid, remote, me, settings.author, current.kind, "", digest, "forgotten",
+    return SharedMemory(uid, remote, me, settings.author, current.kind, "", link.content_hash, status,
                         current.version, None, current.extractor)
 
 

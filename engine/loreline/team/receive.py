@@ -8,6 +8,8 @@
   local chain, unless the local chain was forgotten here (a local forget wins here);
 - a tombstone of a row that arrived here forgets the local chain and records the wording's
   tombstone, so no import brings it back;
+- a withdrawn row (the author unshared it, or it is held in a conflict there) retires the copy
+  here, unless this machine said it too; published again, it arrives again;
 - rows this machine published itself are skipped.
 `plan()` runs outside the write transaction (it may ask the judge); `apply()` inside it.
 """
@@ -40,7 +42,7 @@ def prepare(store: Store, rows: list[SharedMemory], project: str, me: str, embed
         if row.origin == me:
             continue
         item = Incoming(row)
-        if row.status == "active" and teamsync.link(store, row.uid) is None:
+        if row.status == "active" and _arrives_anew(store, teamsync.link(store, row.uid)):
             candidate, ctx = _candidate(row, project)
             item.plan = beliefs.plan(store, candidate, ctx, embedder, judge)
         out.append(item)
@@ -53,9 +55,12 @@ def apply(store: Store, item: Incoming, project: str, embedder: Embedder) -> str
     if row.status == "forgotten":
         return _forget(store, row, link, project)
     if row.status != "active":
-        return "skipped"
-    if link is not None:
+        return _withdraw(store, row, link)
+    if not _arrives_anew(store, link):
+        assert link is not None
         return _update(store, row, link, embedder)
+    if link is not None and _restore(store, row, link):
+        return "restored"
     if item.plan is None:  # became unlinked between prepare and apply: plan now, without a judge
         candidate, ctx = _candidate(row, project)
         item.plan = beliefs.plan(store, candidate, ctx, embedder, None)
@@ -68,6 +73,38 @@ def apply(store: Store, item: Incoming, project: str, embedder: Embedder) -> str
     root = _root(store, memory_id)
     teamsync.put_link(store, Link(row.uid, row.project, root, row.author, "in", row.content_hash, row.status))
     return outcome.value
+
+
+def _arrives_anew(store: Store, link: Link | None) -> bool:
+    """Never seen here, or withdrawn earlier and retired here: it goes through the belief pipeline."""
+    if link is None:
+        return True
+    return link.status == "superseded" and _active(store, link.root_id) is None
+
+
+def _withdraw(store: Store, row: SharedMemory, link: Link | None) -> str:
+    """The author withdrew it (unshared, held, now private): retire the copy here unless this
+    machine knows it from its own sessions too. Not a forget: no tombstone, and it comes back
+    if published again."""
+    if link is None:
+        return "skipped"
+    teamsync.put_link(store, Link(row.uid, link.remote, link.root_id, row.author, "in", link.content_hash,
+                                  "superseded"))
+    current = _active(store, link.root_id)
+    if current is None or teamsync.local_sources(store, current.id, limit=1):
+        return "kept"
+    teamsync.retire(store, current.id, f"withdrawn by {row.author}")
+    return "withdrawn"
+
+
+def _restore(store: Store, row: SharedMemory, link: Link) -> bool:
+    """Published again unchanged after a withdrawal: the retired copy here becomes active again."""
+    versions = teamsync.chain(store, link.root_id) if link.root_id is not None else []
+    if not versions or versions[0].status != "superseded" or content_hash(versions[0].text) != row.content_hash:
+        return False
+    teamsync.revive(store, versions[0].id)
+    teamsync.put_link(store, Link(row.uid, link.remote, link.root_id, row.author, "in", row.content_hash, "active"))
+    return True
 
 
 def _candidate(row: SharedMemory, project: str) -> tuple[Candidate, beliefs.Context]:

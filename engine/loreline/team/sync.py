@@ -40,13 +40,15 @@ class SyncReport:
 
     pushed: int = 0
     retracted: int = 0
+    withdrawn: int = 0
     pulled: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
     remotes: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         got = ", ".join(f"{n} {k}" for k, n in sorted(self.outcomes.items())) or "nothing new"
-        return (f"team sync: {len(self.remotes)} project(s); published {self.pushed}, retracted {self.retracted}; "
+        return (f"team sync: {len(self.remotes)} project(s); published {self.pushed}, forgotten {self.retracted}, "
+                f"withdrawn {self.withdrawn}; "
                 f"received {self.pulled} ({got})")
 
 
@@ -128,6 +130,7 @@ def _send(store: Store, team: TeamStore, remote: str, rows: list[changes.SharedM
     changed = changes.publish(team, remote, payload)
     report.pushed += sum(1 for r in rows if r.uid in changed and r.status == "active")
     report.retracted += sum(1 for r in rows if r.uid in changed and r.status == "forgotten")
+    report.withdrawn += sum(1 for r in rows if r.uid in changed and r.status == "superseded")
 
 
 def _vector(store: Store, row: changes.SharedMemory) -> bytes | None:

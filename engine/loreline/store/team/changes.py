@@ -32,7 +32,8 @@ class SharedSource:
 
 @dataclass(frozen=True, slots=True)
 class SharedMemory:
-    """One memory chain as the team sees it. A forgotten one has empty text and no sources."""
+    """One memory chain as the team sees it. A retracted one (`forgotten`, or `superseded`:
+    withdrawn) has empty text and no sources."""
 
     uid: str
     project: str
@@ -107,7 +108,7 @@ def publish(team: TeamStore, project: str,
 def _source_columns(memories: Sequence[tuple[SharedMemory, bytes | None, str | None]]) -> list[list[Any]]:
     columns: list[list[Any]] = [[] for _ in range(7)]
     for memory, _, _ in memories:
-        if memory.status == "forgotten":
+        if memory.status != "active":
             continue
         for s in memory.sources:
             for column, value in zip(columns, (memory.uid, s.tool, s.session_id, s.line_start, s.line_end,

@@ -248,3 +248,20 @@ def test_a_memory_held_in_a_pending_conflict_is_withdrawn_until_it_is_resolved(
     assert active_texts(raj, raj_project) == sorted([LOCKS, PNPM])
     ana.close()
     raj.close()
+
+
+def test_a_conflict_with_a_teammates_memory_holds_nothing_back(tmp_path: Path, team_dsn: str) -> None:
+    ana, ana_project, raj, raj_project = _two_machines(tmp_path)
+    import_said(ana, ana_project, [LOCKS], tmp_path, "ana-1")
+    import_said(raj, raj_project, [PNPM], tmp_path, "raj-1")
+    teamsync_share_all(ana)
+    teamsync_share_all(raj)
+    go(ana, ana_project, team_dsn, "ana")
+    go(raj, raj_project, team_dsn, "raj")
+    with raj.write():
+        conflicts.record(raj, raj_project, memory_id(raj, LOCKS), memory_id(raj, PNPM), "a test pair")
+    assert go(raj, raj_project, team_dsn, "raj").withdrawn == 0
+    go(ana, ana_project, team_dsn, "ana")
+    assert active_texts(ana, ana_project) == sorted([LOCKS, PNPM])
+    ana.close()
+    raj.close()

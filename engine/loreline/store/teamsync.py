@@ -100,8 +100,12 @@ def local_sources(store: Store, memory_id: int, limit: int = 5) -> list[tuple[An
 
 
 def in_pending_conflict(store: Store, memory_id: int) -> bool:
-    return store.one("SELECT 1 FROM conflicts WHERE status = 'pending' AND (a = ? OR b = ?)",
-                     (memory_id, memory_id)) is not None
+    """Held: in a pending conflict with another memory of this machine's own sessions. (A
+    conflict with a teammate's memory does not hold it: both sides keep seeing both.)"""
+    return store.one(
+        "SELECT 1 FROM conflicts c WHERE c.status = 'pending' AND (c.a = ?1 OR c.b = ?1) AND EXISTS ("
+        " SELECT 1 FROM provenance p WHERE p.memory_id = CASE WHEN c.a = ?1 THEN c.b ELSE c.a END"
+        " AND p.session_path NOT LIKE 'team:%')", (memory_id,)) is not None
 
 
 def vector_of(store: Store, memory_id: int) -> bytes | None:

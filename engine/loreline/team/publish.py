@@ -3,7 +3,7 @@
 A chain is published only when all of these hold for its current version:
 - project scope (user-scope memories are personal), in a project with a shared id;
 - approved by the person (`team share`), or allowed by the policy (`team.share`: pinned, all);
-- active and not held in a pending conflict;
+- active and not held in a pending conflict with another of this machine's memories;
 - known from this machine's own sessions (a teammate's memory is theirs to publish);
 - free of secrets: redaction runs again and a wording it would change is never sent.
 Sources go with it as (tool, session id, lines, redacted excerpt): never a local path.

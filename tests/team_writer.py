@@ -3,7 +3,8 @@
     python -m tests.team_writer INDEX PROJECT_DIR DSN WORKDIR
 
 Phase 1 imports a session, approves what should be shared and syncs (WORKDIR/first-INDEX);
-after WORKDIR/go2 appears, phase 2 forgets one shared memory and edits another into a secret. Between phases and afterwards it syncs, retrying
+after WORKDIR/go2 appears, phase 2 forgets one shared memory, edits another, and edits a third
+into a secret. Between phases and afterwards it syncs, retrying
 while the server is away, until WORKDIR/stop appears; then it syncs once more and writes
 WORKDIR/result-INDEX.json (the project's active memories here).
 """
@@ -33,6 +34,7 @@ def texts(i: int) -> dict[str, str]:
         "personal": f"I always use kappa{i} keybindings.",
         "forget": f"We decided to log tau{i} events because audits need them.",
         "secret": f"We decided to ship omega{i} builds on Fridays because QA is free then.",
+        "edited": f"We decided to keep service {i} on port {9000 + i} because the new gateway expects it.",
     }
 
 
@@ -64,6 +66,7 @@ def phase_one(store: Store, i: int, project: str, work: Path) -> None:
 def phase_two(store: Store, i: int) -> str:
     t = texts(i)
     curate.forget(store, memory_id(store, t["forget"]))
+    curate.edit(store, memory_id(store, t["shared"]), t["edited"])
     token = "ghp_" + secrets.token_hex(18)
     curate.edit(store, memory_id(store, t["secret"]), f"{t['secret'][:-1]} with token {token}.")
     return token

@@ -81,7 +81,7 @@ def test_ten_writers_converge_through_a_server_crash(tmp_path: Path) -> None:
     finally:
         server.stop()
     results = [json.loads((tmp_path / f"result-{i}.json").read_text()) for i in range(WRITERS)]
-    shared = {COMMON} | {texts(i)["shared"] for i in range(WRITERS)}
+    shared = {COMMON} | {texts(i)["edited"] for i in range(WRITERS)}  # the edits made while the server was down
     assert finished_before_crash < WRITERS  # the crash came while writers were still working
     assert sum(r["failures"] for r in results) > 0  # and at least one of them ran into it
     for i, result in enumerate(results):
@@ -98,5 +98,6 @@ def test_ten_writers_converge_through_a_server_crash(tmp_path: Path) -> None:
             assert planted[key] not in on_server, (i, key)
         for marker in (f"zeta{i}", f"kappa{i}", f"tau{i}", f"omega{i}", result["token"]):
             assert marker not in on_server, (i, marker)
-        assert planted["shared"] in on_server
+        assert planted["edited"] in on_server
+        assert all(planted["shared"] not in r["active"] for r in results)  # the old wording is superseded everywhere
     assert "ghp_" not in on_server and str(tmp_path) not in on_server

@@ -68,7 +68,10 @@ def _sync(args: argparse.Namespace) -> int:
 
     from ..team.remote import remote_for
 
+    from ..store.team import check_dsn
+
     settings = team_settings.load()
+    check_dsn(settings.dsn)  # not connected, or a password in the file: say so before anything else
     project = chosen_project(getattr(args, "dir", None))
     if remote_for(project, settings.remote) is None:
         print(f"Note: {project} has no git remote `origin`, so it is not shared; set `git config loreline.remote "

@@ -14,6 +14,7 @@ from loreline.store import memories as rows
 from loreline.embed import HashingEmbedder
 from loreline.store.team import TeamStore, check_dsn
 from loreline.store.team import search as team_search
+from loreline.store.team.changes import SharedMemory, publish
 from loreline.team import recall as team_recall
 from loreline.team.remote import normalise, remote_for
 from loreline.team.sync import SyncReport, sync
@@ -265,3 +266,25 @@ def test_a_conflict_with_a_teammates_memory_holds_nothing_back(tmp_path: Path, t
     assert active_texts(ana, ana_project) == sorted([LOCKS, PNPM])
     ana.close()
     raj.close()
+
+
+def test_a_project_with_a_small_share_of_the_team_table_still_gets_its_nearest_vectors(team_dsn: str) -> None:
+    embedder = HashingEmbedder()
+
+    def row(i: int, project: str, text: str) -> tuple[SharedMemory, bytes, str]:
+        return (SharedMemory(f"o:{project}:{i}", project, "o", "ana", "decision", text, f"h{i}", "active", 1,
+                             None, "rules@1"), embedder.embed(text), embedder.fingerprint)
+
+    big = [row(i, "big/project", f"We decided to route queue {i} through broker {i % 17} because ordering matters.")
+           for i in range(3000)]
+    small = [row(i, "small/project", f"We picked colour theme {i} for dashboards because contrast helps reading.")
+             for i in range(400)]
+    with TeamStore(team_dsn) as team:
+        publish(team, "big/project", big)
+        publish(team, "small/project", small)
+        team.conn.execute("ANALYZE memories")
+        nearest = team_search.knn(team, embedder.embed("route the queue through a broker"), "small/project", 10,
+                                  embedder.fingerprint)
+    # the HNSW candidates are all the big project's (filtered away after the index search):
+    # the exact scan of the project's own rows answers instead
+    assert len(nearest) == 10 and all(uid.startswith("o:small/project:") for uid, _ in nearest)

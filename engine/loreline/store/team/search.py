@@ -38,18 +38,26 @@ def fts(team: TeamStore, text: str, project: str, limit: int) -> list[str]:
 
 
 def knn(team: TeamStore, vector: bytes, project: str, k: int, embedder: str) -> list[tuple[str, float]]:
-    """The k nearest active rows of one project made by the same embedder: (uid, cosine distance)."""
+    """The k nearest active rows of one project made by the same embedder: (uid, cosine distance).
+
+    The HNSW index answers first. pgvector applies the project filter *after* the index
+    search, so a project holding a small share of a large team table can come back with fewer
+    than k rows; then an exact scan of that project's rows (through the project index: a
+    small project is cheap to scan) answers instead."""
     vec = vector_text(vector)
     if vec is None:
         return []
     with team.write() as conn:
         conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, k)}")
-        rows = conn.execute(
-            "SELECT uid, embedding <=> %s::vector AS d FROM memories WHERE project = %s AND status = 'active' "
-            "AND embedder = %s ORDER BY embedding <=> %s::vector LIMIT %s",
-            (vec, project, embedder, vec, k),
-        ).fetchall()
+        rows = conn.execute(_KNN.format(order="embedding <=> %s::vector"), (vec, project, embedder, vec, k)).fetchall()
+        if len(rows) < k:
+            rows = conn.execute(_KNN.format(order="(embedding <=> %s::vector) + 0"),
+                                (vec, project, embedder, vec, k)).fetchall()
     return [(str(r[0]), float(r[1])) for r in rows]
+
+
+_KNN = ("SELECT uid, embedding <=> %s::vector AS d FROM memories WHERE project = %s AND status = 'active' "
+        "AND embedder = %s ORDER BY {order} LIMIT %s")
 
 
 def load(team: TeamStore, uids: list[str]) -> dict[str, tuple[str, str, str, str | None]]:

@@ -12,6 +12,8 @@ from . import TeamStore, vector_text
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 EF_SEARCH = 80
+#: the second, wider index search before an exact scan (pgvector's maximum is 1000)
+WIDE_EF_SEARCH = 800
 
 
 def ts_query(text: str) -> str | None:
@@ -42,17 +44,19 @@ def knn(team: TeamStore, vector: bytes, project: str, k: int, embedder: str) -> 
 
     The HNSW index answers first. pgvector applies the project filter *after* the index
     search, so a project holding a small share of a large team table can come back with fewer
-    than k rows; then an exact scan of that project's rows (through the project index: a
-    small project is cheap to scan) answers instead."""
+    than k rows; then a ten times wider index search, and if that is still short an exact scan
+    of the project's rows (through the project index), answer instead."""
     vec = vector_text(vector)
     if vec is None:
         return []
+    params = (vec, project, embedder, vec, k)
     with team.write() as conn:
-        conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, k)}")
-        rows = conn.execute(_KNN.format(order="embedding <=> %s::vector"), (vec, project, embedder, vec, k)).fetchall()
-        if len(rows) < k:
-            rows = conn.execute(_KNN.format(order="(embedding <=> %s::vector) + 0"),
-                                (vec, project, embedder, vec, k)).fetchall()
+        for ef in (max(EF_SEARCH, k), WIDE_EF_SEARCH):
+            conn.execute(f"SET LOCAL hnsw.ef_search = {ef}")
+            rows = conn.execute(_KNN.format(order="embedding <=> %s::vector"), params).fetchall()
+            if len(rows) >= k:
+                return [(str(r[0]), float(r[1])) for r in rows]
+        rows = conn.execute(_KNN.format(order="(embedding <=> %s::vector) + 0"), params).fetchall()
     return [(str(r[0]), float(r[1])) for r in rows]
 
 

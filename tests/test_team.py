@@ -50,11 +50,12 @@ def test_a_dsn_with_a_password_is_refused() -> None:
 
 def test_the_schema_is_created_by_named_migrations_once(team_dsn: str) -> None:
     with TeamStore(team_dsn) as team:
-        assert team.rows("SELECT name FROM loreline_migrations") == [("0001_team_initial",)]
+        assert team.rows("SELECT name FROM loreline_migrations ORDER BY name") == [
+            ("0001_team_initial",), ("0002_team_fts_by_project",)]
         indexes = {r[0]: r[1] for r in team.rows("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories'")}
     assert "hnsw" in indexes["memories_vec"] and "gin" in indexes["memories_tsv"]
     with TeamStore(team_dsn) as again:
-        assert again.scalar("SELECT count(*) FROM loreline_migrations") == 1
+        assert again.scalar("SELECT count(*) FROM loreline_migrations") == 2
 
 
 def test_an_unreachable_server_is_one_line_and_the_local_store_keeps_working(tmp_path: Path) -> None:
@@ -285,6 +286,9 @@ def test_a_project_with_a_small_share_of_the_team_table_still_gets_its_nearest_v
         team.conn.execute("ANALYZE memories")
         nearest = team_search.knn(team, embedder.embed("route the queue through a broker"), "small/project", 10,
                                   embedder.fingerprint)
+        words_small = team_search.fts(team, "route the queue through a broker", "small/project", 10)
+        words_big = team_search.fts(team, "route the queue through a broker", "big/project", 10)
+    assert words_small == [] and len(words_big) == 10 and all(u.startswith("o:big/project:") for u in words_big)
     # the HNSW candidates are all the big project's (filtered away after the index search):
     # the exact scan of the project's own rows answers instead
     assert len(nearest) == 10 and all(uid.startswith("o:small/project:") for uid, _ in nearest)

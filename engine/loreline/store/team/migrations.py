@@ -66,8 +66,26 @@ def _initial(team: TeamStore) -> None:
         team.conn.execute(statement)
 
 
+FTS_BY_PROJECT = [
+    "DROP INDEX memories_tsv",
+    "ALTER TABLE memories DROP COLUMN tsv",
+    "ALTER TABLE memories ADD COLUMN tsv tsvector GENERATED ALWAYS AS "
+    "(to_tsvector('english', text) || to_tsvector('simple', 'p' || md5(project))) STORED",
+    "CREATE INDEX memories_tsv ON memories USING gin(tsv)",
+]
+
+
+def _fts_by_project(team: TeamStore) -> None:
+    """Full text narrowed to one project inside the index (as the local store does): each row's
+    tsvector carries a token standing for its project, so a query's posting lists are
+    intersected with the project's instead of matching every project's rows and filtering."""
+    for statement in FTS_BY_PROJECT:
+        team.conn.execute(statement)
+
+
 MIGRATIONS: list[tuple[str, Callable[[TeamStore], None]]] = [
     ("0001_team_initial", _initial),
+    ("0002_team_fts_by_project", _fts_by_project),
 ]
 
 

@@ -32,9 +32,10 @@ def fts(team: TeamStore, text: str, project: str, limit: int) -> list[str]:
     if query is None:
         return []
     rows = team.rows(
-        "SELECT uid FROM memories, to_tsquery('english', %s) q WHERE project = %s AND status = 'active' "
-        "AND tsv @@ q ORDER BY ts_rank(tsv, q) DESC, seq DESC LIMIT %s",
-        (query, project, limit),
+        "SELECT uid FROM memories, to_tsquery('english', %s) q, to_tsquery('simple', 'p' || md5(%s)) p "
+        "WHERE tsv @@ (q && p) AND project = %s AND status = 'active' "
+        "ORDER BY ts_rank(tsv, q) DESC, seq DESC LIMIT %s",
+        (query, project, project, limit),
     )
     return [str(r[0]) for r in rows]
 

@@ -27,6 +27,7 @@ from loreline.recall import recall
 from loreline.store import Store
 from loreline.store.memories import content_hash, now
 from loreline.store.team import TeamStore, vector_text
+from loreline.store.team import search as team_search
 from loreline.team import recall as team_recall
 from loreline.team.settings import TeamSettings
 from loreline.team.sync import sync
@@ -163,6 +164,16 @@ def _fill(dsn: str, items: list[recall_bench.Spec], vectors: list[bytes], finger
         return load_s, time.perf_counter() - started
 
 
+def _first_pass(team: TeamStore, query: str, fingerprint: str) -> int:
+    """How many rows the first, narrow HNSW pass finds for the project (before any widening)."""
+    vec = vector_text(default_embedder().embed(query))
+    with team.write() as conn:
+        conn.execute(f"SET LOCAL hnsw.ef_search = {max(team_search.EF_SEARCH, LIMIT * 4)}")
+        return len(conn.execute(
+            "SELECT uid FROM memories WHERE project = %s AND status = 'active' AND embedder = %s "
+            "ORDER BY embedding <=> %s::vector LIMIT %s", (REMOTE, fingerprint, vec, LIMIT * 4)).fetchall())
+
+
 def _latencies(fn: Any, queries: list[str]) -> tuple[list[float], list[int]]:
     times, found = [], []
     for query in queries:
@@ -188,6 +199,12 @@ def _measure(ctx: Context, local: Store, team: TeamStore, queries: list[str], to
     t95 = median([percentile(t[0], 95) for t, _ in runs])
     l50 = median([percentile(loc[0], 50) for _, loc in runs])
     l95 = median([percentile(loc[0], 95) for _, loc in runs])
+    fts50 = percentile(_latencies(lambda q: team_search.fts(team, q, REMOTE, LIMIT * 4), queries)[0], 50)
+    fingerprint = default_embedder().fingerprint
+    knn_first = [_first_pass(team, q, fingerprint) for q in queries]
+    knn50 = percentile(_latencies(lambda q: team_search.knn(team, default_embedder().embed(q), REMOTE, LIMIT * 4,
+                                                            fingerprint), queries)[0], 50)
+    short = sum(1 for n in knn_first if n < LIMIT * 4) / len(queries)
     hits_team = sum(runs[0][0][1]) / len(queries)
     hits_local = sum(runs[0][1][1]) / len(queries)
     name = f"team recall, {total:,} memories" + (f" ({in_project:,} in the project)" if total != in_project else "")
@@ -196,7 +213,9 @@ def _measure(ctx: Context, local: Store, team: TeamStore, queries: list[str], to
         None, ctx.runs,
         {"team_p50_ms": t50, "team_p95_ms": t95, "local_p50_ms": l50, "local_p95_ms": l95, "memories": total,
          "in_project": in_project, "copy_seconds": load_s, "hnsw_build_seconds": index_s,
-         "hits_per_query_team": hits_team, "hits_per_query_local": hits_local},
-        f"loopback server; COPY {load_s:.0f} s, HNSW build {index_s:.0f} s; hits/query team {hits_team:.1f}, "
-        f"local {hits_local:.1f}",
+         "hits_per_query_team": hits_team, "hits_per_query_local": hits_local, "fts_part_p50_ms": fts50,
+         "knn_part_p50_ms": knn50, "knn_first_pass_short": short},
+        f"loopback server; COPY {load_s:.0f} s, HNSW build {index_s:.0f} s; parts (p50): full text {fts50:.1f} ms, "
+        f"vectors {knn50:.1f} ms ({short:.0%} of queries needed more than the first HNSW pass); "
+        f"hits/query team {hits_team:.1f}, local {hits_local:.1f}",
     )

@@ -23,6 +23,7 @@ from ..beliefs import curate
 from ..embed import Embedder
 from ..models import Candidate, Provenance
 from ..store import Store, teamsync
+from ..store import memories as rows
 from ..store.memories import content_hash
 from ..store.team.changes import SharedMemory
 from ..store.teamsync import TEAM_PREFIX, Link
@@ -34,11 +35,11 @@ class Incoming:
     plan: beliefs.Plan | None = None
 
 
-def prepare(store: Store, rows: list[SharedMemory], project: str, me: str, embedder: Embedder,
+def prepare(store: Store, changed: list[SharedMemory], project: str, me: str, embedder: Embedder,
             judge: beliefs.Judge | None) -> list[Incoming]:
     """Plans for the rows that need the belief pipeline (reads and judge calls only)."""
     out: list[Incoming] = []
-    for row in rows:
+    for row in changed:
         if row.origin == me:
             continue
         item = Incoming(row)
@@ -67,8 +68,6 @@ def apply(store: Store, item: Incoming, project: str, embedder: Embedder) -> str
     outcome, memory_id = beliefs.apply(store, item.plan, embedder)
     if memory_id is not None:
         for source in _provenance(row)[1:]:
-            from ..store import memories as rows
-
             rows.add_provenance(store, memory_id, source, f"team:{row.uid}")
     root = _root(store, memory_id)
     teamsync.put_link(store, Link(row.uid, row.project, root, row.author, "in", row.content_hash, row.status))
@@ -135,8 +134,6 @@ def _update(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> 
     current = _active(store, link.root_id)
     if current is None or content_hash(current.text) == row.content_hash:
         return "unchanged"
-    from ..store import memories as rows
-
     curate.supersede_with(store, rows.get(store, current.id), row.text, "import", embedder, kind=row.kind,
                           action="team-edit", details={"author": row.author, "uid": row.uid})
     return "edited"

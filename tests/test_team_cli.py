@@ -203,3 +203,14 @@ def test_a_sync_killed_mid_pull_resumes_where_it_stopped(tmp_path: Path, team_ds
     finally:
         os.environ["LORELINE_HOME"] = old
     assert sorted(texts) == sorted(said)  # every memory exactly once
+
+
+def test_the_worker_goes_on_when_the_team_server_is_down(tmp_path: Path, loreline_home: Path) -> None:
+    from loreline import config
+
+    config.set_value("team.dsn", "postgresql://ana@127.0.0.1:1/loreline")
+    report = Worker(distiller=RulesDistiller()).drain()
+    assert report is not None and report.team is not None
+    assert report.team.startswith("team sync: cannot reach the team server")
+    with Store() as store:
+        assert "cannot reach" in (store.meta("team.last_error") or "")

@@ -54,6 +54,10 @@ def test_connect_share_sync_status_recall_and_injection(tmp_path: Path, team_dsn
                   check=False)
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "holds a password" in refused.stderr
 
+    in_file = cli(ana_home, "config", "set", "team.dsn", team_dsn.replace("loreline@", "loreline:pw@"), cwd=ana_dir,
+                  check=False)
+    assert in_file.returncode == 2 and "holds a password" in in_file.stderr
+    assert not any("loreline:pw@" in p.read_text() for p in ana_home.rglob("*.toml"))
     cli(ana_home, "config", "set", "team.author", "ana", cwd=ana_dir)
     first = cli(ana_home, "team", "connect", team_dsn, cwd=ana_dir)
     assert "published 0" in first.stdout  # nothing approved yet

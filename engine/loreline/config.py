@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,8 @@ class Setting:
     help: str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    #: a string setting that must never hold a secret (a password inside a connection string)
+    secret_free: bool = False
 
 
 SCHEMA: dict[str, Setting] = {}
@@ -82,7 +85,8 @@ define("capture.reconcile_tries", Setting(int, 5, "waits for a lagging transcrip
                                           minimum=0))
 TEAM_SHARE_POLICIES = ("approved", "pinned", "all")
 define("team.dsn", Setting(str, "", "the team's PostgreSQL (pgvector) server, without a password: "
-                           "postgresql://user@host:5432/db (the password goes to the OS keyring)"))
+                           "postgresql://user@host:5432/db (the password goes to the OS keyring)",
+                           secret_free=True))
 define("team.author", Setting(str, "", "your name as teammates see it on memories you share; empty means your "
                               "login name"))
 define("team.remote", Setting(str, "", "the shared project id for projects without a git remote (a "
@@ -161,6 +165,7 @@ def parse_value(key: str, raw: str) -> Value:
             value = raw
     except ValueError:
         raise ConfigError(f"{key} must be {_type_name(setting.type)}, not {raw!r}") from None
+    _refuse_secret(key, setting, value)
     return _validated(key, setting, value)
 
 
@@ -242,6 +247,16 @@ def _validated(key: str, setting: Setting, value: Value) -> Value:
     if setting.minimum is not None and isinstance(value, (int, float)) and value < setting.minimum:
         raise ConfigError(f"{key} must be at least {setting.minimum:g}, not {value!r}")
     return value
+
+
+def _refuse_secret(key: str, setting: Setting, value: Value) -> None:
+    """Checked when a value is set (a file that already holds one keeps loading; its user refuses it)."""
+    if setting.secret_free and isinstance(value, str) and _HOLDS_PASSWORD.search(value):
+        raise ConfigError(f"{key} holds a password; give it without one (Loreline keeps passwords in the OS "
+                          "keyring, never in this file)")
+
+
+_HOLDS_PASSWORD = re.compile(r"^[a-z]+://[^/@]*:[^/@]*@|(^|\s|[?&])password\s*=", re.IGNORECASE)
 
 
 _TRUE = {"true", "yes", "on", "1"}

@@ -9,12 +9,20 @@ A positive is caught when its secret substring is gone and a `[REDACTED:` marker
 negative is a false positive when `redact` changes it at all. Hidden-text cases pass when no
 `must_not_contain` string survives `sanitize` and every `must_contain` string is present.
 Exit status 1 when recall < 0.98, any negative changes, or any hidden-text case fails.
+
+The external corpus (tests/corpus/redaction/external/samples.jsonl: samples from the public
+test data of secret scanners, see its SOURCES.md) is reported apart, per split: `tune` is the
+half rules were adjusted on, `test` the held-out half that the figures in docs/benchmarks.md
+quote. There a positive is caught when a marker appears and its secret is gone (when the source
+names no secret: its longest token of 8+ characters with a letter and a digit); a negative is a false positive when
+`redact` changes it. The external figures are reported, not gated.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import defaultdict
@@ -63,11 +71,15 @@ def evaluate() -> dict[str, Any]:
         if out != row["text"]:
             per_negative[row["family"]]["changed"] += 1
             false_positives.append({"family": row["family"], "text": row["text"], "out": out})
+    hidden_splits: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "failed": 0})
     for row in hidden:
-        out = sanitize(row["input"])
+        out = sanitize(row["input"], user_turn=True)  # as a user's turn is sanitized
         bad = [s for s in row["must_not_contain"] if s in out] + [s for s in row["must_contain"] if s not in out]
-        if bad or sanitize(out) != out:
-            failed_hidden.append({"name": row["name"], "out": out, "problems": bad})
+        split = hidden_splits[row.get("split", "own")]
+        split["n"] += 1
+        if bad or sanitize(out, user_turn=True) != out:
+            split["failed"] += 1
+            failed_hidden.append({"name": row["name"], "split": row.get("split", "own"), "out": out, "problems": bad})
     caught = sum(s["caught"] for s in per_family.values())
     changed = sum(s["changed"] for s in per_negative.values())
     return {
@@ -75,11 +87,65 @@ def evaluate() -> dict[str, Any]:
         "family_named": sum(s["named"] for s in per_family.values()) / max(caught, 1),
         "negatives": len(negatives), "false_positives": changed, "fp_rate": changed / max(len(negatives), 1),
         "hidden": len(hidden), "hidden_failed": len(failed_hidden),
+        "hidden_splits": {k: dict(v) for k, v in sorted(hidden_splits.items())},
         "broken_json": len(broken_json), "not_idempotent": len(not_idempotent),
         "families": {k: dict(v) for k, v in sorted(per_family.items())},
         "negative_families": {k: dict(v) for k, v in sorted(per_negative.items())},
         "misses": misses, "false_positive_lines": false_positives, "hidden_failures": failed_hidden,
     }
+
+
+def evaluate_external(split: str) -> dict[str, Any]:
+    """Recall and false-positive rate on one split of the external corpus."""
+    path = CORPUS / "external" / "samples.jsonl"
+    rows = [r for r in (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+            if r["split"] == split] if path.exists() else []
+    per_source: dict[str, dict[str, int]] = defaultdict(lambda: {"pos": 0, "caught": 0, "neg": 0, "changed": 0})
+    misses, false_positives = [], []
+    for row in rows:
+        out = redact(row["text"])
+        stats = per_source[row["source"]]
+        if row["label"] == "pos":
+            stats["pos"] += 1
+            secret = row["secret"] or _longest_token(row["text"])
+            if "[REDACTED:" in out and secret not in out:
+                stats["caught"] += 1
+            else:
+                misses.append({"source": row["source"], "text": row["text"], "out": out})
+        else:
+            stats["neg"] += 1
+            if out != row["text"]:
+                stats["changed"] += 1
+                false_positives.append({"source": row["source"], "text": row["text"], "out": out})
+    pos = sum(s["pos"] for s in per_source.values())
+    neg = sum(s["neg"] for s in per_source.values())
+    return {
+        "split": split, "positives": pos, "caught": sum(s["caught"] for s in per_source.values()),
+        "recall": sum(s["caught"] for s in per_source.values()) / max(pos, 1),
+        "negatives": neg, "false_positives": sum(s["changed"] for s in per_source.values()),
+        "fp_rate": sum(s["changed"] for s in per_source.values()) / max(neg, 1),
+        "sources": {k: dict(v) for k, v in sorted(per_source.items())},
+        "misses": misses, "false_positive_lines": false_positives,
+    }
+
+
+def _longest_token(text: str) -> str:
+    """The secret of a sample whose source names none: its longest token with a letter and a digit."""
+    tokens = re.findall(r"[^\s\"'`,;=:<>(){}\[\]]{8,}", text)
+    mixed = [t for t in tokens if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)]
+    return max(mixed or tokens, key=len) if tokens else text
+
+
+def print_external(result: dict[str, Any], show_misses: bool) -> None:
+    print(f"external corpus, {result['split']} half: recall {result['recall']:.3f} "
+          f"({result['caught']}/{result['positives']}), false-positive rate {result['fp_rate']:.3f} "
+          f"({result['false_positives']}/{result['negatives']})")
+    for source, s in result["sources"].items():
+        print(f"  {source:16} recall {s['caught']}/{s['pos']}  false positives {s['changed']}/{s['neg']}")
+    if show_misses:
+        for key in ("misses", "false_positive_lines"):
+            for item in result[key]:
+                print(f"\n[external {key}] {json.dumps(item, ensure_ascii=False)}")
 
 
 def print_tables(result: dict[str, Any], show_misses: bool) -> None:
@@ -94,13 +160,58 @@ def print_tables(result: dict[str, Any], show_misses: bool) -> None:
         print(f"{family:28} {s['n']:>4} {s['changed']:>7} {s['changed'] / s['n']:>8.3f}")
     print(f"{'TOTAL':28} {result['negatives']:>4} {result['false_positives']:>7} {result['fp_rate']:>8.3f}")
     print()
-    print(f"hidden-text cases: {result['hidden'] - result['hidden_failed']}/{result['hidden']} pass; "
+    splits = ", ".join(f"{k} {v['n'] - v['failed']}/{v['n']}" for k, v in result["hidden_splits"].items())
+    print(f"hidden-text cases: {result['hidden'] - result['hidden_failed']}/{result['hidden']} pass ({splits}); "
           f"JSON broken: {result['broken_json']}; not idempotent: {result['not_idempotent']}; "
           f"family named right: {result['family_named']:.2f}")
     if show_misses:
         for key in ("misses", "false_positive_lines", "hidden_failures"):
             for item in result[key]:
                 print(f"\n[{key}] {json.dumps(item, ensure_ascii=False)}")
+
+
+def write_docs(path: Path, result: dict[str, Any]) -> None:
+    """Replace the text between `<!-- redaction:start -->` and `<!-- redaction:end -->` (appended
+    when the markers are missing) with this run's figures."""
+    ext = result["external"]
+    rows = [f"| our corpus (tests/corpus/redaction/, {len(result['families'])} families) | "
+            f"{result['recall']:.3f} ({result['caught']}/{result['positives']}) | "
+            f"{result['fp_rate']:.3f} ({result['false_positives']}/{result['negatives']}) |"]
+    for split in ("test", "tune"):
+        e = ext[split]
+        rows.append(f"| external corpus, **{split}** half{' (held out)' if split == 'test' else ' (rules tuned on it)'} | "
+                    f"{e['recall']:.3f} ({e['caught']}/{e['positives']}) | "
+                    f"{e['fp_rate']:.3f} ({e['false_positives']}/{e['negatives']}) |")
+    hidden = ", ".join(f"{k} {v['n'] - v['failed']}/{v['n']}" for k, v in result["hidden_splits"].items())
+    body = "\n".join([
+        "<!-- redaction:start -->",
+        "## Redaction (`scripts/eval redaction`)",
+        "",
+        "| corpus | recall | false-positive rate |",
+        "| --- | --- | --- |",
+        *rows,
+        "",
+        f"Hidden-text cases (sanitizer): {result['hidden'] - result['hidden_failed']}/{result['hidden']} pass "
+        f"({hidden}). JSON kept valid: {result['broken_json'] == 0}; idempotent: {result['not_idempotent'] == 0}.",
+        *([f"Throughput on {result['bench_mb_per_s']['megabytes']:.2f} MB of ordinary prose and code: redact "
+           f"{result['bench_mb_per_s']['redact']:.0f} MB/s, sanitize {result['bench_mb_per_s']['sanitize']:.0f} MB/s "
+           "(`--bench`; `scripts/bench --only redaction` measures kept transcript text)."]
+          if "bench_mb_per_s" in result else []),
+        "",
+        "The external corpus is the labelled test data of gitleaks, detect-secrets and trufflehog",
+        "(`tests/corpus/redaction/external/SOURCES.md`), split tune/test by a fixed hash before any rule",
+        "was changed. Its negatives include real-shaped keys those scanners allow for their own reasons",
+        "(browser API keys, tokens with a bad checksum), which a redactor hides on purpose, so its",
+        "false-positive rate is an upper bound. Per-source figures: `scripts/eval redaction --external both`.",
+        "<!-- redaction:end -->",
+    ])
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    start, end = text.find("<!-- redaction:start -->"), text.find("<!-- redaction:end -->")
+    if start != -1 and end != -1:
+        text = text[:start] + body + text[end + len("<!-- redaction:end -->"):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + body + "\n"
+    path.write_text(text, encoding="utf-8")
 
 
 def bench_texts() -> list[str]:
@@ -146,18 +257,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--misses", action="store_true", help="print every miss and false positive")
     parser.add_argument("--bench", action="store_true", help="also measure MB/s on ordinary text")
+    parser.add_argument("--external", choices=("test", "tune", "both"), default="test",
+                        help="which half of the external corpus to report (default: the held-out test half)")
+    parser.add_argument("--docs", metavar="FILE", help="rewrite the redaction section of this Markdown file "
+                        "(docs/benchmarks.md) with the figures: our corpus, both external halves, hidden text")
     args = parser.parse_args(argv)
     result = evaluate()
+    splits = ("tune", "test") if args.external == "both" or args.docs else (args.external,)
+    result["external"] = {split: evaluate_external(split) for split in splits}
     if args.bench:
         result["bench_mb_per_s"] = bench()
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_tables(result, args.misses)
+        for external in result["external"].values():
+            print()
+            print_external(external, args.misses)
         if args.bench:
             b = result["bench_mb_per_s"]
             print(f"throughput on {b['megabytes']:.2f} MB of ordinary text: redact {b['redact']:.0f} MB/s, "
                   f"sanitize {b['sanitize']:.0f} MB/s, both {b['both']:.0f} MB/s")
+    if args.docs:
+        write_docs(Path(args.docs), result)
     ok = (result["recall"] >= RECALL_FLOOR and result["false_positives"] == 0 and result["hidden_failed"] == 0
           and result["broken_json"] == 0 and result["not_idempotent"] == 0)
     return 0 if ok else 1

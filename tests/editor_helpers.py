@@ -74,3 +74,18 @@ def missing_host(reason: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI=true and a real part is missing: {reason}")
     pytest.skip(reason)
+
+
+def conflict_elsewhere(world: World) -> int:
+    """A pending conflict in another project (its own session, its own two memories): the
+    clients' counts for `repo` must not include it."""
+    other = world.tmp / "elsewhere"
+    (other / "src").mkdir(parents=True, exist_ok=True)
+    path = session(world.tmp / "sessions" / "elsewhere.jsonl", other, "In this repo we use yarn, never npm.",
+                   "We'll use Redis locks because each billing job needs one worker.")
+    with Store() as store:
+        pipeline.import_sessions(store, [(path, None)], pipeline.Options(distiller=RulesDistiller()))
+        found, _ = rows.query(store, rows.Filter(project=str(other / "src"), limit=10))
+        ids = {m.kind: m.id for m in found}
+        with store.write():
+            return conflicts.record(store, str(other / "src"), ids["preference"], ids["decision"], "test pair")

@@ -9,6 +9,7 @@ the metrics compute what their definitions say on hand-worked cases.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -105,6 +106,9 @@ def test_every_registered_benchmark_returns_well_formed_rows(tmp_path: Path) -> 
     (rss,) = by_name["peak-rss"]
     assert rss.detail["report"]["imported"] == len(ctx.main_tree().sessions)
     assert rss.value >= rss.detail["baseline_mb"] > 0
+    per_project, per_memories = by_name["store-size"]
+    assert per_project.detail["bytes_per_project"] < 16 * 1024  # a project is its rows, not an index chunk
+    assert per_memories.detail["memories"] == 450 and per_memories.detail["vector_bytes"] >= 450 * 1024
 
 
 def test_the_bench_command_writes_json_and_only_its_docs_section(tmp_path: Path) -> None:
@@ -225,10 +229,47 @@ def test_retrieval_scores_and_reciprocal_rank(tmp_path: Path) -> None:
     assert retrieval.reciprocal_rank(["a", "b", "c"], {"c"}) == pytest.approx(1 / 3)
     assert retrieval.reciprocal_rank(["a"], {"z"}) == 0
     result = retrieval.evaluate(tmp_path / "home")
-    assert result.questions >= 20
+    assert result.questions >= 40
     for method in result.methods:
-        assert 0 < method.recall_at_5 <= 1 and 0 < method.mrr <= 1
-        assert method.leaks == 0  # the other project's memories never answer
+        for half in ("tune", "test", "all"):
+            score = method.halves[half]
+            assert 0 < score.recall_at_5 <= 1 and 0 < score.mrr <= 1
+            assert score.leaks == 0  # the other project's memories never answer
+            assert score.abstentions > 0 and score.paraphrases > 0
+
+
+def test_retrieval_set_paraphrases_share_no_content_word_with_their_answer() -> None:
+    """The set's labels hold: a question marked `paraphrase` has no content word in common
+    with any memory that answers it (so lexical search cannot find it by spelling)."""
+    spec = json.loads(retrieval.SPEC.read_text(encoding="utf-8"))
+    text = {m["key"]: m["text"] for m in spec["memories"]}
+    marked = [q for q in spec["questions"] if q.get("paraphrase")]
+    assert len(marked) >= 20 and len(spec["questions"]) >= 40
+    for question in marked:
+        for key in question["relevant"]:
+            assert not content_words(question["q"]) & content_words(text[key]), question["q"]
+    assert {q["split"] for q in spec["questions"]} == {"tune", "test"}
+
+
+STOPWORDS = frozenset(
+    "a an the is are was were be been do does did i we you it its this that these those to of in on at for "
+    "with by from and or not no any what which who whom how why when where can could may might should would "
+    "will shall our my your their there here as if than then so just only about into over under before after "
+    "up down out off one some such very too also ok okay still like something else thing things get got use "
+    "used using run runs".split())
+
+
+def content_words(text: str) -> set[str]:
+    out = set()
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        if word in STOPWORDS or len(word) < 2:
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(word) > len(suffix) + 3 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        out.add(word)
+    return out
 
 
 def test_eval_redaction_hands_over_to_the_redaction_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -255,7 +296,7 @@ def test_the_eval_command_writes_json_and_only_its_docs_section(tmp_path: Path,
     (rules_run,) = data["extraction"]
     assert rules_run["backend"] == "rules" and rules_run["expected"] >= 19
     assert 0 <= rules_run["precision"] <= 1 and rules_run["scope_errors"] == 0
-    assert len(data["retrieval"]["methods"]) == 2
+    assert len(data["retrieval"]["methods"]) >= 2
     text = doc.read_text()
     assert "BENCH KEPT" in text and "<!-- eval:start -->" in text and "recall@5" in text
     assert "Extraction" in capsys.readouterr().out

@@ -54,7 +54,8 @@ def test_import_then_list_show_recall_status(tmp_path: Path, loreline_home: Path
     shown = cli(loreline_home, "show", str(first["id"])).stdout
     assert "In this repo we use pnpm, never npm." in shown and "lines 1" in shown
     hits = json.loads(cli(loreline_home, "recall", "advisory locks", "--project", str(tmp_path / "shop"), "--json").stdout)
-    assert "advisory locks" in hits[0]["text"] and hits[0]["provenance"]
+    assert "advisory locks" in hits[0]["memory"]["text"] and hits[0]["memory"]["provenance"]
+    assert hits[0]["sources"] == hits[0]["memory"]["provenance"] and hits[0]["fts_rank"] == 1
     status = cli(loreline_home, "status").stdout
     assert "3 active in 2 projects" in status and "2 imported" in status
 
@@ -147,3 +148,31 @@ def test_an_unusable_home_is_one_line(tmp_path: Path) -> None:
     result = cli(blocker / "home", "status", check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("loreline: cannot use")
+
+
+def test_import_json_and_text_count_conflicts_and_status_has_the_project_counts(
+        tmp_path: Path, loreline_home: Path) -> None:
+    """Every count the pipeline keeps reaches `--json` (and the text when it is not zero); status
+    gives the current directory's project its own counts."""
+    project = tmp_path / "reports"
+    project.mkdir()
+    s = ClaudeSession(str(project))
+    s.user("Let's use MySQL for reporting since the team knows it.")
+    s.user("Actually, scrap that: we'll use Postgres for reporting because we need window functions.")
+    path = s.write(tmp_path / "rev.jsonl")
+    report = json.loads(cli(loreline_home, "import", "sessions", "--path", str(path), "--json").stdout)
+    assert (report["conflicts"], report["versioned"], report["added"]) == (1, 0, 2)
+    assert report["sessions"]["deferred"] == [] and report["cancelled"] is False
+    again = cli(loreline_home, "import", "sessions", "--path", str(s.write(tmp_path / "again.jsonl"))).stdout
+    assert "conflicts" not in again  # a second copy only merges: zero counts stay out of the text
+    t = ClaudeSession(str(tmp_path / "elsewhere"))
+    t.user("Let's use MySQL for reporting since the team knows it.")
+    t.user("Actually, scrap that: we'll use Postgres for reporting because we need window functions.")
+    text = cli(loreline_home, "import", "sessions", "--path", str(t.write(tmp_path / "t.jsonl"))).stdout
+    assert "added 2 · merged 0 · conflicts 1" in text
+    status = json.loads(cli(loreline_home, "status", "--json", cwd=project).stdout)
+    assert status["project"] == str(project) and status["pending_conflicts"] == 0
+    assert status["project_counts"] == {"active": 1, "superseded": 1, "forgotten": 0, "pending_conflicts": 0, "held": 0}
+    assert f"This       {project}: 1 active · 0 pending conflicts" in cli(loreline_home, "status", cwd=project).stdout
+    other = json.loads(cli(loreline_home, "status", "--json", cwd=tmp_path).stdout)
+    assert other["project_counts"]["active"] == 0 and other["memories"]["active"] == 2

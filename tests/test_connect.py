@@ -18,7 +18,7 @@ from loreline.connect import claude_code, hook_argv
 from tests.capture_helpers import HOOK, HOOK_PAYLOADS, worker_lock_held
 from tests.conftest import ROOT, loreline_exe, subprocess_env
 
-EVENTS = ["SessionStart", "Stop", "PreCompact", "SessionEnd"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
 THEIRS = {
     "model": "opus",
     "permissions": {"allow": ["Bash(git status)"]},
@@ -207,6 +207,8 @@ name = "fake"
 # comment inside a table
 wire_api = "responses"
 """
+#: Codex with its hooks turned off: Loreline falls back to the notify program
+NOTIFY_CONFIG = CODEX_CONFIG + "\n[features]\nhooks = false\n"
 
 
 def _codex(tmp_path: Path) -> Path:
@@ -215,9 +217,9 @@ def _codex(tmp_path: Path) -> Path:
     return path
 
 
-def test_connect_codex_adds_notify_and_keeps_comments(tmp_path: Path) -> None:
+def test_connect_codex_without_hooks_adds_notify_and_keeps_comments(tmp_path: Path) -> None:
     config = _codex(tmp_path)
-    config.write_text(CODEX_CONFIG)
+    config.write_text(NOTIFY_CONFIG)
     result = _cli(tmp_path, "connect", "codex")
     assert result.returncode == 0, result.stderr
     text = config.read_text()
@@ -229,13 +231,14 @@ def test_connect_codex_adds_notify_and_keeps_comments(tmp_path: Path) -> None:
     assert tomllib.loads(text)["model_providers"]["fake"]["wire_api"] == "responses"
     assert len(list(config.parent.glob("config.toml.loreline-backup-*"))) == 1
     assert "already connected" in _cli(tmp_path, "connect", "codex").stdout
+    assert "/hooks" not in result.stdout and not (config.parent / "hooks.json").exists()
     assert _cli(tmp_path, "disconnect", "codex").returncode == 0
-    assert config.read_text() == CODEX_CONFIG
+    assert config.read_text() == NOTIFY_CONFIG
 
 
 def test_connect_codex_never_clobbers_another_notify_program(tmp_path: Path) -> None:
     config = _codex(tmp_path)
-    theirs = 'notify = ["python3", "/home/dev/notify_logger.py"]\n' + CODEX_CONFIG
+    theirs = 'notify = ["python3", "/home/dev/notify_logger.py"]\n' + NOTIFY_CONFIG
     config.write_text(theirs)
     result = _cli(tmp_path, "connect", "codex")
     assert result.returncode == 2
@@ -250,6 +253,8 @@ def test_connect_codex_never_clobbers_another_notify_program(tmp_path: Path) -> 
 
 def test_codex_home_is_honoured_and_the_notify_command_works(tmp_path: Path) -> None:
     env = _env(tmp_path, CODEX_HOME=str(tmp_path / "ch"))
+    (tmp_path / "ch").mkdir()
+    (tmp_path / "ch" / "config.toml").write_text(NOTIFY_CONFIG)
     assert _cli(tmp_path, "connect", "codex", env=env).returncode == 0
     import tomllib
 
@@ -281,3 +286,8 @@ def test_the_repository_is_a_claude_code_plugin_with_the_same_hooks() -> None:
     for event, groups in plugin["hooks"].items():
         [[handler]] = [g["hooks"] for g in groups]
         assert handler == {**claude_code.handler(event), "command": f"loreline-hook {event}"}
+
+
+def test_the_plugin_declares_the_mcp_server() -> None:
+    manifest = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["mcpServers"] == {"loreline": {"command": "loreline", "args": ["mcp"]}}

@@ -18,7 +18,7 @@ from tests.capture_helpers import HOOK
 from tests.conftest import loreline_exe, subprocess_env
 from tests.test_connect import cli_from, other_install
 
-EVENTS = ["SessionStart", "Stop", "PreCompact", "SessionEnd"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
 #: a user's own hooks that mention Loreline by name but are not Loreline's entries
 FOREIGN = {
     "hooks": {
@@ -67,7 +67,7 @@ def test_foreign_hooks_that_mention_loreline_survive_connect_and_disconnect(tmp_
     original = write(settings(tmp_path), FOREIGN)
     assert cli(tmp_path, "connect", "claude-code").returncode == 0
     data = connected(tmp_path)
-    assert commands(data, "UserPromptSubmit") == ["echo loreline-hook is great"]
+    assert commands(data, "UserPromptSubmit") == ["echo loreline-hook is great", f"{HOOK} UserPromptSubmit"]
     assert "/home/me/bin/loreline-hook SessionStart --my-flag" in commands(data, "SessionStart")
     assert data["hooks"]["Stop"][0] == FOREIGN["hooks"]["Stop"][0]
     result = cli(tmp_path, "disconnect", "claude-code")
@@ -237,7 +237,7 @@ def test_project_uses_the_personal_file_and_moves_entries_out_of_the_shared_one(
 
 # -- Codex --------------------------------------------------------------------------------------
 
-CODEX = '# mine\nmodel = "gpt-fake"\n'
+CODEX = '# mine\nmodel = "gpt-fake"\n\n[features]\nhooks = false\n'
 
 
 def test_codex_a_wrapper_named_loreline_hook_is_never_replaced(tmp_path: Path) -> None:
@@ -261,7 +261,7 @@ def test_codex_config_through_a_relative_symlink_and_read_only(tmp_path: Path) -
     link.parent.mkdir()
     link.symlink_to(Path("..") / "dotfiles" / "codex.toml")
     assert cli(tmp_path, "connect", "codex").returncode == 0
-    assert link.is_symlink() and f'"{HOOK}"' in real.read_text() and real.read_text().startswith(CODEX)
+    assert link.is_symlink() and f'"{HOOK}"' in real.read_text() and real.read_text().startswith('# mine\nmodel = "gpt-fake"\n')
     real.chmod(0o400)
     result = cli(tmp_path, "disconnect", "codex")
     assert result.returncode == 2 and "read-only" in result.stderr and result.stderr.count("\n") == 1

@@ -156,6 +156,7 @@ def _files_containing(root: Path, needle: bytes) -> list[str]:
     return hits
 
 
+@pytest.mark.keyring
 def test_real_secret_service_stores_the_key_and_imports_use_it(
         tmp_path: Path, fake_anthropic: FakeAnthropic) -> None:
     _require_secret_service()

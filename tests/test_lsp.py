@@ -25,6 +25,7 @@ from loreline.distill.rules import RulesDistiller
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from tests.conftest import ROOT
+from tests.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic  # noqa: F401  (fixture)
 
 PROTOCOL_DOC = ROOT / "docs" / "protocol.md"
 
@@ -184,7 +185,7 @@ async def test_import_reports_progress(lsp: tuple[LanguageClient, Path], tmp_pat
     paths = fill(tmp_path / "more", repo, count=3)
     result = await call(client, "loreline/import", {"paths": [p.as_uri() for p in paths]})
     # the first session repeats what the store already knows; the other two add one fact each
-    assert (result.imported, result.added, result.merged) == (3, 2, 7)
+    assert (result.sessions.imported, result.added, result.merged) == (3, 2, 7)
     (token, reports), = client.progress_reports.items()
     assert str(token).startswith("loreline-import-")
     kinds = [getattr(r, "kind", None) for r in reports]
@@ -206,13 +207,13 @@ async def test_import_can_be_cancelled_between_sessions(lsp: tuple[LanguageClien
     assert token is not None
     client.protocol.notify("window/workDoneProgress/cancel", types.WorkDoneProgressCancelParams(token=token))
     result = await task
-    assert result.cancelled is True and result.imported < 150
+    assert result.cancelled is True and result.sessions.imported < 150
 
 
 async def test_status(lsp: tuple[LanguageClient, Path]) -> None:
     client, repo = lsp
     info = await call(client, "loreline/status", {})
-    assert info.memories.active == 3 and info.project == str(repo) and info.sessions_imported == 1
+    assert info.memories.active == 3 and info.project == str(repo) and info.sessionsImported == 1
     assert (info.projectCounts.active, info.projectCounts.pendingConflicts) == (3, 0)
     page = await call(client, "loreline/memories", {"kind": "preference"})
     assert page.items[0].source.lineStart == 1 and page.items[0].sourceCount == 1
@@ -251,7 +252,8 @@ async def test_engine_errors_are_request_failed_responses(lsp: tuple[LanguageCli
     for method, params, text in (("loreline/provenance", {"id": 999}, "no memory with id 999"),
                                  ("loreline/forget", {"id": 999}, "no memory with id 999"),
                                  ("loreline/resolveConflict", {"id": 5, "keep": "new"}, "no conflict"),
-                                 ("loreline/setApiKey", {"key": "sk-ant-test-key"}, "keyring")):
+                                 ("loreline/setApiKey", {"key": "sk-ant-test-key"}, "keyring"),
+                                 ("loreline/import", {"paths": ["/nonexistent/s.jsonl"]}, "no such transcript")):
         with pytest.raises(JsonRpcException) as caught:
             await call(client, method, params)
         assert caught.value.code == -32803 and text in caught.value.message
@@ -323,3 +325,41 @@ async def test_a_write_waiting_for_the_lock_does_not_freeze_reads(lsp: tuple[Lan
         release.set()
         thread.join()
     assert (await pending).forgotten == [page.items[0].id]
+
+
+# ---- every field the engine keeps reaches the editor (one serializer for both front ends) ----
+
+
+async def test_import_report_counts_conflicts_and_versions(lsp: tuple[LanguageClient, Path], tmp_path: Path) -> None:
+    client, repo = lsp
+    s = ClaudeSession(str(repo))
+    s.user("Let's use MySQL for reporting since the team knows it.")
+    s.user("Actually, scrap that: we'll use Postgres for reporting because we need window functions.")
+    result = await call(client, "loreline/import", {"paths": [str(s.write(tmp_path / "rev.jsonl"))]})
+    assert (result.conflicts, result.versioned, result.added) == (1, 0, 2)
+    assert result.sessions.deferred == [] and result.forgottenSkipped == 0 and result.linesSkipped == 0
+    info = await call(client, "loreline/status", {})
+    assert info.projectCounts.active == 4 and info.projectCounts.superseded == 1
+
+
+async def test_import_report_shows_sessions_deferred_by_a_rate_limit(
+        tmp_path: Path, loreline_home: Path, fake_anthropic: FakeAnthropic) -> None:
+    """The editor hears which sessions wait for the next run, and why (it used to drop them)."""
+    repo = make_repo(tmp_path)
+    path = fill(tmp_path, repo)[0]
+    fake_anthropic.enqueue(FakeAnthropic.rate_limited(retry_after="3600"))
+    env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring", "ANTHROPIC_API_KEY": TEST_KEY,
+           "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    client = await ClientServerConfig(server_command=[sys.executable, "-m", "loreline_lsp"], server_env=env).start()
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(),
+        workspace_folders=[types.WorkspaceFolder(uri=repo.as_uri(), name="repo")],
+        initialization_options={"backgroundWorker": False}))
+    try:
+        result = await call(client, "loreline/import", {"paths": [path.as_uri()]})
+    finally:
+        await client.shutdown_session()
+    assert result.backend == "anthropic" and result.sessions.imported == 0
+    (deferred,) = result.sessions.deferred
+    assert deferred.path == str(path) and "asked to wait 3600s" in deferred.reason
+    assert result.modelUse.model == "claude-haiku-4-5"

@@ -19,7 +19,9 @@ import pytest
 from loreline.store import Store
 from loreline.store import memories as rows
 from tests.conftest import ROOT, VENV_BIN, loreline_exe, subprocess_env
-from tests.editor_helpers import World, make_world, missing_host, pending_conflict
+from tests.editor_helpers import World, conflict_elsewhere, make_world, missing_host, pending_conflict
+
+pytestmark = pytest.mark.editor_host
 
 PLUGIN = ROOT / "editor-plugins" / "nvim"
 SPEC = PLUGIN / "tests" / "client_spec.lua"
@@ -68,7 +70,8 @@ def lsp_log(world: World) -> str:
     return log.read_text(errors="replace")[-3000:] if log.exists() else "(no lsp.log)"
 
 
-SCENARIOS = ["attach", "sidebar", "hover", "codelens", "recall", "did_change", "import", "missing_server"]
+SCENARIOS = ["attach", "sidebar", "hover", "codelens", "recall", "did_change", "import", "early_command",
+             "missing_server"]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -79,6 +82,7 @@ def test_scenario(nvim: str, world: World, scenario: str) -> None:
 
 
 def test_commands_conflicts_forget_and_status(nvim: str, world: World) -> None:
+    conflict_elsewhere(world)  # :Loreline status counts this project's conflicts (1), not every project's (2)
     done = run(nvim, world, "commands", LORELINE_TEST_CONFLICT=str(pending_conflict(world)))
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n--- lsp.log\n{lsp_log(world)}"
     with Store() as store:

@@ -282,7 +282,8 @@ def test_a_fifo_or_a_directory_is_refused_not_read(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with Store() as store:
         report = run(store, [fifo, tmp_path])
-    assert [reason for _, reason in report.failed] == ["not a regular file", "not a regular file"]
+    assert [reason for _, reason in report.failed] == [
+        "a named pipe (FIFO), not a transcript file", "a directory, not a transcript file"]
 
 
 def test_file_paths_holding_secrets_are_never_kept(tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ def test_render_labels_a_span() -> None:
     ("The button should be blue.", None),
     ("Should we use pnpm?", None),
     ("Maybe we should switch to Redis because it's faster.", None),
-    ("Let's use Redis.", None),  # a decision without its reason is not kept by the rules
+    ("Let's use Redis.", "decision"),  # a casual go-ahead names its choice: kept (see tests/test_rules.py)
     ("Use pnpm for now.", None),
     ("Thanks, that looks good.", None),
     ("ok", None),

@@ -53,13 +53,13 @@ def test_files_and_directory_are_private(loreline_home: Path) -> None:
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, name
 
 
-def test_vectors_are_partitioned_by_project(loreline_home: Path) -> None:
+def test_vectors_are_searched_within_one_project(loreline_home: Path) -> None:
     emb = HashingEmbedder()
     with Store() as store, store.write():
         a = rows.insert(store, rows.NewMemory("/a", "fact", "postgres advisory locks", None, "t"))
         b = rows.insert(store, rows.NewMemory("/b", "fact", "postgres advisory locks", None, "t"))
-        search.put_vector(store, a, "/a", emb.embed("postgres advisory locks"))
-        search.put_vector(store, b, "/b", emb.embed("postgres advisory locks"))
+        search.put_vector(store, a, emb.embed("postgres advisory locks"))
+        search.put_vector(store, b, emb.embed("postgres advisory locks"))
         found_a = search.knn(store, emb.embed("advisory locks"), "/a", 5)
         found_b = search.knn(store, emb.embed("advisory locks"), "/b", 5)
     assert [mid for mid, _ in found_a] == [a]

@@ -181,20 +181,19 @@ def test_a_sync_killed_mid_pull_resumes_where_it_stopped(tmp_path: Path, team_ds
     ana_home, ana_dir = _machine(tmp_path, "ana", "git@github.com:acme/billing.git", said)
     cli(ana_home, "config", "set", "team.share", "all", cwd=ana_dir)
     cli(ana_home, "team", "connect", team_dsn, cwd=ana_dir)
-    low, high = 0.2, 4.0
-    for attempt in range(10):  # a fresh machine each time; bisect the moment to kill until it lands mid-pull
+    for attempt in range(10):  # a fresh machine each time; kill as soon as the pull has begun to land
         raj_home, raj_dir = _machine(tmp_path, f"raj{attempt}", "https://github.com/acme/billing", [])
         cli(raj_home, "config", "set", "team.dsn", team_dsn, cwd=raj_dir)
-        delay = (low + high) / 2
         proc = subprocess.Popen([loreline_exe(), "team", "sync"], env=subprocess_env(raj_home), cwd=raj_dir,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline and _cursor(raj_home) == 0:
+            time.sleep(0.005)
         proc.kill()  # SIGKILL: no cleanup, as a crash or a closed laptop would
         proc.wait()
         partial = _cursor(raj_home)
         if 0 < partial < 1500:
             break
-        low, high = (delay, high) if partial == 0 else (low, delay)
     else:
         pytest.fail("no kill landed mid-pull in 10 attempts")
     done = cli(raj_home, "team", "sync", cwd=raj_dir)

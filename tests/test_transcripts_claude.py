@@ -60,6 +60,7 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
             ("assistant", 7, 9, "I'll help you move the"),
             ("user", 14, 14, 'not the new session button.'),
             ("assistant", 17, 18, 'I can see the screenshot'),
+            ("user", 19, 19, 'Where exactly should the +'),  # the AskUserQuestion answer
             ("assistant", 20, 21, 'Perfect! Now I understand. You'),
             ("user", 25, 25, 'Completely outside the search bar'),
             ("assistant", 26, 27, 'Got it! You want the'),
@@ -67,7 +68,7 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
             ("user", 38, 38, "let's give the button a"),
             ("assistant", 41, 41, "Done! I've changed the button"),
         ],
-        {'block:tool_result': 10, 'block:tool_use': 10, 'interrupt': 2, 'line-type:file-history-snapshot': 6,
+        {'block:tool_result': 9, 'block:tool_use': 10, 'interrupt': 2, 'line-type:file-history-snapshot': 6,
          'local-command': 1, 'meta': 1, 'slash-command': 1},
     ),
     "cc-2.0.28-resumed-many-summaries.jsonl": (

@@ -26,12 +26,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, loreline_exe, subprocess_env
-from tests.editor_helpers import World, make_world, missing_host, pending_conflict
+from tests.editor_helpers import World, conflict_elsewhere, make_world, missing_host, pending_conflict
 
 EXTENSION = ROOT / "editor-plugins" / "vscode"
 CODE_SERVER_VERSION = "4.100.3"
 CHROMIUM = Path(os.environ.get("LORELINE_CHROMIUM", "/usr/bin/chromium"))
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.editor_host
 
 
 def run(args: list[str], timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -64,7 +64,13 @@ def test_protocol_side_against_the_real_server(built: Path, world: World) -> Non
                          LORELINE_TEST_EXTRA=str(world.extra), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
     done = run(["node", "--test", "test/protocol.test.js"], timeout=120, env=env)
     ok(done, "node --test test/protocol.test.js")
-    assert "# fail 0" in done.stdout and "# pass 9" in done.stdout, done.stdout
+    assert "# fail 0" in done.stdout and "# pass 11" in done.stdout, done.stdout
+
+
+def test_the_executable_is_found_along_path_and_with_pathext_on_windows(built: Path) -> None:
+    done = run(["node", "--test", "test/executable.test.js"], timeout=60)
+    ok(done, "node --test test/executable.test.js")
+    assert "# fail 0" in done.stdout and "# pass 5" in done.stdout, done.stdout
 
 
 def code_server() -> Path:
@@ -102,6 +108,7 @@ def workbench(built: Path, world: World) -> Iterator[tuple[str, Path, dict[str, 
     """code-server with the packaged extension, serving the world's repository; yields its URL."""
     binary = code_server()
     pending_conflict(world)
+    conflict_elsewhere(world)  # the status item counts this project's conflict only ("1 conflict", not 2)
     base = world.tmp / "vscode"
     (base / "home").mkdir(parents=True)
     vsix = base / "loreline.vsix"

@@ -61,7 +61,8 @@ def _fit(turns: Sequence[Turn], budget: int) -> list[Turn]:
             out.append(turn)
             continue
         for piece in _pieces(turn.text, room):
-            out.append(Turn(turn.speaker, piece, turn.line_start, turn.line_end, turn.timestamp, turn.files))
+            out.append(Turn(turn.speaker, piece, turn.line_start, turn.line_end, turn.timestamp, turn.files,
+                            turn.origin))
     return out
 
 

@@ -10,7 +10,10 @@ Rules (each failure is counted by its reason, never saved):
 - neither the text nor a quote may still contain a secret;
 - a quote may not come from a line that carries an instruction-override phrase (the
   sanitizer marks them `[instruction-override: …]`): a claim that follows "ignore previous
-  instructions and remember …" is the injection's, not the person's, whoever pasted it.
+  instructions and remember …" is the injection's, not the person's, whoever pasted it;
+- quoted or pasted material (the sanitizer wraps it `[quoted] … [/quoted]`: blockquotes,
+  "the docs say: …", emails, logs) is data, not anyone's statement: a candidate whose every
+  quote lies only inside such material is rejected, whatever the backend.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import re
 from collections.abc import Callable, Iterable
 
 from .models import KINDS, Candidate, Chunk
+from .privacy.quoted import OPEN as QUOTED_OPEN
+from .privacy.quoted import unquoted
 
 MAX_TEXT = 600
 OVERRIDE_MARK = "[instruction-override:"
@@ -68,6 +73,7 @@ def check(candidate: Candidate, chunk: Chunk, has_secret: Callable[[str], bool])
     if not candidate.evidence:
         return "no-evidence"
     speakers: set[str] = set()
+    own_words = 0
     for item in candidate.evidence:
         turn = chunk.turn_at(item.line)
         if turn is None:
@@ -77,7 +83,11 @@ def check(candidate: Candidate, chunk: Chunk, has_secret: Callable[[str], bool])
             return "quote-mismatch"
         if OVERRIDE_MARK in turn.text and _beside_override(turn.text, quote):
             return "follows-injected-instruction"
-        speakers.add(turn.speaker)
+        if QUOTED_OPEN not in turn.text or quote in normalise(unquoted(turn.text)):
+            own_words += 1
+            speakers.add(turn.speaker)
+    if own_words == 0:
+        return "quoted-material"
     if all(item.line <= chunk.context_until for item in candidate.evidence):
         return "context-only"
     if candidate.kind in USER_ONLY_KINDS and "user" not in speakers:

@@ -10,10 +10,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Speaker = Literal["user", "assistant"]
+#: where a user turn's words came from: a typed prompt, the reason given when rejecting a tool
+#: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
+ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
 ToolName = Literal["claude-code", "codex", "cursor", "generic"]
 
 KINDS: tuple[str, ...] = ("preference", "decision", "fact", "procedure", "episode")
-STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten")
+STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten", "held")  # held: waits for review
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +26,8 @@ class Turn:
     `line_start`/`line_end` are 1-based physical lines of the transcript file (an assistant
     message streamed over several lines spans them). `files` are paths that tool calls in or
     right after this turn read or edited: metadata for linking memories to files, never sent
-    to a model.
+    to a model. `origin` says where a user turn's words came from (one of `ORIGINS`): a
+    typed prompt, or the user's own words that reached the transcript inside a tool result.
     """
 
     speaker: Speaker
@@ -32,6 +36,7 @@ class Turn:
     line_end: int
     timestamp: str | None = None
     files: tuple[str, ...] = ()
+    origin: str = "prompt"
 
 
 @dataclass(slots=True)
@@ -141,6 +146,7 @@ class Memory:
     replaces: int | None = None
     provenance: tuple[Provenance, ...] = ()
     files: tuple[str, ...] = ()
+    hold_reason: str | None = None  # why a `held` memory waits for a person's review
 
 
 @dataclass(frozen=True, slots=True)

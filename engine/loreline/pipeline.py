@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import beliefs, evidence, transcripts, usage, vectors
@@ -23,11 +23,12 @@ from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
 from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError
 from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
+from .privacy.identifiers import stored
 from .project import project_key
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
-from .store import Store, ledger
-from .store.memories import now
+from .store import Store, ledger, replays
+from .transcripts import files
 
 EXCERPT_CHARS = 480
 Progress = Callable[[int, int, str], None]
@@ -56,9 +57,9 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
     """Sanitize then redact every turn's text; turns left empty are dropped."""
     out: list[Turn] = []
     for turn in turns:
-        text = redact(sanitize(turn.text)).strip()
+        text = redact(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
         if text:
-            out.append(Turn(turn.speaker, text, turn.line_start, turn.line_end, turn.timestamp, turn.files))
+            out.append(replace(turn, text=text, files=tuple(stored(path) for path in turn.files)))
     return out
 
 
@@ -71,12 +72,13 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
     for index, (given, tool) in enumerate(sessions, start=1):
         if _stopping(options, report):
             break
-        path = Path(given).resolve()  # one file, one ledger row, however it was named (links too)
         if options.progress:
-            options.progress(index, len(sessions), str(path))
-        if not path.is_file():
-            report.failed.append((str(path), "not a regular file" if path.exists() else "no such file"))
+            options.progress(index, len(sessions), str(given))
+        problem = files.unreadable(Path(given))  # a dangling link, a loop, a pipe, a directory…
+        if problem is not None:
+            report.failed.append((str(given), problem))
             continue
+        path = Path(given).resolve()  # one file, one ledger row, however it was named (links too)
         try:
             import_one(store, path, tool, options, report)
         except (RateLimitedError, CapReachedError) as err:
@@ -123,9 +125,11 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     report.turns += sum(1 for turn in turns if turn.line_end > context_until)
     report.lines_skipped += t.stats.bad_lines
     report.chunks += len(chunks)
+    # a dry run records nothing, so it does not hash the file for the ledger either
+    digest = "" if options.dry_run else ledger.prefix_hash(path, parsed.end.offset, check.verified)
     entry = ledger.Entry(
         str(path), t.session_id, t.tool, project, parsed.end, parsed.context_start,
-        ledger.prefix_hash(path, parsed.end.offset, check.verified), check.size, check.mtime_ns, policy,
+        digest, check.size, check.mtime_ns, policy,
     )
     for position, piece in enumerate(chunks):
         if _stopping(options, report):
@@ -167,16 +171,12 @@ def replay_key(path: str, line_start: int, line_end: int, policy: str, text: str
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
-def _replayed(store: Store, key: str) -> bool:
-    return store.one("SELECT 1 FROM replays WHERE replay_key = ?", (key,)) is not None
-
-
 def _import_chunk(
     store: Store, t: Transcript, piece: Chunk, project: str, options: Options,
     report: ImportReport, entry: ledger.Entry | None,
 ) -> None:
     key = replay_key(piece.path, piece.line_start, piece.line_end, options.distiller.policy, piece.text)
-    if _replayed(store, key):
+    if replays.seen(store, key):
         report.chunks_replayed += 1
         if entry is not None and not options.dry_run:
             with store.write():
@@ -200,16 +200,12 @@ def _import_chunk(
         return
     plans = [_plan(store, t, piece, project, candidate, key, options) for candidate in accepted]
     with store.write():
-        if _replayed(store, key):
+        if replays.seen(store, key):
             report.chunks_replayed += 1
         else:
             for plan in plans:
                 _count(report, beliefs.apply(store, plan, options.embedder)[0])
-            store.conn.execute(
-                "INSERT INTO replays(replay_key, session_path, line_start, line_end, policy, created_at) "
-                "VALUES(?,?,?,?,?,?)",
-                (key, piece.path, piece.line_start, piece.line_end, options.distiller.policy, now()),
-            )
+            replays.record(store, key, stored(piece.path), piece.line_start, piece.line_end, options.distiller.policy)
         if entry is not None:
             ledger.record(store, entry)
 
@@ -219,8 +215,8 @@ def _plan(
 ) -> beliefs.Plan:
     """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
     root = project if os.path.isabs(project) else t.cwd
-    ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor)
+    files = tuple(stored(path) for path in files_near(piece, candidate, root))
+    ctx = beliefs.Context(project, provenance(t, piece, candidate), files, key, options.actor)
     return beliefs.plan(store, candidate, ctx, options.embedder, options.judge)
 
 
@@ -243,7 +239,8 @@ def provenance(t: Transcript, piece: Chunk, candidate: Candidate) -> Provenance:
     first = min(cited, key=lambda turn: turn.line_start)
     last = max(cited, key=lambda turn: turn.line_end)
     excerpt = _excerpt(first.text, candidate.evidence[0].quote)
-    return Provenance(t.tool, t.session_id, t.path, first.line_start, last.line_end, excerpt, first.timestamp)
+    return Provenance(t.tool, stored(t.session_id), stored(t.path), first.line_start, last.line_end, excerpt,
+                      first.timestamp)
 
 
 def _excerpt(text: str, quote: str) -> str:

@@ -12,13 +12,16 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from .privacy.identifiers import stored
+
 UNKNOWN = "(unknown)"
 
 
 def project_key(cwd: str | None) -> str:
+    """The project of `cwd`, as stored: a secret in the path is redacted (`privacy.identifiers`)."""
     if not cwd:
         return UNKNOWN
-    return _resolve(os.path.normpath(os.path.abspath(os.path.expanduser(cwd))))
+    return stored(_resolve(os.path.normpath(os.path.abspath(os.path.expanduser(cwd)))))
 
 
 @lru_cache(maxsize=1024)

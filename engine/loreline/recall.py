@@ -13,6 +13,7 @@ near-spellings bm25 misses (typos, compound identifiers); given more weight it l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from . import vectors
@@ -23,12 +24,32 @@ from .store import memories as rows
 from .store import search
 
 RRF_K = 60
-VECTOR_WEIGHT = 0.15
-MIN_SIMILARITY = 0.2
-VECTOR_ONLY_SIMILARITY = 0.45
 USER_SCOPE = "(user)"
 
 T = TypeVar("T", int, str)
+
+
+@dataclass(frozen=True, slots=True)
+class Fusion:
+    """How the two rankings combine: the vector ranking's weight against bm25's (1.0), the
+    similarity below which a neighbour is ignored, and the higher similarity a memory the
+    vectors alone found (no word in common with the query) must reach to be shown at all."""
+
+    vector_weight: float
+    min_similarity: float
+    vector_only_similarity: float
+
+
+#: per embedder family (the fingerprint's first word); tuned on the tuning half of
+#: tests/eval/retrieval.json (`scripts/eval retrieval`)
+FUSIONS = {
+    "hashing": Fusion(vector_weight=0.15, min_similarity=0.2, vector_only_similarity=0.45),
+    "static": Fusion(vector_weight=2.0, min_similarity=0.2, vector_only_similarity=0.35),
+}
+
+
+def fusion_for(embedder: Embedder) -> Fusion:
+    return FUSIONS.get(embedder.fingerprint.split("-", 1)[0], FUSIONS["hashing"])
 
 
 def recall(
@@ -39,8 +60,10 @@ def recall(
     limit: int = 10,
     include_inactive: bool = False,
     embedder: Embedder | None = None,
+    fusion: Fusion | None = None,
 ) -> list[RecallHit]:
     embedder = embedder or default_embedder()
+    fusion = fusion or fusion_for(embedder)
     vectors.ensure(store, embedder, stamp=False)
     statuses = ("active", "superseded", "forgotten") if include_inactive else ("active",)
     depth = max(limit * 4, 20)
@@ -49,37 +72,30 @@ def recall(
     allowed = set(statuses)
     has_features = any(vector)  # an all-zero vector (no words at all) has no neighbours
     nearest = search.knn(store, vector, project, depth) if has_features else []
-    status_of = _statuses(store, [mid for mid, _ in nearest])
+    status_of = rows.statuses(store, [mid for mid, _ in nearest])
     semantic = [(mid, 1.0 - dist) for mid, dist in nearest
-                if status_of.get(mid) in allowed and 1.0 - dist >= MIN_SIMILARITY]
-    return _fuse(store, lexical, semantic, limit)
+                if status_of.get(mid) in allowed and 1.0 - dist >= fusion.min_similarity]
+    return _fuse(store, lexical, semantic, limit, fusion)
 
 
-def _statuses(store: Store, ids: list[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    return {int(i): str(s) for i, s in store.rows(f"SELECT id, status FROM memories WHERE id IN ({marks})", tuple(ids))}
-
-
-def fused_scores(lexical: Sequence[T], semantic: Sequence[tuple[T, float]]) -> dict[T, float]:
+def fused_scores(lexical: Sequence[T], semantic: Sequence[tuple[T, float]],
+                 fusion: Fusion = FUSIONS["hashing"]) -> dict[T, float]:
     """Weighted reciprocal-rank fusion of a lexical and a (filtered) vector ranking of any ids:
-    the same arithmetic for the local store and the team store."""
+    the same arithmetic for the local store and the team store. A memory only the vectors found
+    (no word in common with the query) must be close to count at all."""
     scores: dict[T, float] = {}
     for rank, mid in enumerate(lexical, start=1):
         scores[mid] = scores.get(mid, 0.0) + 1.0 / (RRF_K + rank)
     in_lexical = set(lexical)
     for rank, (mid, similarity) in enumerate(semantic, start=1):
-        if mid in in_lexical or similarity >= VECTOR_ONLY_SIMILARITY:
-            scores[mid] = scores.get(mid, 0.0) + VECTOR_WEIGHT / (RRF_K + rank)
+        if mid in in_lexical or similarity >= fusion.vector_only_similarity:
+            scores[mid] = scores.get(mid, 0.0) + fusion.vector_weight / (RRF_K + rank)
     return scores
 
 
-def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int) -> list[RecallHit]:
-    """Weighted reciprocal-rank fusion. The built-in embedder compares spelling, not meaning,
-    so its ranking counts for less than bm25's, and a memory only the vectors found (no word
-    in common with the query) must be close to be shown at all."""
-    scores = fused_scores(lexical, semantic)
+def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int,
+          fusion: Fusion) -> list[RecallHit]:
+    scores = fused_scores(lexical, semantic, fusion)
     order = sorted(scores, key=lambda mid: (-scores[mid], mid))[:limit]
     lex_rank = {mid: i for i, mid in enumerate(lexical, start=1)}
     vec_rank = {mid: i for i, (mid, _) in enumerate(semantic, start=1)}

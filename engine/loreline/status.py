@@ -12,31 +12,27 @@ from . import capture, home, usage
 from .capture import jobs
 from .embed import default_embedder
 from .errors import LorelineError
-from .store import Store
+from .store import Store, conflicts, ledger
+from .store import memories as rows
 
 
-def collect(store: Store) -> dict[str, object]:
-    by_status = dict(store.rows("SELECT status, count(*) FROM memories GROUP BY status"))
-    by_kind = dict(store.rows("SELECT kind, count(*) FROM memories WHERE status = 'active' GROUP BY kind"))
-    projects = int(store.scalar("SELECT count(DISTINCT project) FROM memories WHERE status = 'active'") or 0)
-    sessions = int(store.scalar("SELECT count(*) FROM ledger") or 0)
-    last = store.scalar("SELECT max(updated_at) FROM ledger")
+def collect(store: Store) -> dict[str, Any]:
     size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
     return {
         "store": str(store.path),
         "store_bytes": size,
-        "memories": {"active": by_status.get("active", 0), "superseded": by_status.get("superseded", 0),
-                     "forgotten": by_status.get("forgotten", 0)},
-        "active_by_kind": by_kind,
-        "projects": projects,
-        "sessions_imported": sessions,
-        "last_import": last,
-        "pending_conflicts": int(store.scalar("SELECT count(*) FROM conflicts WHERE status = 'pending'") or 0),
+        "memories": rows.count_by_status(store),
+        "active_by_kind": rows.active_by_kind(store),
+        "projects": rows.active_projects(store),
+        "sessions_imported": ledger.sessions(store),
+        "last_import": ledger.last_update(store),
+        "pending_conflicts": conflicts.pending_count(store),
         "embedder": default_embedder().fingerprint,
         "backend": _backend(),
         "model_use": usage.today_summary(store),
         "capture": capture_state(store),
         "team": _team(store),
+        "native": _native(store),
     }
 
 
@@ -48,6 +44,13 @@ def _team(store: Store) -> dict[str, Any]:
         return team_status.collect(store)
     except LorelineError as err:
         return {"enabled": False, "error": str(err)}
+
+
+def _native(store: Store) -> list[dict[str, Any]]:
+    """The governor report on the assistants' own memory files (`loreline import native`)."""
+    from .native import governor
+
+    return governor.report(store)
 
 
 def _backend() -> str:
@@ -82,8 +85,18 @@ def _hooks(cwd: str) -> dict[str, Any]:
     return {
         "claude_code_user": {"path": str(user), "events": claude_code.installed(user)},
         "claude_code_project": {"path": str(project), "events": claude_code.installed(project)},
-        "codex": {"path": str(codex.config_path()), "installed": codex.installed()},
+        "codex": _codex(),
     }
+
+
+def _codex() -> dict[str, Any]:
+    """Codex's hooks in hooks.json when there are any, else its notify program in config.toml."""
+    from .connect import claude_code, codex
+
+    events = claude_code.installed(codex.hooks_path(), tool=codex.TOOL)
+    if events:
+        return {"path": str(codex.hooks_path()), "installed": True, "events": events}
+    return {"path": str(codex.config_path()), "installed": codex.notify_installed(), "events": []}
 
 
 def _spool() -> dict[str, Any]:
@@ -116,3 +129,15 @@ def _settings_error() -> str | None:
     except LorelineError as err:
         return str(err)
     return None
+
+
+def inputs(store: Store) -> list[Path]:
+    """Every file `collect` reads: while none of them changes (and the day does not), neither
+    do the facts, but for an API key stored in the keyring by another process."""
+    from .connect import claude_code, codex
+    from .project import project_key
+
+    db = Path(store.path)
+    return [db, db.with_name(db.name + "-wal"), home.config_path(), home.spool_dir(),
+            capture.dropped_counter_path(), claude_code.settings_path(),
+            claude_code.settings_path(Path(project_key(os.getcwd()))), codex.config_path()]

@@ -17,6 +17,7 @@ from datetime import datetime
 from .errors import CapReachedError
 from .models import Usage
 from .store import Store
+from .store import usage as table
 
 CAP_KEY = "limits.daily_unattended_calls"
 
@@ -65,15 +66,11 @@ def today() -> str:
 
 
 def calls_on(store: Store, day: str, *, attended: bool) -> int:
-    value = store.scalar("SELECT sum(calls) FROM usage WHERE day = ? AND attended = ?", (day, int(attended)))
-    return int(value or 0)
+    return table.calls_on(store, day, attended=attended)
 
 
 def spent_on(store: Store, day: str) -> Usage:
-    row = store.one(
-        "SELECT sum(calls), sum(input_tokens), sum(cache_read_tokens), sum(cache_creation_tokens), "
-        "sum(output_tokens) FROM usage WHERE day = ?", (day,))
-    return Usage(*(int(v or 0) for v in row)) if row else Usage()
+    return table.spent_on(store, day)
 
 
 def cap_message(used: int, cap: int) -> str:
@@ -103,17 +100,7 @@ class Meter:
     def record(self, usage: Usage) -> None:
         self.total = self.total + usage
         with self.store.write():
-            self.store.conn.execute(
-                "INSERT INTO usage(day, backend, model, attended, calls, input_tokens, cache_read_tokens, "
-                "cache_creation_tokens, output_tokens) VALUES(?,?,?,?,?,?,?,?,?) "
-                "ON CONFLICT(day, backend, model, attended) DO UPDATE SET calls = calls + excluded.calls, "
-                "input_tokens = input_tokens + excluded.input_tokens, "
-                "cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens, "
-                "cache_creation_tokens = cache_creation_tokens + excluded.cache_creation_tokens, "
-                "output_tokens = output_tokens + excluded.output_tokens",
-                (today(), self.backend, self.model, int(self.attended), usage.calls, usage.input_tokens,
-                 usage.cache_read_tokens, usage.cache_creation_tokens, usage.output_tokens),
-            )
+            table.add(self.store, today(), self.backend, self.model, self.attended, usage)
 
 
 def _configured_cap() -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .embed import Embedder
 from .errors import StoreError
 from .store import Store, search
+from .store import memories as rows
 
 BATCH = 500
 
@@ -29,18 +30,23 @@ def ensure(store: Store, embedder: Embedder, *, stamp: bool = True) -> None:
             store.set_meta(EMBEDDER_KEY, embedder.fingerprint)
 
 
+def stamp(store: Store) -> str | None:
+    """The fingerprint of the embedder that made the store's vectors (None before any)."""
+    return store.meta(EMBEDDER_KEY)
+
+
 def reembed(store: Store, embedder: Embedder) -> int:
     """Recompute every memory's vector with `embedder`; returns how many were written."""
     count = 0
     with store.write():
         last = 0
         while True:
-            batch = store.rows("SELECT id, project, text FROM memories WHERE id > ? ORDER BY id LIMIT ?", (last, BATCH))
+            batch = rows.texts_after(store, last, BATCH)
             if not batch:
                 break
-            for memory_id, project, text in batch:
-                search.put_vector(store, int(memory_id), str(project), embedder.embed(str(text)))
+            for memory_id, _project, text in batch:
+                search.put_vector(store, memory_id, embedder.embed(text))
                 count += 1
-            last = int(batch[-1][0])
+            last = batch[-1][0]
         store.set_meta(EMBEDDER_KEY, embedder.fingerprint)
     return count

@@ -1,16 +1,26 @@
 """The SessionStart block: the project's memories, bounded, framed as recorded notes.
 
 Read with the standard library's `sqlite3`, read-only (`mode=ro`), from the `memories`
-table alone: a plain SELECT needs no extension, so the hook stays fast and never writes.
+table alone (`loreline.capture.hookread`, the one query outside `loreline.store`): a plain
+SELECT needs no extension, so the hook stays fast and never writes.
 
 Invariants:
 - The block is wrapped exactly in `<loreline-memories>` … `</loreline-memories>`; the
   sanitizer removes that block when the transcript that recorded it is imported later, so
   Loreline never learns from its own injection.
-- Memory text cannot close the wrapper or open another tag: tag-like `<` is replaced.
+- Memory text cannot close the wrapper or open another tag: tag-like `<` is replaced; control
+  characters are shown as escapes (`privacy.display.printable`).
+- Only `active` memories are injected: a memory `held` for review (it would have the
+  assistant run remote code, turn off a check, send data out or use credentials) never is.
 - The whole block is at most `limit` characters (and never over `capture.MAX_CONTEXT_CHARS`,
   under Claude Code's 10,000-character cap); preferences come first, then decisions, then
-  the other kinds, newest first within a kind. No memories → no block.
+  the other kinds; within a kind, memories tied to a file the current branch changes
+  (`changed`) come first, then newest first. No memories → no block.
+- Memories the session already loads (the project's CLAUDE.md layers, the head of the auto
+  memory MEMORY.md: `loreline.capture.hookread.covered_ids`) are left out, and the block's
+  last line says how many and why.
+- The ids of the memories shown are recorded for the session (`injected`), so a prompt's
+  recall (`recall`) never offers them again.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import os
 import re
 
 from loreline import capture, home
+from loreline.privacy.display import printable
 
 OPEN = "<loreline-memories>"
 CLOSE = "</loreline-memories>"
@@ -32,27 +43,13 @@ MAX_MEMORY_CHARS = 600
 _TAG = re.compile(r"<(?=/?[A-Za-z!?])")
 _WS = re.compile(r"\s+")
 
-SQL = """
-SELECT kind, text FROM memories
-WHERE status = 'active' AND (project = ? OR scope = 'user')
-ORDER BY CASE kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 1 WHEN 'fact' THEN 2
-                   WHEN 'procedure' THEN 3 ELSE 4 END,
-         pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
-LIMIT ?
-"""
-
-
-#: the same rows, with the teammates a memory came from (stores with team sync)
-TEAM_SQL = SQL.replace(
-    "SELECT kind, text FROM memories",
-    "SELECT kind, text, (SELECT group_concat(DISTINCT l.author) FROM team_links l "
-    "WHERE l.root_id = coalesce(memories.root_id, memories.id) AND l.direction = 'in') FROM memories",
-)
-
-
-def output(cwd: str | None, limit: int) -> str | None:
+def output(cwd: str | None, limit: int, session_id: str | None = None) -> str | None:
     """The hook's stdout JSON for SessionStart, or None when there is nothing to inject."""
-    block = memory_block(cwd, limit)
+    rows, loaded = _rows(cwd)
+    block = render([(kind, text) for _, kind, text in rows], min(limit, capture.MAX_CONTEXT_CHARS),
+                   loaded=loaded) if rows else None
+    if session_id:
+        _remember(session_id, [memory_id for memory_id, _, _ in rows][:_shown(block)])
     if block is None:
         return None
     return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block}},
@@ -60,34 +57,38 @@ def output(cwd: str | None, limit: int) -> str | None:
 
 
 def memory_block(cwd: str | None, limit: int) -> str | None:
-    rows = _rows(cwd)
-    return render(rows, min(limit, capture.MAX_CONTEXT_CHARS)) if rows else None
+    rows, loaded = _rows(cwd)
+    return render([(kind, text) for _, kind, text in rows], min(limit, capture.MAX_CONTEXT_CHARS),
+                  loaded=loaded) if rows else None
 
 
-def _rows(cwd: str | None) -> list[tuple[str, str]]:
+def _rows(cwd: str | None) -> tuple[list[tuple[int, str, str]], int]:
+    """The memories to inject, and how many were left out because the session loads them already."""
     db = os.path.abspath(home.db_path())
     if not os.path.isfile(db):
-        return []
-    import sqlite3
-    from pathlib import Path
-
+        return [], 0
+    from loreline.capture.hookread import session_start_memories
     from loreline.project import project_key
 
-    conn = sqlite3.connect(Path(db).as_uri() + "?mode=ro", uri=True, timeout=0.5)
-    try:
-        team = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'team_links'").fetchone() is not None
-        found = conn.execute(TEAM_SQL if team else SQL, (project_key(cwd), MAX_ROWS)).fetchall()
-    finally:
-        conn.close()
-    return [(str(row[0]), _with_authors(str(row[1]), row[2] if len(row) > 2 else None)) for row in found]
+    from .changed import changed_files
+
+    return session_start_memories(db, project_key(cwd), MAX_ROWS, changed_files(cwd))
 
 
-def _with_authors(text: str, authors: object) -> str:
-    """A teammate's memory (synced from the team store) names who shared it."""
-    return f"{text} (team: {', '.join(str(authors).split(','))})" if authors else text
+def _shown(block: str | None) -> int:
+    """How many memories `render` put in the block (one `- ` line each)."""
+    return sum(1 for text in block.split("\n") if text.startswith("- ")) if block else 0
 
 
-def render(rows: list[tuple[str, str]], limit: int) -> str | None:
+def _remember(session_id: str, ids: list[int]) -> None:
+    """A new session (or a resumed or compacted one, whose context starts over) has seen these."""
+    from . import injected
+
+    injected.record(session_id, ids, fresh=True)
+    injected.prune()
+
+
+def render(rows: list[tuple[str, str]], limit: int, *, loaded: int = 0) -> str | None:
     """The framed block holding as many memories as fit in `limit` characters."""
     frame = len(OPEN) + len(HEADER) + len(CLOSE) + 3
     lines: list[str] = []
@@ -103,10 +104,13 @@ def render(rows: list[tuple[str, str]], limit: int) -> str | None:
     left = len(rows) - len(lines)
     if left:
         lines.append(f"({left} more not shown; `loreline memories` lists them all)")
+    if loaded:
+        lines.append(f"({loaded} left out: this session already loads them from CLAUDE.md or MEMORY.md)")
     return "\n".join([OPEN, HEADER, *lines, CLOSE])
 
 
 def clean(text: str) -> str:
-    """One line, bounded, with nothing that could close the wrapper or open a tag."""
-    flat = _TAG.sub("‹", _WS.sub(" ", text).strip())
+    """One line, bounded, with nothing that could close the wrapper or open a tag, and every
+    control character written as a visible escape."""
+    flat = printable(_TAG.sub("‹", _WS.sub(" ", text).strip()))
     return flat if len(flat) <= MAX_MEMORY_CHARS else flat[: MAX_MEMORY_CHARS - 1].rstrip() + "…"

@@ -1,6 +1,7 @@
 """`loreline-hook EVENT`: what Claude Code (and Codex) run on session events.
 
     SessionStart   print the project's memory block (hookSpecificOutput.additionalContext)
+    UserPromptSubmit  print the few memories relevant to the prompt, if any (`recall`)
     Stop           record the turn (one spool file)
     PreCompact     record, then start a detached `loreline worker --drain` if none runs
     SessionEnd     the same
@@ -65,7 +66,9 @@ def _run(args: list[str]) -> None:
     if not capture.captured(settings, cwd):
         return
     if event == "SessionStart":
-        _session_start(cwd, settings.session_start_chars)
+        _session_start(cwd, settings.session_start_chars, _text(payload.get("session_id"), 256))
+    elif event == "UserPromptSubmit":
+        _prompt(payload, cwd)
     elif event in RECORDED:
         _record(event, payload, cwd, settings)
 
@@ -122,14 +125,29 @@ def _salvage(raw: bytes) -> dict[str, Any] | None:
     return found
 
 
-def _session_start(cwd: str, limit: int) -> None:
+def _session_start(cwd: str, limit: int, session_id: str | None) -> None:
     from . import context
 
     try:
-        text = context.output(cwd, limit)
+        text = context.output(cwd, limit, session_id)
     except Exception as err:  # a missing, busy or damaged store: inject nothing
         spool.log_error("SessionStart", err)
         return
+    _print(text)
+
+
+def _prompt(payload: dict[str, Any], cwd: str) -> None:
+    from . import recall
+
+    try:
+        text = recall.output(payload, cwd)
+    except Exception as err:  # a missing, busy or damaged store: add nothing to the prompt
+        spool.log_error("UserPromptSubmit", err)
+        return
+    _print(text)
+
+
+def _print(text: str | None) -> None:
     if text:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()

@@ -13,21 +13,19 @@ import logging
 import threading
 from collections.abc import Callable
 
-from loreline.store import Store
-
 log = logging.getLogger(__name__)
 
 
 class StoreWatcher:
-    def __init__(self, store: Store, interval: float, notify: Callable[[str], None]) -> None:
-        self.store = store
+    def __init__(self, version: Callable[[], int], interval: float, notify: Callable[[str], None]) -> None:
+        self.version = version
         self.interval = interval
         self.notify = notify
         self._last = self._version()
         self._task: asyncio.Task[None] | None = None
 
     def _version(self) -> int:
-        return int(self.store.scalar("PRAGMA data_version") or 0)
+        return self.version()
 
     def start(self) -> None:
         self._task = asyncio.get_event_loop().create_task(self._run())

@@ -31,3 +31,16 @@ def _one(m: Memory) -> str:
     if len(m.provenance) > 2:
         parts += ["", f"*… and {len(m.provenance) - 2} more sources*"]
     return "\n".join(parts)
+
+
+def line_of(text: str, number: int) -> str:
+    """Line `number` (0-based) of `text` without splitting all of it ("" past the end)."""
+    if number < 0:
+        return ""
+    start = 0
+    for _ in range(number):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:] if end < 0 else text[start:end]

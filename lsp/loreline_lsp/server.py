@@ -1,31 +1,40 @@
-"""The language server: LSP wiring only. Each handler checks its parameters, calls the
-service and shapes the answer; every error becomes an error response and the server stays up."""
+"""The language server: LSP wiring only. Each handler structures its parameters (`params`),
+calls the service off the event loop and shapes the answer; every error becomes a one-line
+error response and the server stays up (`transport` answers what never reaches a handler)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import logging
+import sys
+import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import cattrs
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from lsprotocol.types import ErrorCodes, LSPErrorCodes
+from pygls import uris
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import default_converter
 
 from loreline.errors import LorelineError
-from loreline.models import KINDS, STATUSES
-from loreline.status import collect
-from loreline.store import Store
-from loreline_lsp import __version__, hover, service
+from loreline_lsp import __version__, hover, limits, service, transport
 from loreline_lsp.background import StoreWatcher, WorkerThread
+from loreline_lsp.documents import Documents
 from loreline_lsp.options import InitOptions, parse
-from loreline_lsp.params import Params
+from loreline_lsp.params import (ConflictsParams, FolderParams, IdParams, ImportParams, MemoriesParams,
+                                 RecallParams, ResolveParams, SetApiKeyParams, make_strict, structure)
+from loreline_lsp.readers import Readers
+from loreline_lsp.status_cache import StatusCache
 
 log = logging.getLogger(__name__)
-REQUEST_FAILED = -32803
+T = TypeVar("T")
 
 MEMORIES = "loreline/memories"
 PROVENANCE = "loreline/provenance"
@@ -42,30 +51,64 @@ SHOW_FILE_MEMORIES = "loreline.showFileMemories"
 NOTIFICATIONS = (DID_CHANGE,)
 
 
-def request_failed(err: LorelineError) -> JsonRpcException:
+def request_failed(err: LorelineError | str) -> JsonRpcException:
     """The one answer an engine error gets: `RequestFailed` with its one-line message."""
-    return JsonRpcException(message=str(err), code=REQUEST_FAILED)
+    return JsonRpcException(message=transport.one_line(str(err)), code=LSPErrorCodes.RequestFailed)
+
+
+async def answer(method: str, work: Awaitable[T]) -> T:
+    """`work`'s result; an engine or OS error becomes `RequestFailed` (traceback to the log)."""
+    try:
+        return await work
+    except (JsonRpcException, asyncio.CancelledError):
+        raise
+    except LorelineError as err:
+        raise request_failed(err) from None
+    except Exception as err:
+        log.exception("%s failed", method)
+        raise request_failed(f"{method} failed: {type(err).__name__}: {err}") from None
+
+
+def fs_path(value: str, method: str) -> str:
+    """A path from a path or a `file:` URI (what `folder` and `paths` accept)."""
+    if not value.startswith("file:"):
+        return value
+    path = uris.to_fs_path(value)
+    if path is None:
+        raise JsonRpcInvalidParams(f"{method}: not a file URI")
+    return path
+
+
+def lsp_converter() -> cattrs.Converter:
+    """pygls' converter, with lsprotocol's types taking strings, numbers and booleans only
+    from values of that JSON type (`"uri": 5` is InvalidParams, not the path "5")."""
+    return make_strict(default_converter())
 
 
 class LorelineServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("loreline", __version__)
+        super().__init__("loreline", __version__, protocol_cls=transport.LorelineProtocol,
+                         converter_factory=lsp_converter)
         self.options = InitOptions()
         self.folders: list[str] = []
-        self._store: Store | None = None
         self._service: service.Service | None = None
         self.watcher: StoreWatcher | None = None
         self.worker: WorkerThread | None = None
+        self.readers = Readers()
+        #: status has a thread of its own: a keyring that never answers must not take the readers
+        self.status_reader = Readers(threads=1, name="loreline-status")
+        self.status_cache = StatusCache()
+        self.documents = Documents()
 
     @property
     def service(self) -> service.Service:
+        """The event loop's own connection (the store watcher's `data_version`)."""
         if self._service is None:
-            self._store = Store()
-            self._service = service.Service(self._store)
+            self._service = service.Service.open()
         return self._service
 
     def project(self, folder: str | None) -> str:
-        target = folder or (self.folders[0] if self.folders else str(Path.cwd()))
+        target = fs_path(folder, "folder") if folder else (self.folders[0] if self.folders else str(Path.cwd()))
         return service.project_of(target)
 
     def changed(self, reason: str, project: str | None = None) -> None:
@@ -75,24 +118,40 @@ class LorelineServer(LanguageServer):
         for part in (self.watcher, self.worker):
             if part is not None:
                 part.stop()
-        if self._store is not None:
-            self._store.close()
-            self._store, self._service = None, None
+        self.readers.close()
+        self.status_reader.close()
+        if self._service is not None:
+            self._service.close()
+            self._service = None
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """pygls' stdio server with `transport.serve` reading the messages."""
+        self._stop_event = threading.Event()
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        assert isinstance(self.protocol, transport.LorelineProtocol)
+        try:
+            asyncio.run(transport.serve(self.protocol, reader, self._stop_event))
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
 
 server = LorelineServer()
-Handler = Callable[[LorelineServer, Params], Any]
+Read = Callable[[LorelineServer, service.Service, Any], Any]
 
 
-def request(method: str) -> Callable[[Handler], Handler]:
-    """Register a custom request whose engine errors become `RequestFailed` responses."""
-    def wrap(fn: Handler) -> Handler:
+def request(method: str, kind: type[Any]) -> Callable[[Read], Read]:
+    """Register a custom request that reads: params structured into `kind`, the work done on
+    a reader thread, engine and OS errors answered with `RequestFailed`."""
+    def wrap(fn: Read) -> Read:
         @functools.wraps(fn)
-        def handler(ls: LorelineServer, raw: Any) -> Any:
-            try:
-                return fn(ls, Params(method, raw))
-            except LorelineError as err:
-                raise request_failed(err) from None
+        async def handler(ls: LorelineServer, raw: Any) -> Any:
+            p = structure(method, raw, kind)
+            return await answer(method, ls.readers.run(lambda svc: fn(ls, svc, p)))
         server.feature(method)(handler)
         return fn
     return wrap
@@ -100,18 +159,26 @@ def request(method: str) -> Callable[[Handler], Handler]:
 
 @server.feature(types.INITIALIZE)
 def on_initialize(ls: LorelineServer, params: types.InitializeParams) -> None:
-    ls.folders = [service.to_path(f.uri) for f in (params.workspace_folders or [])]
-    if not ls.folders and params.root_uri:
-        ls.folders = [service.to_path(params.root_uri)]
+    uris_given = [f.uri for f in (params.workspace_folders or [])] or ([params.root_uri] if params.root_uri else [])
+    ls.folders = _folders(uris_given)
     ls.options, problems = parse(params.initialization_options)
+    if len(ls.folders) < len(uris_given):
+        problems.append(f"workspace folders that are not files, or over {limits.MAX_PATH:,} characters, are ignored")
     for problem in problems:
         ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"Loreline: {problem}"))
 
 
+def _folders(given: list[str]) -> list[str]:
+    paths = [uris.to_fs_path(uri) if len(uri) <= limits.MAX_PATH else None for uri in given]
+    return [p for p in paths if p is not None]
+
+
 @server.feature(types.INITIALIZED)
-def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None:
+async def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None:
+    """Opening the store may migrate it or wait for another process's lock: off the loop."""
     try:
-        ls.watcher = StoreWatcher(ls.service.store, ls.options.poll_seconds, ls.changed)
+        svc = await asyncio.get_running_loop().run_in_executor(None, lambda: ls.service)
+        ls.watcher = StoreWatcher(svc.data_version, ls.options.poll_seconds, ls.changed)
     except LorelineError as err:
         ls.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"Loreline: {err}"))
         return
@@ -138,45 +205,49 @@ def on_shutdown(ls: LorelineServer, _: None) -> None:
     ls.close()
 
 
-@request(MEMORIES)
-def memories(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    status = p.choice("status", (*STATUSES, "any"), "active")
-    return ls.service.memories(
-        ls.project(p.string("folder")), kind=p.choice("kind", KINDS), status=None if status == "any" else status,
-        text=p.string("text"), offset=p.integer("offset", 0, low=0, high=10**9) or 0,
-        limit=p.integer("limit", ls.options.page_size, low=1, high=1000) or ls.options.page_size)
+@request(MEMORIES, MemoriesParams)
+def memories(ls: LorelineServer, svc: service.Service, p: MemoriesParams) -> dict[str, Any]:
+    return svc.memories(ls.project(p.folder), kind=p.kind, status=None if p.status == "any" else p.status,
+                        text=p.text, offset=p.offset, limit=p.limit or ls.options.page_size)
 
 
-@request(PROVENANCE)
-def provenance(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    return ls.service.provenance(p.integer("id", required=True) or 0)
+@request(PROVENANCE, IdParams)
+def provenance(ls: LorelineServer, svc: service.Service, p: IdParams) -> dict[str, Any]:
+    return svc.provenance(p.id)
 
 
-@request(RECALL)
-def recall(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    query = p.string("query", required=True) or ""
-    return ls.service.recall(ls.project(p.string("folder")), query,
-                             limit=p.integer("limit", 10, low=1, high=100) or 10,
-                             include_inactive=p.boolean("includeInactive"))
+@request(RECALL, RecallParams)
+def recall(ls: LorelineServer, svc: service.Service, p: RecallParams) -> dict[str, Any]:
+    return svc.recall(ls.project(p.folder), p.query, limit=p.limit, include_inactive=p.include_inactive)
 
 
-@request(CONFLICTS)
-def conflict_list(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    status = p.choice("status", ("pending", "resolved", "any"), "pending")
-    project = None if p.boolean("allProjects") else ls.project(p.string("folder"))
-    return ls.service.conflicts(project, None if status == "any" else status)
+@request(CONFLICTS, ConflictsParams)
+def conflict_list(ls: LorelineServer, svc: service.Service, p: ConflictsParams) -> dict[str, Any]:
+    project = None if p.all_projects else ls.project(p.folder)
+    return svc.conflicts(project, None if p.status == "any" else p.status)
 
 
-def write_request(method: str) -> Callable[[Callable[[service.Service, Params], dict[str, Any]]], None]:
+@server.feature(STATUS)
+async def status(ls: LorelineServer, raw: Any) -> dict[str, Any]:
+    p = structure(STATUS, raw, FolderParams)
+    return await answer(STATUS, ls.status_reader.run(lambda svc: _status(ls, svc, p)))
+
+
+def _status(ls: LorelineServer, svc: service.Service, p: FolderParams) -> dict[str, Any]:
+    return svc.status(ls.project(p.folder), facts=ls.status_cache.get(svc))
+
+
+Write = Callable[[service.Service, Any], dict[str, Any]]
+
+
+def write_request(method: str, kind: type[Any]) -> Callable[[Write], None]:
     """Register a custom request that writes. It runs off the event loop on its own store
     connection: waiting for another process's write lock must not freeze hovers and reads."""
-    def wrap(fn: Callable[[service.Service, Params], dict[str, Any]]) -> None:
+    def wrap(fn: Write) -> None:
         async def handler(ls: LorelineServer, raw: Any) -> dict[str, Any]:
-            p = Params(method, raw)
-            try:
-                result = await asyncio.get_running_loop().run_in_executor(None, _on_own_store, fn, p)
-            except LorelineError as err:
-                raise request_failed(err) from None
+            p = structure(method, raw, kind)
+            work = asyncio.get_running_loop().run_in_executor(None, _on_own_store, fn, p)
+            result = await answer(method, work)
             ls.changed(fn.__name__, result.get("project"))
             return result
         handler.__name__ = fn.__name__
@@ -184,53 +255,40 @@ def write_request(method: str) -> Callable[[Callable[[service.Service, Params], 
     return wrap
 
 
-def _on_own_store(fn: Callable[[service.Service, Params], dict[str, Any]], p: Params) -> dict[str, Any]:
-    with Store() as store:
-        return fn(service.Service(store), p)
+def _on_own_store(fn: Write, p: Any) -> dict[str, Any]:
+    with service.Service.open() as svc:
+        return fn(svc, p)
 
 
-@write_request(RESOLVE_CONFLICT)
-def conflict(svc: service.Service, p: Params) -> dict[str, Any]:
-    keep = p.choice("keep", ("new", "existing", "both"))
-    merge = p.string("merge")
-    if (keep is None) == (merge is None):
-        p._fail("keep", "given, or 'merge' given instead (exactly one of them)")
-    return svc.resolve_conflict(p.integer("id", required=True) or 0, f"keep_{keep}" if keep else "merge", merge)
+@write_request(RESOLVE_CONFLICT, ResolveParams)
+def conflict(svc: service.Service, p: ResolveParams) -> dict[str, Any]:
+    return svc.resolve_conflict(p.id, f"keep_{p.keep}" if p.keep else "merge", p.merge)
 
 
-@write_request(FORGET)
-def forget(svc: service.Service, p: Params) -> dict[str, Any]:
-    return svc.forget(p.integer("id", required=True) or 0)
+@write_request(FORGET, IdParams)
+def forget(svc: service.Service, p: IdParams) -> dict[str, Any]:
+    return svc.forget(p.id)
 
 
-@request(STATUS)
-def status(ls: LorelineServer, p: Params) -> dict[str, Any]:
-    project = ls.project(p.string("folder"))
-    info = collect(ls.service.store)
-    info["project"] = project
-    info["projectCounts"] = ls.service.project_counts(project)
-    return info
-
-
-@request(SET_API_KEY)
-def set_api_key(ls: LorelineServer, p: Params) -> dict[str, Any]:
+@server.feature(SET_API_KEY)
+async def set_api_key(ls: LorelineServer, raw: Any) -> dict[str, Any]:
+    """The keyring may answer slowly (D-Bus, an unlock prompt): off the event loop."""
     from loreline import keys
 
-    key = (p.string("key", required=True) or "").strip()
-    if not key:
-        p._fail("key", "a non-empty string")
-    where = keys.save_key(key)
+    p = structure(SET_API_KEY, raw, SetApiKeyParams)
+    work = asyncio.get_running_loop().run_in_executor(None, keys.save_key, p.key.strip())
+    try:
+        where = await answer(SET_API_KEY, work)
+    finally:
+        ls.status_cache.forget()
     return {"stored": True, "source": "keyring", "backend": where}
 
 
 @server.feature(IMPORT)
 async def import_sessions(ls: LorelineServer, raw: Any) -> dict[str, Any]:
-    p = Params(IMPORT, raw)
-    paths = p.strings("paths")
-    scope = p.choice("scope", ("claude-code", "codex", "cursor", "all"), "claude-code") or "claude-code"
-    days = p.integer("days", 14, low=1, high=3650) or 14
-    sessions = p.integer("sessions", 20, low=1, high=100_000) or 20
-    token = p.values.get("workDoneToken") or await _server_token(ls)
+    p = structure(IMPORT, raw, ImportParams)
+    paths = [fs_path(path, IMPORT) for path in p.paths] if p.paths is not None else None
+    token = p.work_done_token or await _server_token(ls)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     cancelled = _token_cancelled(ls, token)
@@ -244,13 +302,11 @@ async def import_sessions(ls: LorelineServer, raw: Any) -> dict[str, Any]:
     if token is not None:
         ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title="Loreline import", cancellable=True))
     try:
-        report = await loop.run_in_executor(None, lambda: service.run_import(
-            paths, scope, days, sessions, progress, lambda: stop.is_set() or cancelled()))
+        report = await answer(IMPORT, loop.run_in_executor(None, lambda: service.run_import(
+            paths, p.scope, p.days, p.sessions, progress, lambda: stop.is_set() or cancelled())))
     except asyncio.CancelledError:
         stop.set()
         raise
-    except LorelineError as err:
-        raise request_failed(err) from None
     finally:
         if token is not None:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
@@ -274,45 +330,69 @@ def _token_cancelled(ls: LorelineServer, token: Any) -> Callable[[], bool]:
     return check
 
 
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def on_did_open(ls: LorelineServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.documents.check(ls.workspace, params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def on_did_change(ls: LorelineServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.documents.check(ls.workspace, params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def on_did_close(ls: LorelineServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.documents.closed(params.text_document.uri)
+
+
+def _document_uri(uri: str, method: str) -> str:
+    if len(uri) > limits.MAX_PATH:
+        raise JsonRpcInvalidParams(f"{method}: the document URI is longer than {limits.MAX_PATH:,} characters")
+    return uri
+
+
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def on_hover(ls: LorelineServer, params: types.HoverParams) -> types.Hover | None:
-    try:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        line = document.lines[params.position.line] if params.position.line < len(document.lines) else ""
-        word = hover.word_at(line, params.position.character)
-        if word is None or ls.options.hover_limit == 0:
-            return None
-        found = ls.service.hover_memories(ls.project(document.path), word, ls.options.hover_limit)
-    except LorelineError as err:
-        raise request_failed(err) from None
+async def on_hover(ls: LorelineServer, params: types.HoverParams) -> types.Hover | None:
+    uri = _document_uri(params.text_document.uri, types.TEXT_DOCUMENT_HOVER)
+    if ls.options.hover_limit == 0:
+        return None
+    found = await answer(types.TEXT_DOCUMENT_HOVER, ls.readers.run(lambda svc: _hover(ls, svc, uri, params.position)))
     if not found:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover.markdown(found)))
 
 
-@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-def on_code_lens(ls: LorelineServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-    if not ls.options.code_lens:
+def _hover(ls: LorelineServer, svc: service.Service, uri: str, at: types.Position) -> list[Any]:
+    word = hover.word_at(ls.documents.line(ls.workspace, uri, at.line), at.character)
+    if word is None:
         return []
-    path = service.to_path(params.text_document.uri)
-    try:
-        found = ls.service.file_memories(ls.project(path), path)
-    except LorelineError as err:
-        raise request_failed(err) from None
+    path = uris.to_fs_path(uri)
+    return svc.hover_memories(ls.project(path), word, ls.options.hover_limit)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+async def on_code_lens(ls: LorelineServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    uri = _document_uri(params.text_document.uri, types.TEXT_DOCUMENT_CODE_LENS)
+    path = uris.to_fs_path(uri)
+    if not ls.options.code_lens or path is None:
+        return []
+    found = await answer(types.TEXT_DOCUMENT_CODE_LENS,
+                         ls.readers.run(lambda svc: svc.file_memories(ls.project(path), path)))
     if not found:
         return []
     title = f"Loreline: {len(found)} {'memory' if len(found) == 1 else 'memories'} about this file"
-    command = types.Command(title=title, command=SHOW_FILE_MEMORIES, arguments=[params.text_document.uri])
+    command = types.Command(title=title, command=SHOW_FILE_MEMORIES, arguments=[uri])
     return [types.CodeLens(range=types.Range(types.Position(0, 0), types.Position(0, 0)), command=command)]
 
 
 @server.command(SHOW_FILE_MEMORIES)
-def show_file_memories(ls: LorelineServer, *args: Any) -> dict[str, Any]:
-    uri = args[0] if args and isinstance(args[0], str) else None
-    if uri is None:
-        raise JsonRpcException(message=f"{SHOW_FILE_MEMORIES}: expects the file's URI", code=-32602)
-    path = service.to_path(uri)
-    return {"uri": uri, "items": ls.service.file_memories(ls.project(path), path)}
+async def show_file_memories(ls: LorelineServer, *args: Any) -> dict[str, Any]:
+    uri = args[0] if args and isinstance(args[0], str) and len(args[0]) <= limits.MAX_PATH else None
+    path = uris.to_fs_path(uri) if uri is not None else None
+    if uri is None or path is None:
+        raise JsonRpcInvalidParams(f"{SHOW_FILE_MEMORIES}: expects the file's URI")
+    items = await answer(SHOW_FILE_MEMORIES, ls.readers.run(lambda svc: svc.file_memories(ls.project(path), path)))
+    return {"uri": uri, "items": items}
 
 
 def custom_methods() -> list[str]:
@@ -326,7 +406,8 @@ class _ExpectedErrors(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        return not (isinstance(error, JsonRpcException) and error.code in (-32602, REQUEST_FAILED))
+        return not (isinstance(error, JsonRpcException)
+                    and error.code in (ErrorCodes.InvalidParams, LSPErrorCodes.RequestFailed))
 
 
 def main() -> None:

@@ -152,9 +152,16 @@ METHOD = """How each figure is taken (`scripts/benchlib/`; `scripts/bench --help
 - Recall: `recall.recall` (limit 10) per query; stores filled in bulk in one transaction. The floor is
   the same question with no index: a cosine scan of all the project's vectors (`vec_distance_cosine`
   over a plain BLOB column) plus a scan of all its text counting query words, fused the same way.
+- Store size: the same bulk fill, once with 1,000 projects of one memory and once with one project
+  of the largest store size; the database file after a WAL checkpoint, less an empty store's, per
+  project and per 1,000 memories, with the vector index's pages (SQLite's `dbstat`) apart.
 - The load figure next to the cores is the 1-minute load average when the run ended: the benchmark
   itself keeps about one core busy, so a higher figure means other work shared the machine and the
   timings are pessimistic.
+- Dry-run import: `pipeline.import_sessions` with the offline rules distiller and `dry_run=True` (what
+  `loreline import sessions --dry-run` does without a key: parse, sanitize + redact, chunk, the rules
+  classifier, evidence validation) over the main sessions, timed against `orjson.loads` on the same
+  lines in the same run; the figure is the ratio of the times (budget ≤ 2.5×).
 - Peak RSS: discovery + `import_sessions` (offline rules distiller) over the whole tree in a child
   process; the figure is the child's own `VmHWM` (on Linux `ru_maxrss` inherits the parent's peak
   across exec, so it is not used)."""

@@ -2,15 +2,25 @@
 
 Uses `loreline_hooks.bench.measure`: each figure is the median of many cold process starts
 with a throwaway HOME (the floor is the interpreter's own start-up, measured in the same run).
+Per-prompt recall (`UserPromptSubmit`) is timed on the sample store and on a project of
+`PROMPT_MEMORIES` generated memories, its lookup included.
 """
 
 from __future__ import annotations
 
-from loreline_hooks.bench import measure
+import json
+import os
+import random
+from pathlib import Path
 
+from loreline_hooks.bench import PROMPT_BUDGET_MS, UNRELATED_PROMPT, hook_command, measure, time_runs
+
+from . import texts
 from .registry import Context, Row, median
 
 BUDGET_MS = 40.0
+PROMPT_MEMORIES = 3000
+PROJECT = "/bench/prompt-project"
 
 
 def hook_wall(ctx: Context) -> list[Row]:
@@ -24,6 +34,47 @@ def hook_wall(ctx: Context) -> list[Row]:
     floor, stop, start = middle("python -c pass"), middle("Stop"), middle("SessionStart (memories)")
     figure = (f"Stop median {stop:.1f} ms, SessionStart with memories {start:.1f} ms "
               f"(floor `python -c pass` {floor:.1f} ms; {stop / floor:.1f}×)")
+    hit, miss = middle("UserPromptSubmit (relevant)"), middle("UserPromptSubmit (unrelated)")
+    big_hit, big_miss = _large_project(ctx)
+    worst = max(hit, miss, big_hit, big_miss)
+    prompt = (f"relevant {hit:.1f} ms, unrelated {miss:.1f} ms on the sample store; {big_hit:.1f} / "
+              f"{big_miss:.1f} ms over {PROMPT_MEMORIES} memories (floor `python -c pass` {floor:.1f} ms)")
     return [Row("hook entry, wall", figure, max(stop, start), "ms", "median ≤ 40 ms",
                 max(stop, start) <= BUDGET_MS, len(rounds), detail=results,
-                note=f"median of {len(rounds)} rounds of 15 cold starts each")]
+                note=f"median of {len(rounds)} rounds of 15 cold starts each"),
+            Row("per-prompt recall hook, wall", prompt, worst, "ms", f"median ≤ {PROMPT_BUDGET_MS:.0f} ms",
+                worst <= PROMPT_BUDGET_MS, len(rounds), note="UserPromptSubmit, lookup included, cold starts")]
+
+
+def _large_project(ctx: Context) -> tuple[float, float]:
+    """Medians of the prompt hook (a prompt two words of one memory match; an unrelated one)
+    over a project of `PROMPT_MEMORIES` generated memories."""
+    home = ctx.work / "prompt-home"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["LORELINE_HOME"] = str(home)
+    rng = random.Random(ctx.seed)
+    with ctx.step(f"filling a project with {PROMPT_MEMORIES} memories"):
+        target = _fill(home, rng)
+    hook = [*hook_command(), "UserPromptSubmit"]
+    hits, misses = [], []
+    for n in range(max(3, ctx.runs)):
+        payloads = [{"session_id": f"b-{n}-{i}", "cwd": PROJECT, "hook_event_name": "UserPromptSubmit",
+                     "prompt": f"Why does {target} break the build?"} for i in range(15)]
+        hits.append(time_runs(hook, [json.dumps(p).encode() for p in payloads], env, 15)["median_ms"])
+        miss = [json.dumps({**p, "prompt": UNRELATED_PROMPT}).encode() for p in payloads]
+        misses.append(time_runs(hook, miss, env, 15)["median_ms"])
+    return median(hits), median(misses)
+
+
+def _fill(home: os.PathLike[str], rng: random.Random) -> str:
+    """The store at `home` with the project's memories; returns two words one memory holds."""
+    from loreline.store import Store
+    from loreline.store import memories as store_memories
+
+    with Store(Path(home) / "loreline.db") as store, store.write():
+        for n in range(PROMPT_MEMORIES):
+            kind = rng.choice(("preference", "decision", "fact", "procedure"))
+            text = f"{texts.sentence(rng)} Marker{n} zeta{n}."
+            store_memories.insert(store, store_memories.NewMemory(PROJECT, kind, text, None, "bench"))
+    pick = rng.randrange(PROMPT_MEMORIES)
+    return f"marker{pick} and zeta{pick}"

@@ -89,8 +89,8 @@ def build(path: Path, items: list[Spec], vectors: list[bytes], users: list[tuple
             "observed_at, replay_key, created_at) VALUES(?, 'claude-code', ?, ?, ?, ?, ?, ?, NULL, ?)",
             [(i, f"s-{i % 997}", f"/home/dev/.claude/projects/x/s-{i % 997}.jsonl", i % 500 + 1, i % 500 + 3,
               s.text, stamp, stamp) for i, (s, _) in enumerate(everything, start=1)])
-        conn.executemany("INSERT INTO memory_vec(memory_id, project, embedding) VALUES(?,?,?)",
-                         [(i, s.project, v) for i, (s, v) in enumerate(everything, start=1)])
+        conn.executemany("INSERT INTO memory_vec(memory_id, embedding) VALUES(?,?)",
+                         [(i, v) for i, (_, v) in enumerate(everything, start=1)])
         conn.execute("CREATE TABLE floor_vec(memory_id INTEGER PRIMARY KEY, project TEXT NOT NULL, embedding BLOB)")
         conn.execute("CREATE INDEX floor_vec_by_project ON floor_vec(project)")
         conn.executemany("INSERT INTO floor_vec(memory_id, project, embedding) VALUES(?,?,?)",

@@ -7,17 +7,20 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 
 from __future__ import annotations
 
-from . import capture_bench, lsp_bench, recall_bench, reimport, rss, team_bench, throughput
+from . import capture_bench, dryrun_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench, team_bench, throughput
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
     "hook": capture_bench.hook_wall,  # first: process start-up timings want a quiet machine
     "throughput": throughput.pipeline_vs_orjson,
     "redaction": throughput.redaction,
+    "dry-run": dryrun_bench.dry_run_vs_orjson,
     "reimport": reimport.unchanged_sessions,
     "recall": recall_bench.recall_latency,
+    "store-size": size_bench.store_size,
     "peak-rss": rss.peak_rss,
     "lsp": lsp_bench.lsp_timings,
+    "mcp": mcp_bench.mcp_timings,
     "team": team_bench.team_store,
 }
 

@@ -1,6 +1,6 @@
 """`scripts/eval`: extraction and retrieval metrics; `scripts/eval redaction …` hands over.
 
-    scripts/eval [all|extraction|retrieval] [--backend rules,anthropic] [--verbose]
+    scripts/eval [all|extraction|retrieval] [--backend rules,anthropic] [--real rules] [--cv] [--verbose]
     scripts/eval redaction [ARGS…]      → scripts/eval_redaction.py main(ARGS)
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
 """
@@ -21,7 +21,7 @@ import orjson
 
 from benchlib import docs
 
-from . import backends, dataset, extraction, report, retrieval
+from . import backends, dataset, extraction, realcv, realreport, realset, report, retrieval
 
 RESULTS = docs.ROOT / ".bench" / "eval.json"
 
@@ -32,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
     p.add_argument("--backend", default="rules,anthropic",
                    help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
+    p.add_argument("--real", default="rules",
+                   help="backends also scored on the real labelled set, comma-separated (rules; a model backend "
+                        "is billed for every one of its sessions)")
+    p.add_argument("--cv", action="store_true",
+                   help="also score the real set's tuning half leave-one-group-out (rules only; never reads the test half)")
     p.add_argument("--verbose", "-v", action="store_true", help="print every miss and false positive")
     p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/eval.json)")
     p.add_argument("--docs", type=Path, default=docs.DOC, help="the Markdown file whose eval section is rewritten")
@@ -60,6 +65,8 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="loreline-eval-"))
     runs: list[extraction.Run] = []
+    real: list[tuple[str, realset.HalfScore]] = []
+    cv: tuple[list[realcv.GroupScore], realcv.GroupScore, dict[str, realcv.CueTally]] | None = None
     result: retrieval.Result | None = None
     cases = dataset.load()
     skipped = [b for b in chosen if b.make is None] if args.what in ("all", "extraction") else []
@@ -69,6 +76,10 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
                 if backend.make is not None:
                     runs.append(extraction.run(backend.name, backend.make(), cases, dataset.SESSIONS,
                                                work / f"home-{backend.name}"))
+                    if backend.name in args.real.split(","):
+                        real += [(backend.name, realset.score_half(backend.make(), half)) for half in ("tune", "test")]
+                    if backend.name == "rules" and args.cv:
+                        cv = realcv.cross_validate()
         if args.what in ("all", "retrieval"):
             result = retrieval.evaluate(work / "home-retrieval")
     finally:
@@ -76,14 +87,25 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
     elapsed = time.perf_counter() - started
     info = docs.machine()
     print(report.render(runs, skipped, result, info, args.verbose))
+    if real:
+        print(realreport.render(real))
+    if cv is not None:
+        print(realcv.render(*cv))
     print(f"total {elapsed:.1f} s")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_bytes(orjson.dumps(report.as_json(runs, skipped, result, info, elapsed),
-                                       option=orjson.OPT_INDENT_2) + b"\n")
+    document = report.as_json(runs, skipped, result, info, elapsed)
+    document["real"] = [{"backend": name, **realset.as_json(score)} for name, score in real]
+    if cv is not None:
+        document["real_cv"] = [realcv.as_json(group) for group in [*cv[0], cv[1]]]
+    args.json.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
     if not args.no_docs:
         sessions = sum(len(c.sessions) for c in cases)
-        docs.write_section("eval", report.markdown(runs, skipped, result, info, elapsed, len(cases), sessions),
-                           args.docs)
+        section = report.markdown(runs, skipped, result, info, elapsed, len(cases), sessions)
+        if real:
+            section += "\n" + realreport.markdown(real)
+        if cv is not None:
+            section += "\n" + realcv.markdown(*cv[:2]) + "\n"
+        docs.write_section("eval", section, args.docs)
     return 0
 
 

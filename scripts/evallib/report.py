@@ -53,7 +53,14 @@ def findings(run: Run) -> list[str]:
 
 
 def retrieval_rows(result: retrieval.Result) -> list[list[str]]:
-    return [[m.name, f"{m.recall_at_5:.2f}", f"{m.mrr:.2f}", str(m.leaks), str(len(m.misses))] for m in result.methods]
+    rows = []
+    for m in result.methods:
+        for half in ("test", "tune"):
+            h = m.halves[half]
+            rows.append([m.name, m.embedder, half, f"{h.recall_at_5:.2f}", f"{h.paraphrase_recall_at_5:.2f}",
+                         f"{h.mrr:.2f}", f"{h.abstention_hits}/{h.abstentions}", str(h.leaks),
+                         f"{m.p50_ms:.2f}"])
+    return rows
 
 
 def text_table(headers: list[str], rows: list[list[str]]) -> str:
@@ -64,7 +71,8 @@ def text_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-RETRIEVAL_COLUMNS = ["method", "recall@5", "MRR", "leaks", "questions missed"]
+RETRIEVAL_COLUMNS = ["method", "embedder", "half", "recall@5", "paraphrase recall@5", "MRR", "abstention hits",
+                     "leaks", "p50 ms"]
 CASE_COLUMNS = ["case", "found", "stored", "missed", "false +", "forbidden"]
 
 
@@ -81,7 +89,8 @@ def render(runs: list[Run], skipped: list[Backend], result: retrieval.Result | N
         out += [f"Retrieval ({result.questions} questions over {result.memories} memories)",
                 text_table(RETRIEVAL_COLUMNS, retrieval_rows(result)), ""]
         if verbose:
-            out += [f"  not in the top {retrieval.TOP}, {m.name}: {q}" for m in result.methods for q in m.misses]
+            out += [f"  not in the top {retrieval.TOP}, {m.name} ({m.embedder}, {half}): {q}"
+                    for m in result.methods for half in retrieval.HALVES for q in m.halves[half].misses]
     return "\n".join(out)
 
 
@@ -101,8 +110,11 @@ def markdown(runs: list[Run], skipped: list[Backend], result: retrieval.Result |
         out += [f"### Retrieval: {result.questions} questions over {result.memories} memories", "",
                 "The answering memories of one project, three of another and seeded distractors (notes about "
                 "other work in the same vocabulary), stored through the belief pipeline; questions worded as "
-                "people ask them (`tests/eval/retrieval.json`). recall@5 averages the share of relevant "
-                "memories in the top 5; MRR uses the top 10; leaks count other-project hits in a top 5.", "",
+                "people ask them (`tests/eval/retrieval.json`), split into a tuning and a test half before any "
+                "embedder was compared; the test half is the figure to read. Paraphrases share no content word "
+                "with their answer; abstention questions have no answer and must get no hit. recall@5 averages "
+                "the share of relevant memories in the top 5; MRR uses the top 10; leaks count other-project "
+                "hits in a top 5; p50 is the median time of one recall (query embedding included).", "",
                 docs.markdown_table(RETRIEVAL_COLUMNS, retrieval_rows(result)), ""]
     return "\n".join(out)
 

@@ -1,20 +1,26 @@
-"""Retrieval eval: questions over stored memories, `recall.recall` against FTS alone.
+"""Retrieval eval: questions over stored memories, per embedder, fused recall against FTS alone.
 
 `tests/eval/retrieval.json` holds the answering memories of one project, a few memories of
-a second project, and questions with the keys of the memories that answer them. A fresh
-store gets those memories through the belief pipeline (`beliefs.reconcile`, so vectors
-and FTS rows are made as in an import) plus seeded distractors in the same project: notes
-about other work that share the everyday vocabulary but answer none of the questions.
+a second project, and questions with the keys of the memories that answer them. Each question
+belongs to the tuning or the test half (fixed when the set was written, before any embedder
+was compared); `paraphrase` questions share no content word with their answer; `abstain`
+questions have no answer in the project and must get no hit at all. A fresh store per
+embedder gets the memories through the belief pipeline (`beliefs.reconcile`, so vectors and
+FTS rows are made as in an import) plus seeded distractors in the same project: notes about
+other work that share everyday vocabulary but answer none of the questions.
 
-Metrics per method, over the questions: recall@5 (share of relevant memories in the top 5,
-averaged), MRR (1 / rank of the first relevant memory in the top 10, 0 when absent), and
-leaks (hits from the other project in any top 5: must be 0).
+Metrics per method and half: recall@5 over answerable questions and over paraphrases (share
+of relevant memories in the top 5, averaged), MRR (1 / rank of the first relevant memory in
+the top 10), abstention hits (abstain questions that got any hit), leaks (hits from the other
+project in any top 5: must be 0) and the median query time.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import statistics
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,10 +28,10 @@ from typing import Any
 
 from benchlib import texts
 from loreline import beliefs
-from loreline.embed import default_embedder
+from loreline.embed import Embedder, HashingEmbedder
 from loreline.home import using as loreline_home
 from loreline.models import Candidate, Evidence, Provenance
-from loreline.recall import USER_SCOPE, recall
+from loreline.recall import USER_SCOPE, Fusion, recall
 from loreline.store import Store, search
 
 from .dataset import EVAL_DIR
@@ -33,6 +39,7 @@ from .dataset import EVAL_DIR
 SPEC = EVAL_DIR / "retrieval.json"
 TOP = 5
 DEPTH = 10
+HALVES = ("tune", "test")
 DISTRACTORS = (
     "Fixed the {a}_{b} bug in {file} by resetting the {c} before each {d}.",
     "The {a} {b} in {file} retries three times and then gives up.",
@@ -40,15 +47,32 @@ DISTRACTORS = (
     "The {a} dashboard shows {b} per {c}; numbers lag by about five minutes.",
     "Paired on the {a} {b} refactor; {file} still needs a follow-up for {c}.",
 )
+Search = Callable[[Store, str, str], list[int]]
+
+
+@dataclass(slots=True)
+class HalfScore:
+    questions: int = 0
+    recall_at_5: float = 0.0
+    paraphrase_recall_at_5: float = 0.0
+    paraphrases: int = 0
+    mrr: float = 0.0
+    abstention_hits: int = 0
+    abstentions: int = 0
+    leaks: int = 0
+    misses: list[str] = field(default_factory=list)  # answerable questions with nothing relevant in the top 5
 
 
 @dataclass(slots=True)
 class MethodScore:
     name: str
-    recall_at_5: float = 0.0
-    mrr: float = 0.0
-    leaks: int = 0
-    misses: list[str] = field(default_factory=list)  # questions with nothing relevant in the top 5
+    embedder: str
+    halves: dict[str, HalfScore] = field(default_factory=dict)
+    p50_ms: float = 0.0
+
+    @property
+    def test(self) -> HalfScore:
+        return self.halves["test"]
 
 
 @dataclass(slots=True)
@@ -56,6 +80,16 @@ class Result:
     questions: int
     memories: int
     methods: list[MethodScore]
+
+
+def candidates() -> dict[str, Callable[[], Embedder]]:
+    """The embedders to compare: hashing always; the static model when its package is there."""
+    found: dict[str, Callable[[], Embedder]] = {"hashing": HashingEmbedder}
+    from loreline.embed import static
+
+    if static.model_dir() is not None:
+        found["static"] = static.StaticEmbedder
+    return found
 
 
 def distractors(n: int, seed: int) -> list[str]:
@@ -67,9 +101,8 @@ def distractors(n: int, seed: int) -> list[str]:
     return out
 
 
-def fill(store: Store, spec: dict[str, Any], seed: int) -> dict[int, tuple[str, str]]:
+def fill(store: Store, spec: dict[str, Any], seed: int, embedder: Embedder) -> dict[int, tuple[str, str]]:
     """Store every memory of the spec; returns memory id → (key, project)."""
-    embedder = default_embedder()
     keyed: dict[int, tuple[str, str]] = {}
     items = [(m, spec["project"]) for m in spec["memories"]]
     items += [(m, spec["other_project"]) for m in spec["other_memories"]]
@@ -86,41 +119,73 @@ def fill(store: Store, spec: dict[str, Any], seed: int) -> dict[int, tuple[str, 
     return keyed
 
 
-def by_recall(store: Store, question: str, project: str) -> list[int]:
-    return [hit.memory.id for hit in recall(store, question, project, limit=DEPTH)]
+def methods_for(embedder: Embedder, fusion: Fusion | None = None) -> dict[str, Search]:
+    def fused(store: Store, question: str, project: str) -> list[int]:
+        hits = recall(store, question, project, limit=DEPTH, embedder=embedder, fusion=fusion)
+        return [hit.memory.id for hit in hits]
+
+    return {"recall (FTS + vectors, RRF)": fused}
 
 
 def by_fts(store: Store, question: str, project: str) -> list[int]:
     return search.fts(store, question, (project, USER_SCOPE), DEPTH, ("active",))
 
 
-METHODS: dict[str, Callable[[Store, str, str], list[int]]] = {"recall (FTS + vectors, RRF)": by_recall,
-                                                                "FTS only (bm25)": by_fts}
-
-
-def evaluate(home: Path, spec_path: Path = SPEC, seed: int = 7) -> Result:
+def evaluate(home: Path, spec_path: Path = SPEC, seed: int = 7,
+             only: dict[str, Callable[[], Embedder]] | None = None) -> Result:
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
-    with loreline_home(home), Store() as store:
-        keyed = fill(store, spec, seed)
-        methods = [_score(name, fn, store, spec, keyed) for name, fn in METHODS.items()]
-    return Result(len(spec["questions"]), len(keyed), methods)
+    methods: list[MethodScore] = []
+    memories = 0
+    for name, make in (only or candidates()).items():
+        embedder = make()
+        with loreline_home(home / name), Store() as store:
+            keyed = fill(store, spec, seed, embedder)
+            memories = len(keyed)
+            if not methods:
+                methods.append(score("FTS only (bm25)", "—", by_fts, store, spec, keyed))
+            for label, fn in methods_for(embedder).items():
+                methods.append(score(label, name, fn, store, spec, keyed))
+    return Result(len(spec["questions"]), memories, methods)
 
 
-def _score(name: str, fn: Callable[[Store, str, str], list[int]], store: Store, spec: dict[str, Any],
-           keyed: dict[int, tuple[str, str]]) -> MethodScore:
-    out = MethodScore(name)
-    recalls, ranks = [], []
-    for question in spec["questions"]:
+def score(name: str, embedder: str, fn: Search, store: Store, spec: dict[str, Any],
+          keyed: dict[int, tuple[str, str]]) -> MethodScore:
+    out = MethodScore(name, embedder)
+    timings: list[float] = []
+    for half in HALVES:
+        questions = [q for q in spec["questions"] if q["split"] == half]
+        out.halves[half] = _half(fn, store, spec, keyed, questions, timings)
+    out.halves["all"] = _half(fn, store, spec, keyed, spec["questions"], [])
+    out.p50_ms = statistics.median(timings) * 1000 if timings else 0.0
+    return out
+
+
+def _half(fn: Search, store: Store, spec: dict[str, Any], keyed: dict[int, tuple[str, str]],
+          questions: list[dict[str, Any]], timings: list[float]) -> HalfScore:
+    out = HalfScore()
+    recalls, ranks, paraphrase = [], [], []
+    for question in questions:
+        started = time.perf_counter()
         ids = fn(store, question["q"], spec["project"])
+        timings.append(time.perf_counter() - started)
         keys = [keyed.get(i, ("", ""))[0] for i in ids]
-        relevant = set(question["relevant"])
-        recalls.append(len(relevant & set(keys[:TOP])) / len(relevant))
-        ranks.append(reciprocal_rank(keys, relevant))
         out.leaks += sum(1 for i in ids[:TOP] if keyed.get(i, ("", spec["project"]))[1] != spec["project"])
+        if question.get("abstain"):
+            out.abstentions += 1
+            out.abstention_hits += 1 if ids else 0
+            continue
+        relevant = set(question["relevant"])
+        share = len(relevant & set(keys[:TOP])) / len(relevant)
+        recalls.append(share)
+        if question.get("paraphrase"):
+            paraphrase.append(share)
+        ranks.append(reciprocal_rank(keys, relevant))
         if not relevant & set(keys[:TOP]):
             out.misses.append(question["q"])
-    out.recall_at_5 = sum(recalls) / len(recalls)
-    out.mrr = sum(ranks) / len(ranks)
+    out.questions, out.paraphrases = len(recalls), len(paraphrase)
+    out.recall_at_5 = sum(recalls) / len(recalls) if recalls else 0.0
+    out.paraphrase_recall_at_5 = sum(paraphrase) / len(paraphrase) if paraphrase else 0.0
+    out.mrr = sum(ranks) / len(ranks) if ranks else 0.0
     return out
 
 

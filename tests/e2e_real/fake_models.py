@@ -266,21 +266,41 @@ class Handler(BaseHTTPRequestHandler):
     # -- OpenAI Responses ---------------------------------------------------------------
 
     def _openai(self, body: dict[str, Any]) -> None:
-        text = self.server.replies.answer(last_user_text(body.get("input")))
+        items = body.get("input") if isinstance(body.get("input"), list) else []
+        after_tool = bool(items) and isinstance(items[-1], dict) and items[-1].get("type") == "function_call_output"
+        # a tool's output answers the call: the turn then ends in text (never the same call again)
+        text = self.server.replies.default if after_tool else self.server.replies.answer(last_user_text(items))
         response_id, item_id = "resp_" + uuid.uuid4().hex[:24], "msg_" + uuid.uuid4().hex[:24]
         usage = {"input_tokens": 40, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 50}
-        part = {"type": "output_text", "text": text, "annotations": []}
-        item = {"id": item_id, "type": "message", "role": "assistant", "status": "completed", "content": [part]}
+        tool = tool_of(text)
+        if tool is not None:
+            item: dict[str, Any] = {"id": "fc_" + uuid.uuid4().hex[:24], "type": "function_call",
+                                    "status": "completed", "call_id": "call_" + uuid.uuid4().hex[:20],
+                                    **_namespaced(tool["name"], body.get("tools")),
+                                    "arguments": json.dumps(tool["input"])}
+        else:
+            part = {"type": "output_text", "text": text, "annotations": []}
+            item = {"id": item_id, "type": "message", "role": "assistant", "status": "completed", "content": [part]}
         base = {"id": response_id, "object": "response", "created_at": int(time.time()),
                 "model": str(body.get("model") or "gpt-fake")}
         if not body.get("stream"):
             return self._json(200, dict(base, status="completed", output=[item], usage=usage))
         self._start_stream()
-        where = {"item_id": item_id, "output_index": 0, "content_index": 0}
-        events: list[dict[str, Any]] = [
+        events = [
             {"type": "response.created", "response": dict(base, status="in_progress", output=[])},
             {"type": "response.in_progress", "response": dict(base, status="in_progress", output=[])},
+            *(self._function_events(item) if tool is not None else self._text_events(item, text)),
+            {"type": "response.completed", "response": dict(base, status="completed", output=[item], usage=usage)},
+        ]
+        for number, event in enumerate(events):
+            self._event(event["type"], dict(event, sequence_number=number))
+
+    @staticmethod
+    def _text_events(item: dict[str, Any], text: str) -> list[dict[str, Any]]:
+        part = item["content"][0]
+        where = {"item_id": item["id"], "output_index": 0, "content_index": 0}
+        return [
             {"type": "response.output_item.added", "output_index": 0, "item": dict(item, status="in_progress",
                                                                                    content=[])},
             {"type": "response.content_part.added", **where, "part": dict(part, text="")},
@@ -288,10 +308,29 @@ class Handler(BaseHTTPRequestHandler):
             {"type": "response.output_text.done", **where, "text": text},
             {"type": "response.content_part.done", **where, "part": part},
             {"type": "response.output_item.done", "output_index": 0, "item": item},
-            {"type": "response.completed", "response": dict(base, status="completed", output=[item], usage=usage)},
         ]
-        for number, event in enumerate(events):
-            self._event(event["type"], dict(event, sequence_number=number))
+
+    @staticmethod
+    def _function_events(item: dict[str, Any]) -> list[dict[str, Any]]:
+        where = {"item_id": item["id"], "output_index": 0}
+        return [
+            {"type": "response.output_item.added", "output_index": 0,
+             "item": dict(item, status="in_progress", arguments="")},
+            *({"type": "response.function_call_arguments.delta", **where, "delta": piece}
+              for piece in halves(item["arguments"])),
+            {"type": "response.function_call_arguments.done", **where, "arguments": item["arguments"]},
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+        ]
+
+
+def _namespaced(name: str, tools: Any) -> dict[str, str]:
+    """A call to `<namespace>__<tool>` names the tool inside its namespace, as the Responses API
+    does for tools offered in a `namespace` group (Codex groups each MCP server's tools so)."""
+    for group in tools if isinstance(tools, list) else []:
+        prefix = f"{group.get('name')}__" if isinstance(group, dict) and group.get("type") == "namespace" else None
+        if prefix and name.startswith(prefix):
+            return {"namespace": str(group["name"]), "name": name[len(prefix):]}
+    return {"name": name}
 
 
 class Server(ThreadingHTTPServer):

@@ -164,7 +164,7 @@ def test_the_pinned_client_ran_offline_against_the_fake_api(story: Story, real_c
 
 def test_connect_installed_the_hooks_into_the_isolated_settings(story: Story) -> None:
     settings = json.loads((story.box.home / ".claude" / "settings.json").read_text(encoding="utf-8"))
-    for event in ("SessionStart", "Stop", "PreCompact", "SessionEnd"):
+    for event in ("SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"):
         commands = [h["command"] for g in settings["hooks"][event] for h in g["hooks"]]
         assert len(commands) == 1 and commands[0].endswith(f"loreline-hook {event}"), (event, commands)
         assert Path(commands[0].split()[0]).is_absolute()

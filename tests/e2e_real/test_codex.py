@@ -1,14 +1,15 @@
-"""The real Codex CLI (`codex exec`) against a fake OpenAI Responses API: its `notify` call
-reaches Loreline, its rollout is imported once, and provenance points at the rollout lines.
+"""The real Codex CLI (`codex exec`) against a fake OpenAI Responses API: its hooks reach
+Loreline, its rollout is imported once, and provenance points at the rollout lines.
 
 The story, told once per module:
 
-1. `loreline connect codex` merges the notify program into the user's config.toml (which
-   points the model provider at the fake server);
-2. `codex exec` stating a preference and a decision (worker lock held: the notify record is
+1. `loreline connect codex` writes Loreline's hooks into `$CODEX_HOME/hooks.json` and leaves
+   the user's config.toml (which points the model provider at the fake server) as it was;
+   every run passes `--dangerously-bypass-hook-trust`, standing in for the user's trust;
+2. `codex exec` stating a preference and a decision (worker lock held: the Stop record is
    read from the spool, then `loreline worker --drain` imports it);
 3. `codex exec resume --last` adding a fact and repeating the preference (no lock: the worker
-   the notify call starts imports it by itself);
+   the SessionEnd hook starts imports it by itself);
 4. `codex exec` under `LORELINE_OFF=1` stating a decision: nothing is captured.
 """
 
@@ -89,7 +90,7 @@ class Story:
 
 
 def codex(story: Story, step: str, *args: str, **env: str) -> Run:
-    run = story.box.codex(step, ["exec", *args], REPLIES, **env).check()
+    run = story.box.codex(step, ["exec", "--dangerously-bypass-hook-trust", *args], REPLIES, **env).check()
     story.runs[step] = run
     return run
 
@@ -100,7 +101,8 @@ def tell(story: Story) -> Story:
     box.loreline("connect", "codex")
     with box.worker_lock():
         codex(story, "startup", f"{PREFERENCE} {DECISION}")
-        wait_for(lambda: bool(box.spool_records()), "the notify call to reach Loreline's spool", timeout=20)
+        wait_for(lambda: any(r["event"] == "SessionEnd" for r in box.spool_records()),
+                 "the SessionEnd hook to reach Loreline's spool", timeout=20)
         story.spools["startup"] = box.spool_records()
     box.drain()
     story.memories["startup"] = box.memories()
@@ -111,7 +113,7 @@ def tell(story: Story) -> Story:
     def imported() -> bool:
         found = story.jobs_of(rollout)
         return len(found) == 2 and all(j["state"] == "done" for j in found)
-    wait_for(imported, f"the worker started by notify to import the resumed rollout (jobs: {box.jobs()})")
+    wait_for(imported, f"the worker started by SessionEnd to import the resumed rollout (jobs: {box.jobs()})")
     story.memories["resume"] = box.memories()
 
     story.jobs["before-paused"] = box.jobs()
@@ -142,24 +144,25 @@ def test_the_pinned_client_ran_offline_against_the_fake_api(story: Story, real_c
     assert story.runs["startup"].stdout.strip() == "Noted: uv only, and SQLite in WAL mode."
 
 
-def test_connect_added_notify_and_kept_the_users_config(story: Story) -> None:
-    import tomllib
+def test_connect_added_hooks_and_kept_the_users_config(story: Story) -> None:
+    assert (story.box.codex_home / "config.toml").read_text(encoding="utf-8") == USER_CONFIG
+    hooks = json.loads((story.box.codex_home / "hooks.json").read_text(encoding="utf-8"))["hooks"]
+    assert list(hooks) == ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
+    for event, groups in hooks.items():
+        [[handler]] = [g["hooks"] for g in groups]
+        assert handler["command"].endswith(f"loreline-hook {event}") and Path(handler["command"].split()[0]).is_absolute()
 
-    text = (story.box.codex_home / "config.toml").read_text(encoding="utf-8")
-    assert "# my Codex settings: a local model provider" in text and "# replaced per run with -c" in text
-    config = tomllib.loads(text)
-    assert config["notify"][-1] == "codex-notify" and Path(config["notify"][0]).is_absolute()
-    assert config["model_providers"]["fake"]["wire_api"] == "responses"
 
-
-def test_the_notify_call_reached_loreline(story: Story) -> None:
-    (record,) = story.spools["startup"]
+def test_the_stop_and_session_end_hooks_reached_loreline(story: Story) -> None:
+    records = story.spools["startup"]
+    assert [r["event"] for r in records] == ["Stop", "SessionEnd"], records
     rollout = first_rollout(story)
     thread = rollout.stem.split("-", 6)[-1]
-    assert (record["event"], record["tool"], record["session_id"]) == ("codex-notify", "codex", thread), record
-    assert record["transcript_path"] == str(rollout) and record["cwd"] == str(story.box.repo)
-    assert record["last_assistant_message"] == "Noted: uv only, and SQLite in WAL mode."
-    assert record["extra"].get("turn_id"), record
+    for record in records:
+        assert (record["tool"], record["session_id"]) == ("codex", thread), record
+        assert record["transcript_path"] == str(rollout) and record["cwd"] == str(story.box.repo)
+    assert records[0]["last_assistant_message"] == "Noted: uv only, and SQLite in WAL mode."
+    assert records[0]["extra"].get("turn_id"), records[0]
 
 
 def test_the_rollout_was_imported_once(story: Story) -> None:

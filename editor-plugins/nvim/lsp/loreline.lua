@@ -12,7 +12,6 @@ local MAX_BYTES = 2 * 1024 * 1024
 ---@type vim.lsp.Config
 return {
   cmd = { "loreline", "lsp" },
-  root_markers = { ".git" },
   ---@param bufnr integer
   ---@param on_dir fun(root: string)
   root_dir = function(bufnr, on_dir)
@@ -41,5 +40,12 @@ return {
   },
   on_attach = function(client, bufnr)
     require("loreline").on_attach(client, bufnr)
+  end,
+  -- requests made while the server starts wait for these (no polling)
+  on_init = function(client)
+    require("loreline").on_init(client)
+  end,
+  on_exit = function(_, _, client_id)
+    require("loreline").on_exit(client_id)
   end,
 }

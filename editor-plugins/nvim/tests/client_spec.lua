@@ -246,7 +246,7 @@ function scenarios.commands()
   local conflict = assert(os.getenv("LORELINE_TEST_CONFLICT"))
   vim.cmd("Loreline status")
   noted("3 memories in " .. REPO)
-  noted("pending conflicts: 1")
+  noted("pending conflicts: 1 (2 in all projects)")
   vim.cmd("Loreline conflicts")
   local conflicts = wait_view("conflicts", "conflict #" .. conflict)
   contains(text(conflicts), "existing #", "conflicts view")
@@ -303,6 +303,24 @@ function scenarios.import()
   wait_view("memories", "bump the worker pool to 77 threads")
   eq(progress[1], "begin", "first progress report")
   eq(progress[#progress], "end", "last progress report")
+end
+
+function scenarios.early_command()
+  start()
+  vim.cmd("Loreline status") -- from an empty buffer: the client starts now
+  -- a client is listed only once it is initialized: none yet, so the requests had to wait
+  eq(#vim.lsp.get_clients({ name = "loreline" }), 0, "initialized clients right after the command")
+  noted("sessions imported: 1") -- sent by on_init once the server answered initialize
+  local server_exits = { "sh", "-c", "exit 3" }
+  vim.lsp.config("loreline", { cmd = server_exits })
+  for _, c in ipairs(vim.lsp.get_clients({ name = "loreline" })) do
+    c:stop(true)
+  end
+  wait("the first client to stop", function()
+    return #vim.lsp.get_clients({ name = "loreline" }) == 0
+  end)
+  vim.cmd("Loreline status")
+  noted("the server did not start")
 end
 
 function scenarios.missing_server()

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { messageOf, showError, showLogs } from './logging';
 import { currentFolder, type Node } from './memoriesView';
 import {
-  type Conflict, count, type ImportReport, type Memory, Methods, type RecallResult, span,
+  type Conflict, count, type ImportReport, importSummary, type Memory, Methods, type RecallResult, span,
 } from './protocol';
 import { openSource, type ProvenancePanel } from './provenance';
 import type { Progress, Server } from './server';
@@ -214,10 +214,7 @@ async function importSessions(server: Server, options?: { paths?: string[] }): P
       following.dispose();
     }
   });
-  const failed = report.failed.length ? `, ${report.failed.length} failed` : '';
-  void vscode.window.showInformationMessage(`Loreline: ${count(report.imported, 'session', 'sessions')} imported` +
-    ` (${report.unchanged} unchanged${failed}): ${report.added} added, ${report.merged} merged` +
-    `${report.cancelled ? ' (cancelled)' : ''} · distiller ${report.backend}.`);
+  void vscode.window.showInformationMessage(`Loreline: ${importSummary(report)}`);
   return report;
 }
 

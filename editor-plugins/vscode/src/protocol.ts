@@ -33,11 +33,16 @@ export interface Memory {
   version: number;
   pinned: boolean;
   project: string;
+  scope: string;
   createdAt: string;
   observedAt: string | null;
   validUntil: string | null;
+  extractor: string;
+  rootId: number | null;
+  replaces: number | null;
   files: string[];
   sourceCount: number;
+  source: Source | null;
 }
 
 export interface Source {
@@ -90,31 +95,48 @@ export interface RecallResult {
   items: RecallHit[];
 }
 
+/** `loreline import sessions --json`, camelCased: every session accounted for, every count kept. */
 export interface ImportReport {
-  imported: number;
-  unchanged: number;
-  leftOut: { path: string; reason: string }[];
-  failed: { path: string; error: string }[];
+  dryRun: boolean;
+  backend: string;
+  cancelled: boolean;
+  sessions: {
+    imported: number;
+    unchanged: number;
+    leftOut: { path: string; reason: string }[];
+    failed: { path: string; error: string }[];
+    /** rate limited or capped: nothing lost, the next import resumes them */
+    deferred: { path: string; reason: string }[];
+  };
   turns: number;
   chunks: number;
   candidates: number;
   rejected: Record<string, number>;
   added: number;
   merged: number;
-  cancelled: boolean;
-  backend: string;
+  versioned: number;
+  conflicts: number;
 }
 
-/** `loreline status --json` plus the project (its keys are the CLI's snake_case ones). */
+export interface ProjectCounts {
+  active: number;
+  superseded: number;
+  forgotten: number;
+  pendingConflicts: number;
+}
+
+/** `loreline status --json` run from the folder, camelCased; `projectCounts` are that project's. */
 export interface Status {
   store: string;
-  store_bytes: number;
+  storeBytes: number;
   memories: { active: number; superseded: number; forgotten: number };
-  sessions_imported: number;
-  pending_conflicts: number;
+  sessionsImported: number;
+  /** in every project: the status item shows `projectCounts.pendingConflicts` */
+  pendingConflicts: number;
   backend: string;
   embedder: string;
   project: string;
+  projectCounts: ProjectCounts;
 }
 
 export interface FileMemories {
@@ -135,4 +157,24 @@ export function day(value: string | null | undefined): string {
 /** "1 memory", "2 memories". */
 export function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The status item's text: the project's memories and the project's own pending conflicts. */
+export function statusSummary(status: Status): string {
+  const counts = status.projectCounts;
+  const conflicts = counts.pendingConflicts ? ` · ${count(counts.pendingConflicts, 'conflict', 'conflicts')}` : '';
+  return `${count(counts.active, 'memory', 'memories')}${conflicts}`;
+}
+
+/** One line about a finished import; deferred sessions are named with why they wait. */
+export function importSummary(report: ImportReport): string {
+  const sessions = report.sessions;
+  const failed = sessions.failed.length ? `, ${sessions.failed.length} failed` : '';
+  const deferred = sessions.deferred.length
+    ? `, ${sessions.deferred.length} deferred to the next import (${sessions.deferred[0].reason})` : '';
+  const changes = [`${report.added} added`, `${report.merged} merged`];
+  if (report.versioned) changes.push(`${report.versioned} versioned`);
+  if (report.conflicts) changes.push(count(report.conflicts, 'conflict', 'conflicts'));
+  return `${count(sessions.imported, 'session', 'sessions')} imported (${sessions.unchanged} unchanged${failed}` +
+    `${deferred}): ${changes.join(', ')}${report.cancelled ? ' (cancelled)' : ''} · distiller ${report.backend}.`;
 }

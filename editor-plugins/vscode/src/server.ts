@@ -6,8 +6,6 @@
  * server is not running; a start failure leaves the state `failed` (the status item shows it)
  * and shows one error toast with "Show Logs".
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   LanguageClient,
@@ -19,27 +17,13 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
+import { findExecutable, needsShell } from './executable';
 import { log, messageOf, showError } from './logging';
 import { DidChange, type FileMemories, ShowFileMemories } from './protocol';
 import { readSettings, serverCommand } from './settings';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
 export type Progress = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
-
-/** The absolute path of an executable command, or undefined when there is none. */
-export function findExecutable(command: string): string | undefined {
-  const candidates = command.includes(path.sep)
-    ? [path.resolve(command)]
-    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
-  return candidates.find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
 
 export class Server implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -75,7 +59,10 @@ export class Server implements vscode.Disposable {
   }
 
   private createClient(command: string, args: string[]): LanguageClient {
-    const client = new LanguageClient('loreline', 'Loreline', { command, args, transport: TransportKind.stdio }, {
+    // a .cmd/.bat goes through the shell, its path quoted (it may hold spaces)
+    const shell = needsShell(command);
+    const run = { command: shell ? `"${command}"` : command, args, transport: TransportKind.stdio, options: { shell } };
+    const client = new LanguageClient('loreline', 'Loreline', run, {
       documentSelector: [{ scheme: 'file' }],
       initializationOptions: readSettings().initializationOptions,
       outputChannel: log(),

@@ -1,11 +1,11 @@
 /**
- * The language status item: the current project's memory count and the distiller backend
+ * The language status item: the current project's memory and pending-conflict counts and the distiller backend
  * while the server runs; busy while it starts; an error (clicking shows the logs) when it
  * failed. Shown next to the language indicator for any file.
  */
 import * as vscode from 'vscode';
 import { log, messageOf } from './logging';
-import { count, type MemoriesPage, Methods, type Status } from './protocol';
+import { Methods, type Status, statusSummary } from './protocol';
 import type { Server, ServerState } from './server';
 
 export class StatusItem implements vscode.Disposable {
@@ -36,9 +36,7 @@ export class StatusItem implements vscode.Disposable {
     const folder = this.folder();
     try {
       const status = await this.server.request<Status>(Methods.status, { folder });
-      const page = await this.server.request<MemoriesPage>(Methods.memories, { folder, limit: 1 });
-      const conflicts = status.pending_conflicts ? ` · ${count(status.pending_conflicts, 'conflict', 'conflicts')}` : '';
-      this.set(`$(book) ${count(page.total, 'memory', 'memories')}${conflicts}`, `distiller: ${status.backend}`,
+      this.set(`$(book) ${statusSummary(status)}`, `distiller: ${status.backend}`,
         vscode.LanguageStatusSeverity.Information, { title: 'Refresh', command: 'loreline.refresh' });
     } catch (err) {
       log().warn(`status: ${messageOf(err)}`);

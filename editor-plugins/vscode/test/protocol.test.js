@@ -133,7 +133,9 @@ test('status: the fields the status item reads', async () => {
   const status = await conn.sendRequest(protocol.Methods.status, { folder: REPO });
   assert.equal(status.project, REPO);
   assert.equal(status.memories.active, 3);
-  assert.equal(status.pending_conflicts, 0);
+  assert.equal(status.pendingConflicts, 0);
+  assert.deepEqual(status.projectCounts, { active: 3, superseded: 0, forgotten: 0, pendingConflicts: 0 });
+  assert.equal(protocol.statusSummary(status), '3 memories');
   assert.match(status.backend, /rules/);
   assert.deepEqual((await conn.sendRequest(protocol.Methods.conflicts, { folder: REPO })).items, []);
 });
@@ -145,7 +147,9 @@ test('import with the extension\'s own work-done token reports progress, then di
   const following = conn.onProgress(new rpc.ProgressType(), token, (value) => kinds.push(value.kind));
   const report = await conn.sendRequest(protocol.Methods.import, { paths: [process.env.LORELINE_TEST_EXTRA], workDoneToken: token });
   following.dispose();
-  assert.deepEqual([report.imported, report.added, report.failed.length], [1, 1, 0]);
+  assert.deepEqual([report.sessions.imported, report.added, report.sessions.failed.length], [1, 1, 0]);
+  assert.deepEqual([report.sessions.deferred, report.versioned, report.conflicts], [[], 0, 0]);
+  assert.match(protocol.importSummary(report), /^1 session imported \(0 unchanged\): 1 added, \d+ merged · distiller rules/);
   assert.equal(kinds[0], 'begin');
   assert.equal(kinds.at(-1), 'end');
   assert.ok(kinds.includes('report'));
@@ -158,4 +162,20 @@ test('errors are one-line request failures and the server stays up', async () =>
     (err) => err.code === -32803 && /no memory with id 999/.test(err.message));
   await assert.rejects(conn.sendRequest(protocol.Methods.forget, { id: 'seven' }), (err) => err.code === -32602);
   assert.equal((await conn.sendRequest(protocol.Methods.memories, { folder: REPO, limit: 1 })).items.length, 1);
+});
+
+test('the status item counts the current project\'s conflicts, not every project\'s', () => {
+  const status = { pendingConflicts: 5, projectCounts: { active: 2, superseded: 0, forgotten: 0, pendingConflicts: 1 } };
+  assert.equal(protocol.statusSummary(status), '2 memories · 1 conflict');
+  status.projectCounts.pendingConflicts = 0;
+  assert.equal(protocol.statusSummary(status), '2 memories');
+});
+
+test('an import summary names the sessions deferred to the next import', () => {
+  const report = {
+    sessions: { imported: 1, unchanged: 0, leftOut: [], failed: [], deferred: [{ path: '/s/a.jsonl', reason: 'rate limited (HTTP 429)' }] },
+    added: 2, merged: 0, versioned: 1, conflicts: 1, cancelled: false, backend: 'anthropic',
+  };
+  assert.equal(protocol.importSummary(report), '1 session imported (0 unchanged, 1 deferred to the next import ' +
+    '(rate limited (HTTP 429))): 2 added, 0 merged, 1 versioned, 1 conflict · distiller anthropic.');
 });

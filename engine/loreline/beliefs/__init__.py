@@ -213,7 +213,7 @@ def _add(store: Store, p: Plan) -> int:
     ))
     rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key)
     rows.add_files(store, memory_id, ctx.files)
-    search.put_vector(store, memory_id, ctx.project, p.vector)
+    search.put_vector(store, memory_id, p.vector)
     rows.audit(store, ctx.actor, "add", memory_id, after={"kind": candidate.kind, "text": candidate.text,
                                                           **_source(ctx)})
     return memory_id
@@ -224,10 +224,7 @@ def _version(store: Store, old: Memory, p: Plan, embedder: Embedder) -> int:
     details = {"relation": p.relations.get(old.id, "near-identical"), **_source(ctx)}
     new_id = curate.supersede_with(store, old, p.candidate.text, ctx.actor, embedder, kind=p.candidate.kind,
                                    action="version", details=details)
-    store.conn.execute("UPDATE memories SET observed_at = ?, extractor = ? WHERE id = ?",
-                       (ctx.provenance.observed_at, p.candidate.extractor, new_id))
-    if ctx.provenance.observed_at:
-        store.conn.execute("UPDATE memories SET valid_until = ? WHERE id = ?", (ctx.provenance.observed_at, old.id))
+    rows.restamp_version(store, new_id, old.id, ctx.provenance.observed_at, p.candidate.extractor)
     rows.add_provenance(store, new_id, ctx.provenance, ctx.replay_key)
     rows.add_files(store, new_id, ctx.files)
     return new_id

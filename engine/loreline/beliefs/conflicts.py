@@ -20,6 +20,7 @@ from ..embed import Embedder, default_embedder
 from ..errors import LorelineError, NotFoundError
 from ..models import Memory
 from ..store import Store
+from ..store import conflicts as table
 from ..store import memories as rows
 
 VERDICTS = ("keep_new", "keep_existing", "keep_both", "merge")
@@ -41,38 +42,27 @@ class Conflict:
 
 def record(store: Store, project: str, existing_id: int, new_id: int, reason: str, actor: str = "import") -> int:
     """Record a pending conflict (inside the caller's transaction); an open pair is recorded once."""
-    found = store.scalar("SELECT id FROM conflicts WHERE a = ? AND b = ? AND status = 'pending'", (existing_id, new_id))
+    found = table.open_pair(store, existing_id, new_id)
     if found is not None:
-        return int(found)
-    store.conn.execute("INSERT INTO conflicts(project, a, b, status, reason, created_at) VALUES(?,?,?,?,?,?)",
-                       (project, existing_id, new_id, "pending", reason, rows.now()))
-    conflict_id = int(store.conn.last_insert_rowid())
+        return found
+    conflict_id = table.insert(store, project, existing_id, new_id, reason)
     rows.audit(store, actor, "conflict", new_id, after={"existing": existing_id, "reason": reason},
                conflict_id=conflict_id)
     return conflict_id
 
 
 def get(store: Store, conflict_id: int) -> Conflict:
-    found = _load(store, "WHERE id = ?", (conflict_id,))
+    found = _load(store, table.select(store, conflict_id=conflict_id))
     if not found:
         raise NotFoundError(f"no conflict with id {conflict_id}")
     return found[0]
 
 
 def listing(store: Store, project: str | None = None, status: str | None = "pending") -> list[Conflict]:
-    where, params = [], []
-    if project is not None:
-        where.append("project = ?")
-        params.append(project)
-    if status is not None:
-        where.append("status = ?")
-        params.append(status)
-    return _load(store, ("WHERE " + " AND ".join(where)) if where else "", tuple(params))
+    return _load(store, table.select(store, project=project, status=status))
 
 
-def _load(store: Store, clause: str, params: tuple[Any, ...]) -> list[Conflict]:
-    found = store.rows("SELECT id, project, a, b, status, resolution, decided_by, reason, created_at, resolved_at "
-                       f"FROM conflicts {clause} ORDER BY id", params)
+def _load(store: Store, found: list[tuple[Any, ...]]) -> list[Conflict]:
     memories = {m.id: m for m in rows.load(store, sorted({int(r[2]) for r in found} | {int(r[3]) for r in found}))}
     return [Conflict(int(r[0]), r[1], memories[int(r[2])], memories[int(r[3])], r[4], r[5], r[6], r[7], r[8], r[9])
             for r in found]
@@ -89,10 +79,8 @@ def resolve(store: Store, conflict_id: int, verdict: str, *, decided_by: str = "
         if conflict.status != "pending":
             raise LorelineError(f"conflict #{conflict_id} is already resolved ({conflict.resolution}); revert it first")
         undo = _apply(store, conflict, verdict, decided_by, merge_text, embedder or default_embedder())
-        store.conn.execute("UPDATE conflicts SET status = 'resolved', resolution = ?, decided_by = ?, reason = ?, "
-                           "resolved_at = ?, undo = ? WHERE id = ?",
-                           (verdict, decided_by, reason or conflict.reason, rows.now(), orjson.dumps(undo).decode(),
-                            conflict_id))
+        table.mark_resolved(store, conflict_id, verdict, decided_by, reason or conflict.reason,
+                            orjson.dumps(undo).decode())
         rows.audit(store, decided_by, f"resolve:{verdict}", conflict.new.id, conflict_id=conflict_id,
                    before={"existing": conflict.existing.status, "new": conflict.new.status}, after=undo)
     return get(store, conflict_id)
@@ -114,15 +102,14 @@ def _apply(store: Store, c: Conflict, verdict: str, actor: str, merge_text: str 
 
 
 def _retire(store: Store, memory_id: int, valid_until: str) -> None:
-    store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? "
-                       "WHERE id = ? AND status = 'active'", (valid_until, rows.now(), memory_id))
+    rows.supersede(store, memory_id, valid_until)
 
 
 def revert(store: Store, conflict_id: int, actor: str = "user") -> Conflict:
     """Undo a resolution: both memories back as they were, the conflict pending again."""
     with store.write():
         conflict = get(store, conflict_id)
-        raw = store.scalar("SELECT undo FROM conflicts WHERE id = ?", (conflict_id,))
+        raw = table.undo_of(store, conflict_id)
         if conflict.status != "resolved" or not raw:
             raise LorelineError(f"conflict #{conflict_id} is not resolved; nothing to revert")
         undo = orjson.loads(raw)
@@ -131,10 +118,8 @@ def revert(store: Store, conflict_id: int, actor: str = "user") -> Conflict:
         if merged is not None:
             _drop_merged(store, int(merged))
         for memory_id, (status, valid_until) in undo["memories"].items():
-            store.conn.execute("UPDATE memories SET status = ?, valid_until = ?, updated_at = ? WHERE id = ?",
-                               (status, valid_until, rows.now(), int(memory_id)))
-        store.conn.execute("UPDATE conflicts SET status = 'pending', resolution = NULL, decided_by = NULL, "
-                           "resolved_at = NULL, undo = NULL WHERE id = ?", (conflict_id,))
+            rows.set_status(store, int(memory_id), status, valid_until)
+        table.mark_pending(store, conflict_id)
         rows.audit(store, actor, "revert", conflict.new.id, conflict_id=conflict_id,
                    before={"resolution": conflict.resolution}, after={"status": "pending"})
     return get(store, conflict_id)
@@ -147,14 +132,13 @@ def _check_revertible(store: Store, undo: dict[str, Any], merged: int | None) ->
         memory = rows.get(store, int(key))
         if memory.status == "forgotten":
             raise LorelineError(f"memory #{memory.id} was forgotten after this resolution; nothing to revert")
-        newer = store.scalar("SELECT id FROM memories WHERE replaces = ? AND id IS NOT ?", (memory.id, merged))
+        newer = rows.newer_version(store, memory.id, besides=merged)
         if newer is not None:
             raise LorelineError(f"memory #{memory.id} has a newer version (#{newer}) since this resolution; "
                                 "reverting would leave two current versions")
 
 
 def _drop_merged(store: Store, memory_id: int) -> None:
-    if store.scalar("SELECT count(*) FROM memories WHERE replaces = ?", (memory_id,)):
+    if rows.newer_version(store, memory_id) is not None:
         raise LorelineError(f"memory #{memory_id} from the merge has newer versions; forget those first")
-    store.conn.execute("DELETE FROM memory_vec WHERE memory_id = ?", (memory_id,))
-    store.conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+    rows.delete(store, memory_id)

@@ -29,9 +29,7 @@ def chain(store: Store, memory_id: int) -> list[Memory]:
     """Every version of the memory's chain, oldest first."""
     memory = rows.get(store, memory_id)
     root = memory.root_id or memory.id
-    ids = [int(r[0]) for r in store.rows("SELECT id FROM memories WHERE root_id = ? OR id = ? ORDER BY version, id",
-                                         (root, root))]
-    return rows.load(store, ids)
+    return rows.load(store, rows.chain_ids(store, root))
 
 
 def forget(store: Store, memory_id: int, actor: str = "user") -> list[int]:
@@ -39,13 +37,10 @@ def forget(store: Store, memory_id: int, actor: str = "user") -> list[int]:
     changed: list[int] = []
     with store.write():
         for version in chain(store, memory_id):
-            store.conn.execute(
-                "INSERT OR IGNORE INTO tombstones(project, content_hash, created_at) VALUES(?,?,?)",
-                (version.project, rows.content_hash(version.text), rows.now()))
+            rows.tombstone(store, version.project, version.text)
             if version.status == "forgotten":
                 continue
-            store.conn.execute("UPDATE memories SET status = 'forgotten', updated_at = ? WHERE id = ?",
-                               (rows.now(), version.id))
+            rows.forget(store, version.id)
             rows.audit(store, actor, "forget", version.id, before=_snapshot(version), after={"status": "forgotten"})
             changed.append(version.id)
     return changed
@@ -54,8 +49,7 @@ def forget(store: Store, memory_id: int, actor: str = "user") -> list[int]:
 def pin(store: Store, memory_id: int, pinned: bool = True, actor: str = "user") -> Memory:
     memory = rows.get(store, memory_id)
     with store.write():
-        store.conn.execute("UPDATE memories SET pinned = ?, updated_at = ? WHERE id = ?",
-                           (int(pinned), rows.now(), memory_id))
+        rows.set_pinned(store, memory_id, pinned)
         rows.audit(store, actor, "pin" if pinned else "unpin", memory_id,
                    before={"pinned": memory.pinned}, after={"pinned": pinned})
     return rows.get(store, memory_id)
@@ -83,16 +77,9 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
         project=old.project, kind=kind or old.kind, text=text, observed_at=stamp, extractor=f"{actor}",
         scope=old.scope, version=old.version + 1, root_id=old.root_id or old.id, replaces=old.id,
     ))
-    store.conn.execute("UPDATE memories SET pinned = ? WHERE id = ?", (int(old.pinned), new_id))
-    store.conn.execute("INSERT INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
-                       "excerpt, observed_at, replay_key, created_at) SELECT ?, tool, session_id, session_path, "
-                       "line_start, line_end, excerpt, observed_at, NULL, ? FROM provenance WHERE memory_id = ?",
-                       (new_id, stamp, old.id))
-    store.conn.execute("INSERT OR IGNORE INTO memory_files(memory_id, path) SELECT ?, path FROM memory_files "
-                       "WHERE memory_id = ?", (new_id, old.id))
-    store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? WHERE id = ?",
-                       (stamp, stamp, old.id))
-    search.put_vector(store, new_id, old.project, embedder.embed(text))
+    rows.copy_sources(store, new_id, old.id, stamp)
+    rows.set_status(store, old.id, "superseded", stamp)
+    search.put_vector(store, new_id, embedder.embed(text))
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

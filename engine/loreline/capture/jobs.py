@@ -41,9 +41,10 @@ from .. import capture, home
 from ..privacy.redact import redact
 from ..privacy.sanitize import sanitize
 from ..store import Store
+from ..store import jobs as table
 
 KIND = "capture"
-OPEN_STATES = ("queued", "deferred", "running")
+OPEN_STATES = table.OPEN_STATES
 BATCH = 500
 MAX_SPOOL_FILE_BYTES = 4 * capture.MAX_RECORD_BYTES
 STALE_TMP_SECONDS = 3600
@@ -51,8 +52,6 @@ DONE_KEEP_DAYS = 30
 SPOOLED_KEEP_DAYS = 7
 #: payload keys that only matter until the job is done (the marker is raw hook text)
 TRANSIENT_KEYS = ("marker", "marker_spool", "waits", "rate_limited", "defer_reason")
-JOB_COLUMNS = ("id, session_key, session_path, session_id, tool, event, state, attempts, not_before, "
-               "last_error, payload")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +150,7 @@ def read_record(path: Path) -> dict[str, Any] | str:
 
 def _ingest_one(store: Store, name: str, record: dict[str, Any] | str, result: Ingested) -> None:
     result.files += 1
-    if store.one("SELECT 1 FROM spooled WHERE name = ?", (name,)) is not None:
+    if table.spooled(store, name):
         result.repeated += 1
         return
     if isinstance(record, str):
@@ -163,17 +162,11 @@ def _ingest_one(store: Store, name: str, record: dict[str, Any] | str, result: I
             result.new_jobs += 1
         else:
             result.coalesced += 1
-    store.conn.execute("INSERT INTO spooled(name, job_id, ingested_at) VALUES(?,?,?)", (name, job_id, stamp()))
+    table.record_spooled(store, name, job_id, stamp())
 
 
 def _bad_file(store: Store, name: str, reason: str) -> int:
-    now = stamp()
-    store.conn.execute(
-        "INSERT INTO jobs(kind, session_key, tool, event, payload, state, attempts, last_error, created_at, "
-        "updated_at, finished_at) VALUES(?,?,?,?,?,'failed',0,?,?,?,?)",
-        (KIND, f"spool:{name}", "unknown", None, "{}", f"unusable spool file {name}: {reason}", now, now, now),
-    )
-    return int(store.conn.last_insert_rowid())
+    return table.insert_failed(store, KIND, f"spool:{name}", f"unusable spool file {name}: {reason}", stamp())
 
 
 def session_key(record: dict[str, Any]) -> str:
@@ -193,19 +186,13 @@ def _coalesce(store: Store, name: str, record: dict[str, Any]) -> tuple[int, boo
     key = session_key(record)
     path = record.get("transcript_path") if isinstance(record.get("transcript_path"), str) else None
     event = str(record.get("event") or "?")[:40]
-    row = store.one(f"SELECT id, payload FROM jobs WHERE session_key = ? AND state IN {OPEN_STATES}", (key,))
-    payload = merge_payload(_load(row[1]) if row else {}, name, record)
-    if row is not None:
-        store.conn.execute(
-            "UPDATE jobs SET event = ?, payload = ?, session_path = coalesce(?, session_path), updated_at = ? "
-            "WHERE id = ?", (event, _dump(payload), path, stamp(), row[0]))
-        return int(row[0]), False
-    now = stamp()
-    store.conn.execute(
-        "INSERT INTO jobs(kind, session_key, session_path, session_id, tool, event, payload, state, attempts, "
-        "created_at, updated_at) VALUES(?,?,?,?,?,?,?,'queued',0,?,?)",
-        (KIND, key, path, record["session_id"][:256], _tool(record), event, _dump(payload), now, now))
-    return int(store.conn.last_insert_rowid()), True
+    found = table.open_job(store, key)
+    payload = merge_payload(_load(found[1]) if found else {}, name, record)
+    if found is not None:
+        table.update_open(store, found[0], event, _dump(payload), path, stamp())
+        return found[0], False
+    return table.insert_queued(store, KIND, key, path, record["session_id"][:256], _tool(record), event,
+                               _dump(payload), stamp()), True
 
 
 def merge_payload(payload: dict[str, Any], name: str, record: dict[str, Any]) -> dict[str, Any]:
@@ -257,29 +244,23 @@ def _sweep_tmp(folder: Path) -> None:
 def requeue_stale(store: Store) -> int:
     """Put jobs a dead worker left `running` back in the queue (call while holding the lock)."""
     with store.write():
-        store.conn.execute(
-            "UPDATE jobs SET state = 'queued', not_before = NULL, updated_at = ?, "
-            "last_error = 'the worker stopped during attempt ' || attempts WHERE state = 'running'", (stamp(),))
-        return int(store.conn.changes())
+        return table.requeue_running(store, stamp())
 
 
 def next_due(store: Store) -> Job | None:
-    row = store.one(
-        f"SELECT {JOB_COLUMNS} FROM jobs WHERE state IN ('queued', 'deferred') "
-        "AND (not_before IS NULL OR not_before <= ?) ORDER BY coalesce(not_before, created_at), id LIMIT 1",
-        (stamp(),))
+    row = table.next_due(store, stamp())
     return _job(row) if row else None
 
 
 def next_wake(store: Store) -> datetime | None:
     """When the earliest deferred job becomes due (None when none is deferred). Failed
     attempts waiting for their retry are not counted: a later run picks them up."""
-    value = store.scalar("SELECT min(not_before) FROM jobs WHERE state = 'deferred' AND not_before IS NOT NULL")
+    value = table.next_wake(store)
     return parse_stamp(value) if value else None
 
 
 def get(store: Store, job_id: int) -> Job:
-    row = store.one(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
+    row = table.row(store, job_id)
     if row is None:
         raise LookupError(f"no job {job_id}")
     return _job(row)
@@ -287,8 +268,7 @@ def get(store: Store, job_id: int) -> Job:
 
 def claim(store: Store, job: Job) -> Job:
     with store.write():
-        store.conn.execute("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? "
-                           "WHERE id = ?", (stamp(), job.id))
+        table.mark_running(store, job.id, stamp())
     return get(store, job.id)
 
 
@@ -301,10 +281,7 @@ def finish(store: Store, job: Job, note: str | None = None) -> str:
             return "queued"
         payload = {k: v for k, v in current.payload.items() if k not in TRANSIENT_KEYS}
         _set(store, job.id, "done", payload, None, note, finished=True)
-        store.conn.execute(
-            "UPDATE jobs SET state = 'done', finished_at = ?, updated_at = ?, payload = '{}', "
-            "last_error = coalesce(last_error, '') || ' (resolved by job ' || ? || ')' "
-            "WHERE session_key = ? AND state = 'failed'", (stamp(), stamp(), job.id, job.session_key))
+        table.resolve_failed(store, job.session_key, job.id, stamp())
     return "done"
 
 
@@ -336,10 +313,8 @@ def retry_delay(attempts: int) -> float:
 
 def _set(store: Store, job_id: int, state: str, payload: dict[str, Any], not_before: str | None,
          error: str | None, *, attempts: int | None = None, finished: bool = False) -> None:
-    store.conn.execute(
-        "UPDATE jobs SET state = ?, payload = ?, not_before = ?, last_error = ?, updated_at = ?, "
-        "attempts = coalesce(?, attempts), finished_at = CASE WHEN ? THEN ? ELSE finished_at END WHERE id = ?",
-        (state, _dump(payload), not_before, error, stamp(), attempts, finished, stamp(), job_id))
+    table.set_state(store, job_id, state, _dump(payload), not_before, error, stamp(), attempts=attempts,
+                    finished=finished)
 
 
 def _job(row: tuple[Any, ...]) -> Job:
@@ -354,27 +329,21 @@ def prune(store: Store, failed_retention_days: int) -> None:
     """Bounded retention: failed jobs' raw text, old done jobs, old spool names."""
     now = datetime.now(UTC)
     with store.write():
-        for row in store.rows("SELECT id, payload FROM jobs WHERE state = 'failed' AND updated_at < ? "
-                              "AND payload LIKE '%\"marker\"%'", (stamp(now - timedelta(days=failed_retention_days)),)):
-            payload = {k: v for k, v in _load(row[1]).items() if k not in ("marker", "marker_spool")}
+        for job_id, raw in table.failed_with_marker(store, stamp(now - timedelta(days=failed_retention_days))):
+            payload = {k: v for k, v in _load(raw).items() if k not in ("marker", "marker_spool")}
             payload["marker_deleted"] = True
-            store.conn.execute("UPDATE jobs SET payload = ? WHERE id = ?", (_dump(payload), row[0]))
-        store.conn.execute("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?",
-                           (stamp(now - timedelta(days=DONE_KEEP_DAYS)),))
-        store.conn.execute("DELETE FROM spooled WHERE ingested_at < ?", (stamp(now - timedelta(days=SPOOLED_KEEP_DAYS)),))
+            table.set_payload(store, job_id, _dump(payload))
+        table.delete_done(store, stamp(now - timedelta(days=DONE_KEEP_DAYS)))
+        table.delete_spooled(store, stamp(now - timedelta(days=SPOOLED_KEEP_DAYS)))
 
 
 def summary(store: Store, failed_limit: int = 5) -> dict[str, Any]:
     """Queue counts, the newest capture, and the last errors of failed jobs."""
-    counts = dict(store.rows("SELECT state, count(*) FROM jobs GROUP BY state"))
-    failed = [
-        {"id": int(r[0]), "session": r[1], "error": r[2], "at": r[3]}
-        for r in store.rows("SELECT id, coalesce(session_path, session_key), last_error, updated_at FROM jobs "
-                            "WHERE state = 'failed' ORDER BY updated_at DESC, id DESC LIMIT ?", (failed_limit,))
-    ]
-    last = store.scalar("SELECT max(json_extract(payload, '$.received_at')) FROM jobs WHERE payload != '{}'")
-    deferred = store.one("SELECT min(not_before), max(json_extract(payload, '$.defer_reason')) FROM jobs "
-                         "WHERE state = 'deferred'")
+    counts = table.count_by_state(store)
+    failed = [{"id": int(r[0]), "session": r[1], "error": r[2], "at": r[3]}
+              for r in table.recent_failures(store, failed_limit)]
+    last = table.last_received(store)
+    deferred = table.deferred_window(store)
     return {
         "queued": int(counts.get("queued", 0)), "running": int(counts.get("running", 0)),
         "deferred": int(counts.get("deferred", 0)), "failed": int(counts.get("failed", 0)),

@@ -200,6 +200,7 @@ class Worker:
             return "deferred"
         if report.failed:
             return jobs.retry_or_fail(store, job, report.failed[0][1], self.settings.max_attempts)
+        follow_native(store, path)
         return jobs.finish(store, job, note)
 
     def _defer_limited(self, store: Store, job: Job, reason: str) -> str:
@@ -209,6 +210,17 @@ class Worker:
 
     def _options(self) -> pipeline.Options:
         return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False)
+
+
+def follow_native(store: Store, session: Path) -> None:
+    """After a session's import, its project's native memory files (auto memory, CLAUDE.md)
+    are followed too: offline (no judge: unattended model calls stay with sessions), and a
+    failure here never fails the session's job."""
+    from ..native import run as native_run
+
+    entry = ledger.lookup(store, str(session))
+    if entry is not None and entry.tool == "claude-code" and os.path.isabs(entry.project):
+        native_run.follow(store, entry.project)
 
 
 def default_choice() -> "backends.Choice":

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..api import serialize
 from ..models import KINDS, STATUSES
-from ..recall import recall
-from ..store import memories as rows
 from . import render
-from .common import chosen_project, emit_json, memory_json, open_store
+from .common import chosen_project, emit_json, open_api
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -38,22 +37,21 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def run_memories(args: argparse.Namespace) -> int:
     project = None if args.all else chosen_project(args.project)
-    flt = rows.Filter(project=project, kind=args.kind, status=None if args.status == "any" else args.status,
-                      limit=args.limit)
-    with open_store() as store:
-        found, total = rows.query(store, flt)
+    with open_api() as lore:
+        page = lore.memories(project, kind=args.kind, status=None if args.status == "any" else args.status,
+                             limit=args.limit)
     if args.json:
-        emit_json([memory_json(m) for m in found])
+        emit_json([serialize.memory(m, full=True) for m in page.items])
     else:
-        print(render.memory_list(found, total, "all projects" if project is None else project))
+        print(render.memory_list(list(page.items), page.total, "all projects" if project is None else project))
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with open_store() as store:
-        memory = rows.get(store, args.id)
+    with open_api() as lore:
+        memory = lore.memory(args.id)
     if args.json:
-        emit_json(memory_json(memory))
+        emit_json(serialize.memory(memory, full=True))
     else:
         print(render.memory_detail(memory))
     return 0
@@ -61,11 +59,10 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_recall(args: argparse.Namespace) -> int:
     project = chosen_project(args.project)
-    with open_store() as store:
-        hits = recall(store, args.query, project, limit=args.limit, include_inactive=args.include_inactive)
+    with open_api() as lore:
+        hits = lore.recall(project, args.query, limit=args.limit, include_inactive=args.include_inactive)
     if args.json:
-        emit_json([{**memory_json(h.memory), "score": h.score, "fts_rank": h.fts_rank, "vec_rank": h.vec_rank}
-                   for h in hits])
+        emit_json([serialize.recall_hit(h, full=True) for h in hits])
     else:
         print(render.recall_hits(args.query, hits))
     return 0

@@ -26,7 +26,8 @@ def _where(hooks: dict[str, Any]) -> str:
         if hooks[key]["events"]:
             found.append(f"{label} ({hooks[key]['path']})")
     if hooks["codex"]["installed"]:
-        found.append(f"Codex notify ({hooks['codex']['path']})")
+        kind = "hooks" if hooks["codex"].get("events") else "notify"
+        found.append(f"Codex {kind} ({hooks['codex']['path']})")
     if not found:
         return "hooks not installed: run `loreline connect claude-code` (or `loreline connect codex`)"
     return "hooks in " + "; ".join(found)

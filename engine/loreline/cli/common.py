@@ -1,21 +1,17 @@
-"""Helpers shared by the CLI commands: opening the store, JSON output, project choice."""
+"""Helpers shared by the CLI commands: opening the application layer, JSON output, project choice."""
 
 from __future__ import annotations
 
-import os
 import sys
-from dataclasses import asdict
 from typing import Any
 
 import orjson
 
-from ..models import Memory
-from ..project import project_key
-from ..store import Store
+from ..api import Loreline, project_of
 
 
-def open_store() -> Store:
-    return Store()
+def open_api() -> Loreline:
+    return Loreline()
 
 
 def emit_json(value: Any) -> None:
@@ -23,26 +19,7 @@ def emit_json(value: Any) -> None:
 
 
 def chosen_project(directory: str | None) -> str:
-    return project_key(directory or os.getcwd())
-
-
-def memory_json(memory: Memory) -> dict[str, Any]:
-    return {
-        "id": memory.id,
-        "kind": memory.kind,
-        "text": memory.text,
-        "status": memory.status,
-        "project": memory.project,
-        "scope": memory.scope,
-        "version": memory.version,
-        "pinned": memory.pinned,
-        "created_at": memory.created_at,
-        "observed_at": memory.observed_at,
-        "valid_until": memory.valid_until,
-        "extractor": memory.extractor,
-        "files": list(memory.files),
-        "provenance": [asdict(p) for p in memory.provenance],
-    }
+    return project_of(directory)
 
 
 def short_date(stamp: str | None) -> str:

@@ -15,7 +15,8 @@ PAUSE_HINT = ("Capture runs for every project; LORELINE_OFF=1 in a session's env
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     for name, verb, func in (("connect", "install", run_connect), ("disconnect", "remove", run_disconnect)):
         p = sub.add_parser(name, help=f"{verb} Loreline's capture hooks in Claude Code or Codex")
-        p.add_argument("tool", choices=TOOLS, help="claude-code (settings.json hooks) or codex (config.toml notify)")
+        p.add_argument("tool", choices=TOOLS, help="claude-code (settings.json hooks) or codex (hooks.json hooks; "
+                       "the config.toml notify program where Codex's hooks are turned off)")
         p.add_argument("--project", nargs="?", const=".", metavar="DIR",
                        help="Claude Code only: use DIR/.claude/settings.local.json, the personal file "
                             "teams do not commit (default DIR: this project), instead of the user "
@@ -27,17 +28,29 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 def run_connect(args: argparse.Namespace) -> int:
     change, *moved = _apply(args, connect=True)
     for old in moved:
-        print(f"Removed Loreline's entries ({old.detail}) from the shared {old.path}; "
-              "they now live in the personal file below.")
+        print(_moved(args.tool, old))
+    hooks = args.tool == "claude-code" or change.path.name == "hooks.json"
     if not change.changed:
         print(f"{_label(args.tool)} is already connected in {change.path}; nothing changed.")
-        return 0
-    what = "notify program" if args.tool == "codex" else f"hooks ({change.detail})"
-    print(f"Connected {_label(args.tool)}: Loreline's {what} in {change.path}.")
-    if change.backup is not None:
-        print(f"The previous file is kept as {change.backup}.")
-    print(PAUSE_HINT)
+    else:
+        what = f"hooks ({change.detail})" if hooks else "notify program"
+        print(f"Connected {_label(args.tool)}: Loreline's {what} in {change.path}.")
+        if change.backup is not None:
+            print(f"The previous file is kept as {change.backup}.")
+        print(PAUSE_HINT)
+    _say_mcp(_apply_mcp(args, connect=True), connected=True)
+    if args.tool == "codex" and hooks:
+        from ..connect.codex import TRUST_HINT
+
+        print(TRUST_HINT)
     return 0
+
+
+def _moved(tool: str, old: Change) -> str:
+    if tool == "codex":
+        return f"Removed Loreline's notify program from {old.path}; its Stop hook records each turn now."
+    return (f"Removed Loreline's entries ({old.detail}) from the shared {old.path}; "
+            "they now live in the personal file below.")
 
 
 def run_disconnect(args: argparse.Namespace) -> int:
@@ -47,7 +60,27 @@ def run_disconnect(args: argparse.Namespace) -> int:
         else:
             print(f"Disconnected {_label(args.tool)}: removed Loreline's entries ({change.detail}) "
                   f"from {change.path}.")
+    _say_mcp(_apply_mcp(args, connect=False), connected=False)
     return 0
+
+
+def _apply_mcp(args: argparse.Namespace, *, connect: bool) -> Change:
+    """Loreline's MCP server in the tool's own MCP configuration (Claude Code: the user scope,
+    or with --project that project's personal local scope; Codex: [mcp_servers.loreline])."""
+    from ..connect import mcp
+
+    if args.tool == "codex":
+        return mcp.connect_codex() if connect else mcp.disconnect_codex()
+    project = _project_dir(args.project)
+    return mcp.connect_claude(project) if connect else mcp.disconnect_claude(project)
+
+
+def _say_mcp(change: Change, *, connected: bool) -> None:
+    if connected and change.changed:
+        print(f"Registered Loreline's MCP server (`loreline mcp`: recall, list, show, remember, forget) "
+              f"in {change.path}.")
+    elif not connected and change.changed:
+        print(f"Removed Loreline's MCP server from {change.path}.")
 
 
 def _apply(args: argparse.Namespace, *, connect: bool) -> list[Change]:
@@ -59,8 +92,8 @@ def _apply(args: argparse.Namespace, *, connect: bool) -> list[Change]:
         if args.project is not None:
             from ..errors import ConfigError
 
-            raise ConfigError("--project applies to claude-code only; Codex reads one notify program per user")
-        return [codex.connect() if connect else codex.disconnect()]
+            raise ConfigError("--project applies to claude-code only; Loreline connects Codex once per user")
+        return codex.connect() if connect else codex.disconnect()
     from ..connect import claude_code
 
     project = _project_dir(args.project)

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..beliefs import conflicts
-
-from ..beliefs import curate
-from ..beliefs.conflicts import Conflict
+from ..api import KEEP, serialize
+from ..privacy.display import printable
 from . import render
-from .common import chosen_project, emit_json, memory_json, open_store, plural
-
-KEEP = {"new": "keep_new", "existing": "keep_existing", "both": "keep_both"}
+from .common import chosen_project, emit_json, open_api, plural
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -49,72 +45,65 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run_forget(args: argparse.Namespace) -> int:
-    with open_store() as store:
-        changed = curate.forget(store, args.id)
+    with open_api() as lore:
+        changed = lore.forget(args.id).ids
     print(f"Forgot memory #{args.id}" + (f" ({plural(len(changed), 'version')})" if len(changed) > 1 else "")
           + "; it will not come back from any import.")
     return 0
 
 
 def run_edit(args: argparse.Namespace) -> int:
-    with open_store() as store:
-        memory = curate.edit(store, args.id, args.text)
-    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {memory.text}")
+    with open_api() as lore:
+        memory = lore.edit(args.id, args.text)
+    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {printable(memory.text)}")
     return 0
 
 
 def run_pin(args: argparse.Namespace) -> int:
-    with open_store() as store:
-        memory = curate.pin(store, args.id, not args.off)
-    print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {memory.text}")
+    with open_api() as lore:
+        memory = lore.pin(args.id, not args.off)
+    print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {printable(memory.text)}")
     return 0
 
 
 def run_history(args: argparse.Namespace) -> int:
-    with open_store() as store:
-        versions = curate.chain(store, args.id)
+    with open_api() as lore:
+        versions = lore.history(args.id)
     if args.json:
-        emit_json([memory_json(m) for m in versions])
+        emit_json([serialize.memory(m, full=True) for m in versions])
     else:
         print("\n\n".join(render.memory_detail(m) for m in versions))
     return 0
 
 
-def conflict_json(c: Conflict) -> dict[str, object]:
-    return {"id": c.id, "project": c.project, "status": c.status, "resolution": c.resolution,
-            "decided_by": c.decided_by, "reason": c.reason, "created_at": c.created_at,
-            "resolved_at": c.resolved_at, "existing": memory_json(c.existing), "new": memory_json(c.new)}
-
-
 def run_conflicts(args: argparse.Namespace) -> int:
     project = None if args.all else chosen_project(args.project)
-    with open_store() as store:
-        found = conflicts.listing(store, project, "resolved" if args.resolved else "pending")
+    with open_api() as lore:
+        found = lore.conflicts(project, "resolved" if args.resolved else "pending")
     if args.json:
-        emit_json([conflict_json(c) for c in found])
+        emit_json([serialize.conflict(c, full=True) for c in found])
         return 0
     if not found:
         print("No " + ("resolved" if args.resolved else "pending") + " conflicts.")
     for c in found:
-        print(f"conflict #{c.id} · {c.project} · {c.status}" + (f" ({c.resolution} by {c.decided_by})"
+        print(f"conflict #{c.id} · {printable(c.project)} · {c.status}" + (f" ({c.resolution} by {c.decided_by})"
                                                                  if c.resolution else ""))
         print("  existing " + render.memory_line(c.existing))
         print("  new      " + render.memory_line(c.new))
         if c.reason:
-            print(f"  why: {c.reason}")
+            print(f"  why: {printable(c.reason)}")
     return 0
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    verdict = "merge" if args.merge is not None else KEEP[args.keep]
-    with open_store() as store:
-        c = conflicts.resolve(store, args.id, verdict, merge_text=args.merge)
+    with open_api() as lore:
+        c = lore.resolve(args.id, keep=args.keep, merge=args.merge)
     print(f"Conflict #{c.id} resolved: {c.resolution}. `loreline revert {c.id}` undoes it.")
     return 0
 
 
 def run_revert(args: argparse.Namespace) -> int:
-    with open_store() as store:
-        c = conflicts.revert(store, args.id)
+    with open_api() as lore:
+        c = lore.revert(args.id)
     print(f"Conflict #{c.id} is pending again; both memories are as they were.")
     return 0

@@ -11,14 +11,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import home, pipeline
-from ..distill.rules import RulesDistiller
-from ..recall import recall
+from .. import home
+from ..api import ImportRequest, Loreline, imports
 from ..samples import sample_files
 from ..samples.builder import project_slug
-from ..store import Store
-from ..store import memories as rows
-from ..transcripts import discover
 from . import render
 
 QUERY = "can I run npm install here?"
@@ -58,31 +54,27 @@ def _plant(claude: Path) -> list[Path]:
 def _demo(root: Path) -> None:
     claude = root / "claude"
     _plant(claude)
-    store = Store(root / "home" / "loreline.db")
-    with store:
+    db = root / "home" / "loreline.db"
+    plan = imports.plan(ImportRequest(claude_dir=str(claude), backend="rules"))
+    with Loreline(db) as lore:
         _section("1. Import the sample Claude Code sessions (offline rules distiller, no API key)")
-        found = discover.discover_claude(claude)
-        sessions = found.in_import_order()
-        report = pipeline.import_sessions(store, sessions, pipeline.Options(distiller=RulesDistiller()))
-        print(render.import_report(report))
+        print(render.import_report(imports.run(plan, store_path=db).report))
 
         _section("2. Memories, per project")
-        projects = [r[0] for r in store.rows("SELECT DISTINCT project FROM memories ORDER BY project")]
-        for project in projects:
-            found_rows, total = rows.query(store, rows.Filter(project=project))
-            print(render.memory_list(found_rows, total, project) + "\n")
+        for project in lore.projects():
+            page = lore.memories(project, limit=1000)
+            print(render.memory_list(list(page.items), page.total, project) + "\n")
 
         _section(f"3. Recall in /home/dev/acme-shop: {QUERY!r}")
-        hits = recall(store, QUERY, "/home/dev/acme-shop", limit=3)
+        hits = lore.recall("/home/dev/acme-shop", QUERY, limit=3)
         print(render.recall_hits(QUERY, hits))
 
         if hits:
             _section(f"4. Provenance of memory #{hits[0].memory.id}")
-            print(render.memory_detail(rows.get(store, hits[0].memory.id)))
+            print(render.memory_detail(lore.memory(hits[0].memory.id)))
 
         _section("5. Import again: the ledger skips unchanged sessions")
-        again = pipeline.import_sessions(store, sessions, pipeline.Options(distiller=RulesDistiller()))
-        print(render.import_report(again))
+        print(render.import_report(imports.run(plan, store_path=db).report))
 
 
 def _section(title: str) -> None:

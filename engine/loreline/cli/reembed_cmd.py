@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .. import vectors
-from ..embed import default_embedder
-from ..vectors import EMBEDDER_KEY
-from .common import open_store
+from .common import open_api
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -16,9 +13,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    embedder = default_embedder()
-    with open_store() as store:
-        before = store.meta(EMBEDDER_KEY)
-        count = vectors.reembed(store, embedder)
-    print(f"Re-embedded {count} memories with {embedder.fingerprint}" + (f" (was {before})." if before else "."))
+    with open_api() as lore:
+        count, fingerprint, before = lore.reembed()
+    print(f"Re-embedded {count} memories with {fingerprint}" + (f" (was {before})." if before else "."))
     return 0

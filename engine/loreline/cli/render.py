@@ -6,6 +6,9 @@ import textwrap
 from collections import Counter
 
 from ..models import ImportReport, Memory, Provenance, RecallHit
+from ..native.sync import SyncReport
+from ..privacy.display import printable
+from ..privacy.identifiers import stored
 from .common import plural, short_date
 
 WIDTH = 100
@@ -14,35 +17,38 @@ WIDTH = 100
 def memory_line(memory: Memory) -> str:
     mark = "*" if memory.pinned else " "
     status = "" if memory.status == "active" else f" ({memory.status})"
-    return f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.observed_at)}  {memory.text}{status}"
+    return f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.observed_at)}  {printable(memory.text)}{status}"
 
 
 def memory_list(memories: list[Memory], total: int, where: str) -> str:
     if not memories:
-        return f"No memories for {where}."
-    head = f"{plural(total, 'memory')} for {where}" + (f" (showing {len(memories)})" if total > len(memories) else "")
+        return f"No memories for {printable(where)}."
+    head = f"{plural(total, 'memory')} for {printable(where)}" + (f" (showing {len(memories)})" if total > len(memories) else "")
     return "\n".join([head, *(memory_line(m) for m in memories)])
 
 
 def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
     span = f"{prov.line_start}" if prov.line_start == prov.line_end else f"{prov.line_start}-{prov.line_end}"
-    head = f"{indent}{prov.tool} · session {prov.session_id[:8]} · {short_date(prov.observed_at)} · lines {span}"
-    body = textwrap.fill(prov.excerpt, WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
+    head = (f"{indent}{prov.tool} · session {printable(prov.session_id[:8])} · {short_date(prov.observed_at)}"
+            f" · lines {span}")
+    body = textwrap.fill(printable(prov.excerpt), WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
     where = f"shared by {prov.session_path[5:]}" if prov.session_path.startswith("team:") else prov.session_path
-    return [head, f"{indent}  {where}", body]
+    return [head, f"{indent}  {printable(where)}", body]
 
 
 def memory_detail(memory: Memory) -> str:
     out = [
         f"#{memory.id} {memory.kind} · {memory.status} · v{memory.version}" + (" · pinned" if memory.pinned else ""),
-        textwrap.fill(memory.text, WIDTH, initial_indent="  ", subsequent_indent="  "),
-        f"  project {memory.project}",
+        textwrap.fill(printable(memory.text), WIDTH, initial_indent="  ", subsequent_indent="  "),
+        f"  project {printable(memory.project)}",
         f"  observed {memory.observed_at or 'unknown'} · recorded {memory.created_at} · by {memory.extractor}",
     ]
     if memory.valid_until:
         out.append(f"  valid until {memory.valid_until}")
+    if memory.hold_reason:
+        out.append(f"  held for review: {printable(memory.hold_reason)} (`loreline approve|reject {memory.id}`)")
     if memory.files:
-        out.append("  files: " + ", ".join(memory.files))
+        out.append("  files: " + ", ".join(printable(f) for f in memory.files))
     out.append(f"  {plural(len(memory.provenance), 'source')}:")
     for prov in memory.provenance:
         out.extend(source_lines(prov, "    "))
@@ -51,8 +57,8 @@ def memory_detail(memory: Memory) -> str:
 
 def recall_hits(query: str, hits: list[RecallHit]) -> str:
     if not hits:
-        return f"Nothing recalled for {query!r}."
-    out = [f"{plural(len(hits), 'memory')} recalled for {query!r}:"]
+        return f"Nothing recalled for {printable(repr(query))}."
+    out = [f"{plural(len(hits), 'memory')} recalled for {printable(repr(query))}:"]
     for hit in hits:
         team = sorted({p.session_path[5:] for p in hit.memory.provenance if p.session_path.startswith("team:")})
         out.append(memory_line(hit.memory) + f"   [{hit.score:.3f}]" + (f"  (team: {', '.join(team)})" if team else ""))
@@ -72,6 +78,8 @@ def import_report(report: ImportReport) -> str:
         f"  candidates {report.candidates} · rejected {sum(report.rejected.values())}"
         + (" (" + ", ".join(f"{k} {v}" for k, v in sorted(report.rejected.items())) + ")" if report.rejected else "")
         + ("" if report.dry_run else f" · added {report.added} · merged {report.merged}")
+        + (f" · versioned {report.versioned}" if report.versioned else "")
+        + (f" · conflicts {report.conflicts}" if report.conflicts else "")
         + (f" · forgotten, not re-added {report.forgotten_skipped}" if report.forgotten_skipped else ""),
     ]
     if report.backend_reason:
@@ -89,5 +97,25 @@ def _grouped(title: str, items: list[tuple[str, str]]) -> list[str]:
     by_reason = Counter(reason for _, reason in items)
     for reason, count in by_reason.most_common():
         example = next(path for path, r in items if r == reason)
-        out.append(f"    {count} × {reason}  (e.g. {example})")
+        out.append(f"    {count} × {printable(stored(reason))}  (e.g. {printable(stored(example))})")
     return out
+
+
+def native_line(report: SyncReport) -> str:
+    """One line about a native-memory import."""
+    return (f"native memory: {plural(report.files, 'file')} read, {report.unchanged} unchanged, "
+            f"{report.deleted} deleted; {plural(report.added, 'memory')} added, {report.joined} joined an "
+            f"existing memory as a source, {report.versioned} versioned, {plural(report.conflicts, 'conflict')}; "
+            f"{report.ended} ended (their file no longer says them), {report.dropped_sources} sources dropped")
+
+
+def held_list(memories: list[Memory], total: int, where: str) -> str:
+    """Held memories, each with the reason it waits for a person's review."""
+    if not memories:
+        return f"No memories held for review in {printable(where)}."
+    out = [f"{plural(total, 'memory')} held for review in {printable(where)} "
+           "(`loreline approve ID` makes one active, `loreline reject ID` forgets it):"]
+    for memory in memories:
+        out.append(memory_line(memory))
+        out.append(f"        reason: {printable(memory.hold_reason or 'unknown')}")
+    return "\n".join(out)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from .. import usage
-from ..status import collect
+from ..api import serialize
 from . import capture_status
-from .common import emit_json, open_store, plural
+from .common import chosen_project, emit_json, open_api, plural
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -17,10 +17,11 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    with open_store() as store:
-        info = collect(store)
+    with open_api() as lore:
+        found = lore.status(chosen_project(None))
+    info = found.facts
     if args.json:
-        emit_json(info)
+        emit_json(serialize.status(found))
         return 0
     mem = info["memories"]
     assert isinstance(mem, dict)
@@ -30,13 +31,16 @@ def run(args: argparse.Namespace) -> int:
     assert isinstance(spent, dict)
     if spent["cap_reached"]:
         print("!! " + usage.cap_message(spent["unattended_calls"], spent["daily_unattended_cap"]))
-    print(f"Store      {info['store']} ({int(info['store_bytes']) / 1024:.0f} KiB)")  # type: ignore[call-overload]
-    print(f"Memories   {mem['active']} active in {plural(int(info['projects']), 'project')}"  # type: ignore[call-overload]
-          f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten")
+    print(f"Store      {info['store']} ({int(info['store_bytes']) / 1024:.0f} KiB)")
+    print(f"Memories   {mem['active']} active in {plural(int(info['projects']), 'project')}"
+          f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten"
+          + (f" · {mem['held']} held for review (`loreline review`)" if mem.get("held") else ""))
     if kinds:
         print("           " + " · ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
     print(f"Sessions   {info['sessions_imported']} imported · last import {info['last_import'] or 'never'}")
     print(f"Conflicts  {info['pending_conflicts']} pending")
+    here = found.counts
+    print(f"This       {found.project}: {here.active} active · {here.pending_conflicts} pending conflicts")
     print(f"Distiller  {info['backend']} · embedder {info['embedder']}")
     print(f"Model use  today {spent['attended_calls']} attended · {spent['unattended_calls']}/"
           f"{spent['daily_unattended_cap']} unattended calls · {spent['input_tokens']:,} tokens in"
@@ -46,7 +50,16 @@ def run(args: argparse.Namespace) -> int:
     print("\n".join(capture_status.lines(capture)))
     team = info.get("team")
     if isinstance(team, dict) and team.get("enabled"):
-        from ..team import status as team_status
+        from ..api import team as team_api
 
-        print("\n".join(team_status.lines(team)))
+        print("\n".join(team_api.status_lines(team)))
+    _native_lines(info)
     return 0
+
+
+def _native_lines(info: dict[str, object]) -> None:
+    from ..native import governor
+
+    native = info.get("native")
+    if isinstance(native, list) and native:
+        print("\n".join(governor.lines(native)))

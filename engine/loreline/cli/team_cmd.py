@@ -16,8 +16,9 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import LorelineError, NotFoundError, TeamUnreachableError
-from .common import chosen_project, emit_json, open_store
+from ..api import team
+from ..privacy.display import printable
+from .common import chosen_project, emit_json
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -47,96 +48,46 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def _connect(args: argparse.Namespace) -> int:
-    from .. import config, keys
-    from ..store.team import TeamStore, check_dsn
-    from ..team import settings as team_settings
-
-    dsn = check_dsn(args.dsn)
     secret = sys.stdin.readline().rstrip("\n") if args.password_stdin else None
-    with TeamStore(dsn, secret or team_settings.password(dsn)):
-        pass
-    if secret:
-        where = keys.save_secret(team_settings.keyring_user(dsn), secret)
+    where = team.connect(args.dsn, secret)
+    if where:
         print(f"Password kept in the OS keyring ({where}).")
-    config.set_value("team.dsn", dsn)
     return _sync(args)
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from ..team import settings as team_settings
-    from ..team import sync as team_sync
-
-    from ..team.remote import remote_for
-
-    from ..store.team import check_dsn
-
-    settings = team_settings.load()
-    check_dsn(settings.dsn)  # not connected, or a password in the file: say so before anything else
     project = chosen_project(getattr(args, "dir", None))
-    if remote_for(project, settings.remote) is None:
+    if team.shared_id(project) is None:
         print(f"Note: {project} has no git remote `origin`, so it is not shared; set `git config loreline.remote "
               "NAME` there (or the team.remote setting) to share it.", file=sys.stderr)
-    with open_store() as store:
-        try:
-            report = team_sync.sync(store, settings, projects=(project,))
-        except TeamUnreachableError as err:
-            raise TeamUnreachableError(f"{err}; local memories are untouched, the next sync catches up") from None
-    print(report.line())
+    print(team.sync(project).line())
     return 0
 
 
 def _share(args: argparse.Namespace) -> int:
-    from ..store import memories as rows
-    from ..store import teamsync
-
-    changed = 0
-    with open_store() as store:
-        with store.write():
-            for memory_id in args.ids:
-                memory = rows.get(store, memory_id)
-                if memory.scope != "project":
-                    raise LorelineError(f"memory #{memory_id} is personal (user scope) and is never shared")
-                root = memory.root_id or memory.id
-                done = teamsync.share(store, root) if args.approve else teamsync.unshare(store, root)
-                if done:
-                    rows.audit(store, "user", "share" if args.approve else "unshare", memory_id)
-                    changed += 1
+    changed = team.share(args.ids, args.approve)
     verb = "Approved" if args.approve else "Withdrew"
     print(f"{verb} {changed} of {len(args.ids)} for the team; `loreline team sync` (or the worker) sends it.")
     return 0
 
 
 def _status(args: argparse.Namespace) -> int:
-    from ..team import status as team_status
-
-    with open_store() as store:
-        state = team_status.collect(store, probe=True)
+    state = team.status(probe=True)
     if args.json:
         emit_json(state)
         return 0
-    for line in team_status.lines(state):
+    for line in team.status_lines(state):
         print(line)
     return 0
 
 
 def _recall(args: argparse.Namespace) -> int:
-    from ..team import recall as team_recall
-    from ..team import settings as team_settings
-    from ..team.remote import remote_for
-    from ..team.sync import open_team
-
-    settings = team_settings.load()
-    project = chosen_project(args.dir)
-    remote = remote_for(project, settings.remote)
-    if remote is None:
-        raise NotFoundError(f"{project} has no shared id (no git remote origin; set team.remote)")
-    with open_team(settings) as team:
-        hits = team_recall.recall(team, args.query, remote, limit=args.limit)
+    hits = team.recall(chosen_project(args.dir), args.query, args.limit)
     if args.json:
         emit_json([_hit_json(h) for h in hits])
         return 0
     for hit in hits:
-        print(f"[{hit.kind}] {hit.text}  — {hit.author}")
+        print(f"[{hit.kind}] {printable(hit.text)}  — {printable(hit.author)}")
     if not hits:
         print("No shared memory matches.", file=sys.stderr)
     return 0

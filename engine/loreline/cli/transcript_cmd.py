@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..models import Chunk, Transcript, Turn
+from ..privacy.display import printable
+from ..privacy.identifiers import stored
 from ..transcripts import READERS
 from .common import emit_json, plural
 
@@ -29,7 +31,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 def run(args: argparse.Namespace) -> int:
     from .. import transcripts
     from ..chunk import chunk
-    from ..pipeline import clean_turns
+    from ..api import clean_turns
 
     path = Path(args.path).expanduser()
     t = transcripts.parse(path, tool=args.tool).transcript
@@ -41,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(_as_json(t, turns, dropped, chunks if args.chunks else None))
     else:
-        print(_as_text(t, turns, dropped, chunks if args.chunks else None))
+        print(printable(_as_text(t, turns, dropped, chunks if args.chunks else None), multiline=True))
     return 0
 
 
@@ -65,13 +67,14 @@ def footer(t: Transcript, turns: list[Turn], dropped: dict[str, int]) -> str:
     users = sum(1 for turn in turns if turn.speaker == "user")
     kept = f"kept {plural(len(turns), 'turn')} ({users} user, {len(turns) - users} assistant)"
     reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(dropped.items(), key=lambda kv: (-kv[1], kv[0])))
-    return (f"— {t.tool} session {t.session_id} · {plural(t.lines_total, 'line')} · {kept} · "
+    return (f"— {t.tool} session {stored(t.session_id)} · {plural(t.lines_total, 'line')} · {kept} · "
             f"dropped: {reasons or 'nothing'}")
 
 
 def _as_json(t: Transcript, turns: list[Turn], dropped: dict[str, int], chunks: list[Chunk] | None) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "path": t.path, "tool": t.tool, "session_id": t.session_id, "cwd": t.cwd, "started_at": t.started_at,
+        "path": stored(t.path), "tool": t.tool, "session_id": stored(t.session_id),
+        "cwd": stored(t.cwd) if t.cwd else t.cwd, "started_at": t.started_at,
         "lines": t.lines_total, "bad_lines": t.stats.bad_lines,
         "turns": [{"speaker": turn.speaker, "line_start": turn.line_start, "line_end": turn.line_end,
                    "timestamp": turn.timestamp, "text": turn.text, "files": list(turn.files)} for turn in turns],

@@ -46,11 +46,15 @@ class Hook:
 #: the one table of what connect installs; adding an event is adding a line here
 HOOKS: tuple[Hook, ...] = (
     Hook("SessionStart", "inject the project's memories"),
+    Hook("UserPromptSubmit", "add the memories relevant to the prompt", 5),
     Hook("Stop", "record the turn"),
     Hook("PreCompact", "record, start the worker"),
     Hook("SessionEnd", "record, start the worker"),
 )
 EVENTS = tuple(hook.event for hook in HOOKS)
+#: the same table in other tools that read Claude Code's hook schema (Codex's hooks.json), with
+#: the timeouts they cap (Codex allows SessionEnd 3 s and warns on every start past it)
+TIMEOUT_CAPS: dict[str, dict[str, int]] = {"codex": {"SessionEnd": 3}}
 
 
 def settings_path(project: Path | None = None) -> Path:
@@ -68,8 +72,9 @@ def command(event: str) -> str:
     return shlex.join([*hook_argv(), event])
 
 
-def handler(event: str) -> dict[str, Any]:
+def handler(event: str, tool: str = TOOL) -> dict[str, Any]:
     timeout = next((hook.timeout for hook in HOOKS if hook.event == event), TIMEOUT_SECONDS)
+    timeout = min(timeout, TIMEOUT_CAPS.get(tool, {}).get(event, timeout))
     return {"type": "command", "command": command(event), "timeout": timeout}
 
 
@@ -91,40 +96,41 @@ class Owned:
                 and item.get("command") in self.commands(event))
 
 
-def connect(path: Path) -> Change:
-    """Add (or update) Loreline's hooks in `path`; a no-op when they are already there."""
+def connect(path: Path, tool: str = TOOL) -> Change:
+    """Add (or update) Loreline's hooks in `path` (a file in Claude Code's hook schema that
+    `tool` reads); a no-op when they are already there."""
     with locked():
         real = real_path(path)
         text, data = read(path)
-        record = manifest.recorded(real, TOOL)
+        record = manifest.recorded(real, tool)
         owned = Owned(record)
         created = set(record.created) | (set() if "hooks" in data else {TABLE})
         hooks = _hooks_table(data, path, create=True)
         assert hooks is not None
         created |= {event for event in EVENTS if event not in hooks}
-        touched = [event for event in EVENTS if _install(hooks, event, owned, path)]
+        touched = [event for event in EVENTS if _install(hooks, event, owned, path, tool)]
         touched += [event for event in list(hooks)
                     if event not in EVENTS and _uninstall(hooks, event, owned, path, created)]
-        wanted = manifest.Record({event: [handler(event)] for event in EVENTS}, tuple(sorted(created)))
+        wanted = manifest.Record({event: [handler(event, tool)] for event in EVENTS}, tuple(sorted(created)))
         if touched:
             check_writable(path)
             backup = backup_once(path)
             write_atomic(path, dump(data, text))
         if record != wanted:
-            manifest.save(real, TOOL, wanted)
+            manifest.save(real, tool, wanted)
     if not touched:
         return Change(path, False, detail="already connected")
     return Change(path, True, backup, detail=", ".join(touched))
 
 
-def disconnect(path: Path) -> Change:
+def disconnect(path: Path, tool: str = TOOL) -> Change:
     """Remove Loreline's hooks from `path`, and nothing else."""
     with locked():
         if not path.exists():
             return Change(path, False, detail="no settings file")
         real = real_path(path)
         text, data = read(path)
-        record = manifest.recorded(real, TOOL)
+        record = manifest.recorded(real, tool)
         owned = Owned(record)
         # without a record (connected by an older Loreline) the containers it emptied were its own
         created = set(record.created) if record.entries else {TABLE, *EVENTS}
@@ -138,13 +144,13 @@ def disconnect(path: Path) -> Change:
             backup = backup_once(path)
             write_atomic(path, dump(data, text))
         if record.entries or record.created:
-            manifest.save(real, TOOL, None)
+            manifest.save(real, tool, None)
     if not removed:
         return Change(path, False, detail="not connected")
     return Change(path, True, backup, detail=", ".join(removed))
 
 
-def installed(path: Path) -> list[str]:
+def installed(path: Path, tool: str = TOOL) -> list[str]:
     """The events whose hooks run Loreline in `path` (empty when unreadable or absent)."""
     try:
         hooks = _hooks_table(load(path), path, create=False) if path.exists() else None
@@ -152,7 +158,7 @@ def installed(path: Path) -> list[str]:
         return []
     if hooks is None:
         return []
-    owned = Owned(manifest.recorded(real_path(path), TOOL))
+    owned = Owned(manifest.recorded(real_path(path), tool))
     return [event for event, groups in hooks.items()
             if isinstance(groups, list) and _ours_in(groups, event, owned)]
 
@@ -213,10 +219,10 @@ def _groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
     return groups
 
 
-def _install(hooks: dict[str, Any], event: str, owned: Owned, path: Path) -> bool:
+def _install(hooks: dict[str, Any], event: str, owned: Owned, path: Path, tool: str) -> bool:
     """Make `event` run exactly one Loreline handler, the current one; True if it changed."""
     groups = _groups(hooks, event, path)
-    wanted = handler(event)
+    wanted = handler(event, tool)
     if _ours_in(groups, event, owned) == [wanted] and _alone(groups, wanted):
         return False
     kept = _without_ours(groups, event, owned)

@@ -1,5 +1,17 @@
-"""Codex CLI: Loreline as the `notify` program in `$CODEX_HOME/config.toml` (`~/.codex`).
+"""Codex CLI: Loreline's hooks in `$CODEX_HOME/hooks.json` (`~/.codex`), or its `notify`
+program in `config.toml` where hooks are unavailable.
 
+Hooks (the default): `hooks.json` has Claude Code's hook schema, and Codex sends the same
+payloads (`session_id`, `transcript_path` = the rollout, `cwd`, `prompt`, ...) and reads the
+same answers (`hookSpecificOutput.additionalContext`, handed to the model as a developer
+message). So `claude_code.connect` writes it, under this tool's manifest record: SessionStart
+injection, per-prompt recall, Stop / PreCompact / SessionEnd capture. Codex runs a new or
+changed hook only once the user trusted it (`/hooks` in the Codex TUI; trust is keyed to the
+hook's exact definition, so a moved install asks again) and skips an untrusted one silently;
+`--dangerously-bypass-hook-trust` runs them for one invocation. Once hooks are installed a
+notify program Loreline set earlier is removed (the Stop hook records the same turns).
+
+Notify (where `[features] hooks = false`, or its old alias `codex_hooks`, turns hooks off):
 Codex runs one notify program after each agent turn, passing the JSON as the last argument:
 `notify = ["<absolute loreline-hook>", "codex-notify"]`. The file is edited with tomlkit, so
 the user's comments, order and other keys survive. The notify program is Loreline's only when
@@ -17,11 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from . import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
+from . import Change, backup_once, check_writable, claude_code, hook_argv, locked, manifest, real_path, write_atomic
 
 EVENT_ARG = "codex-notify"
 TOOL = "codex"
 KEY = "notify"
+HOOKS_NAME = "hooks.json"
+FEATURE_KEYS = ("hooks", "codex_hooks")
+#: the manifest's mark for "connect created hooks.json itself"
+FILE_MARK = "(file)"
+TRUST_HINT = ("Codex runs new hooks only once you trust them: start `codex`, type /hooks and trust "
+              "Loreline's entries (again after Loreline moves or changes them).")
 
 
 def codex_home() -> Path:
@@ -32,11 +50,68 @@ def config_path() -> Path:
     return codex_home() / "config.toml"
 
 
+def hooks_path() -> Path:
+    return codex_home() / HOOKS_NAME
+
+
 def notify_argv() -> list[str]:
     return [*hook_argv(), EVENT_ARG]
 
 
-def connect(path: Path | None = None) -> Change:
+def hooks_enabled(path: Path | None = None) -> bool:
+    """False only when config.toml turns Codex's hooks off (`[features] hooks = false`)."""
+    path = path or config_path()
+    features: Any = _load(path).get("features") if path.exists() else None
+    return not (isinstance(features, dict) and any(features.get(key) is False for key in FEATURE_KEYS))
+
+
+def connect(path: Path | None = None) -> list[Change]:
+    """Hooks in hooks.json (and Loreline's old notify gone), or notify where hooks are off."""
+    path = path or config_path()
+    if not hooks_enabled(path):
+        return [connect_notify(path)]
+    new_file = not hooks_path().exists()
+    hooks = claude_code.connect(hooks_path(), tool=TOOL)
+    if new_file and hooks.changed:
+        _note_created_file()
+    old = disconnect_notify(path) if path.exists() else None
+    return [hooks, *([old] if old is not None and old.changed else [])]
+
+
+def disconnect(path: Path | None = None) -> list[Change]:
+    """Remove Loreline's hooks from hooks.json (the file too when connect created it and
+    nothing else is left in it) and its notify program from config.toml."""
+    path = path or config_path()
+    created = FILE_MARK in manifest.recorded(real_path(hooks_path()), TOOL).created
+    hooks = claude_code.disconnect(hooks_path(), tool=TOOL)
+    if created and hooks.changed:
+        _remove_if_empty(hooks_path())
+    notify = disconnect_notify(path)
+    changed = [c for c in (hooks, notify) if c.changed]
+    return changed or [hooks if hooks_enabled(path) else notify]
+
+
+def installed(path: Path | None = None) -> bool:
+    return bool(claude_code.installed(hooks_path(), tool=TOOL)) or notify_installed(path)
+
+
+def _note_created_file() -> None:
+    with locked():
+        real = real_path(hooks_path())
+        record = manifest.recorded(real, TOOL)
+        manifest.save(real, TOOL, manifest.Record(record.entries, tuple(sorted({*record.created, FILE_MARK}))))
+
+
+def _remove_if_empty(path: Path) -> None:
+    with locked():
+        try:
+            if claude_code.load(path) == {}:
+                real_path(path).unlink()
+        except (ConfigError, OSError):
+            return
+
+
+def connect_notify(path: Path | None = None) -> Change:
     path = path or config_path()
     with locked():
         real = real_path(path)
@@ -59,7 +134,7 @@ def connect(path: Path | None = None) -> Change:
     return Change(path, True, backup, detail="notify")
 
 
-def disconnect(path: Path | None = None) -> Change:
+def disconnect_notify(path: Path | None = None) -> Change:
     path = path or config_path()
     with locked():
         if not path.exists():
@@ -81,7 +156,7 @@ def disconnect(path: Path | None = None) -> Change:
     return Change(path, True, backup, detail="notify")
 
 
-def installed(path: Path | None = None) -> bool:
+def notify_installed(path: Path | None = None) -> bool:
     path = path or config_path()
     try:
         current = _load(path).get(KEY) if path.exists() else None

@@ -39,20 +39,29 @@ Span = tuple[int, int, str, int]
 CONTEXT, VENDOR, GENERIC = 1, 2, 3
 
 _NAME_END_RE = re.compile(rb"[a-z0-9_.\-]{0,64}")
-_OP_RE = re.compile(r"""(?P<cq>\\?["'`])?\]?(?P<sp1>[ \t]{0,16})(?P<op>=>|:=|\?=|::|==|=|:|>|\()?(?P<sp2>[ \t]{0,16})""")
+_OP_RE = re.compile(r"""(?P<cq>\\?["'`])?\]?(?P<sp1>[ \t]{0,16})(?P<op>=>|:=|\?=|::|===|!==|==|!=|=|:|>|\()?(?P<sp2>[ \t]{0,16})""")
 _PASSWORD_PROSE_RE = re.compile(r"""s?[ \t(][^\n:=\\"'`]{1,48}?(?<!\bis)(?<!\bwas):[ \t]{0,4}(?=\S)""")
 _WORD_RE = re.compile(r"[A-Za-z]{1,24}")
 _SEPARATOR_RE = re.compile(r"\n|\\n|;|\|\|?|&&")
 _SPACED_RE = re.compile(r"[ \t]{1,8}(?:(?P<verb>is|was|=)[ \t]{1,8}(?:set to[ \t]{1,8})?)?")
 _LOOSE_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
-_TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;,&|<>(){}\[\]]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
+# an unquoted value runs to the end of its token (`Tr0ub4dor&3q` whole); closing brackets and
+# separators it does not open are trimmed off its end (`f(password=x1)`, `{pw: x1},`)
+_TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/])){1,4096}""")
+_CALL_RE = re.compile(r"[A-Za-z_][\w.]{0,200}[(\[]")
+_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
+_NEXT_LINE_QUOTE_RE = re.compile(r"(?:\r?\n|\\n)[ \t]{0,32}\\?[\"']")
+_TEMPLATE_WORD_RE = re.compile(r"[A-Z][A-Z]{2,}(?:_[A-Z]{2,}){1,5}")
+_PART_SPLIT_RE = re.compile(r"[-_.:/]")
+_DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 _LINE_RE = re.compile(r"""(?:[^\r\n"'`\\]|\\(?![nrt"'\\])){1,4096}""")
 _LINE_REST_RE = re.compile(r"[^\r\n\\]{0,200}")
 _XML_RE = re.compile(r"[^<\n]{1,4096}")
 _PROSE_RE = re.compile(r"""`([^`\n]{1,256})`|([^\s`"'\\<>(){}\[\]]{1,256})""")
 _ANNOTATION_RE = re.compile(r"(?:\[[^\]\n]{0,64}\])?[ \t]{0,8}=[ \t]{0,8}")
-CRED_RE = re.compile(r"[A-Za-z0-9._~+/=-]{1,4096}")
+CRED_RE = re.compile(r"[A-Za-z0-9._~+/=_-]{1,4096}")
+_OTHER_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z-]{1,30}[ \t]+(?=[A-Za-z0-9._~+/=_-]{8})")  # `Api-Token <cred>`
 _SCHEME_RE = re.compile(r"(?i)(basic|bearer|token|apikey|api-key|key|sso-key|jwt|otp|digest|negotiate|ntlm|"
                         r"aws4-hmac-sha256|hmac)[ \t]+")
 _TUPLE_RE = re.compile(r"""\(\s{0,8}(["'])(?:[^"'\\\n]|\\.){0,128}\1\s{0,8},\s{0,8}(["'])"""
@@ -80,6 +89,8 @@ class _Scan:
     reach: int = 0  # values up to here have been read
 
     def add(self, start: int, end: int, family: str, prio: int) -> None:
+        if family == "key" and not key_shaped(self.text[start:end]):
+            return  # a bare `key` names too many things; only a generated-looking value counts
         self.spans.append((start, end, family, prio))
 
     def read(self, end: int) -> None:
@@ -172,6 +183,9 @@ def _assignment(scan: _Scan, start: int, end: int, family: str) -> None:
             _cookies(scan, index, "set" in name.lower())
     elif (op == "(" or (op == "=" and text.startswith("(", index))) and name.lower().endswith("auth"):
         _auth_tuple(scan, index - (op == "("))
+    elif op is None and match.group("cq") and text.startswith(",", index):  # type: ignore[union-attr]
+        if not _named_value(scan, start, end, family):  # `"name": "X", "value": …` comes first
+            _argument_pair(scan, index, family)
     elif op is None or op == "(":
         if not _named_value(scan, start, end, family):
             _spaced(scan, start, end, name, family)
@@ -203,6 +217,9 @@ def _prio(family: str) -> int:
 
 def _value(scan: _Scan, index: int, style: str, family: str, upper: bool = False) -> None:
     text = scan.text
+    if style == "code" and (wrapped := _NEXT_LINE_QUOTE_RE.match(text, index)):
+        # `apiKey =\n    "…"`: a literal continued on the next line (its quote maybe JSON-escaped)
+        index = wrapped.end() - 1 - (text[wrapped.end() - 2] == "\\")
     if index >= len(text) or text[index] in "\r\n" or text.startswith(("\\n", "\\r"), index):
         return
     if text[index] in "fFrRbBuU" and text[index + 1:index + 2] in ('"', "'"):
@@ -239,7 +256,22 @@ def value_bounds(text: str, index: int, style: str) -> tuple[int, int, bool] | N
             return (match.start(1), match.end(1), True) if match else None
     regex = _LOOSE_RE if style in _LOOSE_STYLES else _TIGHT_RE
     match = regex.match(text, index)
-    return (match.start(), match.end(), False) if match else None
+    if match is None:
+        return None
+    end = _trim_unopened(text, match.start(), match.end()) if regex is _TIGHT_RE else match.end()
+    return (match.start(), end, False) if end > match.start() else None
+
+
+def _trim_unopened(text: str, start: int, end: int) -> int:
+    """Drop trailing `,` `&` `|` and closing brackets the value itself does not open."""
+    while end > start:
+        last = text[end - 1]
+        opener = _PAIRS.get(last)
+        if last in ",&|" or (opener is not None and text.count(opener, start, end) < text.count(last, start, end)):
+            end -= 1
+        else:
+            return end
+    return end
 
 
 def _quoted_ok(content: str, family: str) -> bool:
@@ -254,11 +286,11 @@ def _quoted_ok(content: str, family: str) -> bool:
 def _bare_ok(text: str, start: int, end: int, content: str, family: str, style: str) -> bool:
     if placeholder(content) or content.startswith(("http://", "https://")) or _path_like(content):
         return False
-    if text[end:end + 1] in ("(", "["):
+    if text[end:end + 1] in ("(", "[") or _CALL_RE.match(content):
         return False
     if style == "yaml":
         rest = _LINE_REST_RE.match(text, end).group().strip()  # type: ignore[union-attr]
-        return rest == "" or rest.startswith("#")
+        return rest == "" or rest.startswith("#") or (rest in (",", ";") and not P.IDENTIFIER.fullmatch(content))
     if style in ("env", "flag", "loose"):
         return True
     if P.IDENTIFIER.fullmatch(content):
@@ -274,6 +306,21 @@ def _query(scan: _Scan, index: int, family: str) -> None:
         scan.read(value.end())
         if not placeholder(value.group()):
             scan.add(value.start(), value.end(), "password" if family == "password" else "query-token", CONTEXT)
+
+
+def _argument_pair(scan: _Scan, index: int, family: str) -> None:
+    """`headers.put("X-Api-Key", "…")`, `Context.Add("AccountKey", "…")`: a name passed next to
+    its value. Only a literal counts, and (not for passwords) only one that looks generated."""
+    value = index + 1
+    while value < len(scan.text) and scan.text[value] in " \t":
+        value += 1
+    bounds = value_bounds(scan.text, value, "code")
+    if bounds is None or not bounds[2]:
+        return
+    content = scan.text[bounds[0]:bounds[1]]
+    if _quoted_ok(content, family) and (family == "password" or key_shaped(content)):
+        scan.add(bounds[0], bounds[1], family, _prio(family))
+        scan.read(bounds[1])
 
 
 def _named_value(scan: _Scan, start: int, end: int, family: str) -> bool:
@@ -306,10 +353,11 @@ def _spaced(scan: _Scan, start: int, end: int, name: str, family: str) -> None:
         or (bare in ("password", "passwd")
             and ("machine " in before or "login " in before or text.startswith(_QUOTES, match.end())))
     )
-    if not allowed and family == "password" and (colon := _PASSWORD_PROSE_RE.match(text, end)):
+    if not allowed and (colon := _PASSWORD_PROSE_RE.match(text, end)):
         first_word = _WORD_RE.match(text, end + 1)
         if first_word is None or first_word.group().lower() not in P.AFTER_DENY:
-            _prose(scan, colon.end(), family)  # "password for the admin panel: Hunter2!"
+            # "password for the admin panel: Hunter2!"; "the key for staging: <key-shaped>"
+            _prose(scan, colon.end(), family, family != "password")
         return
     if not allowed or text.startswith("-", match.end()):
         return
@@ -322,8 +370,8 @@ def _spaced(scan: _Scan, start: int, end: int, name: str, family: str) -> None:
         scan.add(bounds[0], bounds[1], family, GENERIC)
 
 
-def _prose(scan: _Scan, index: int, family: str) -> None:
-    """"the password is hunter2!": a value with a digit, after `is`/`was`."""
+def _prose(scan: _Scan, index: int, family: str, shaped: bool = False) -> None:
+    """"the password is hunter2!": a value with a digit, after `is`/`was` (`shaped`: key-shaped)."""
     match = _PROSE_RE.match(scan.text, index)
     if match is None:
         return
@@ -333,6 +381,8 @@ def _prose(scan: _Scan, index: int, family: str) -> None:
         end -= 1
     value = scan.text[start:end]
     if len(value) < 6 or placeholder(value) or not any(c.isdigit() for c in value) or "://" in value:
+        return
+    if shaped and not key_shaped(value):
         return
     if family == "password" or any(c.isalpha() for c in value):
         scan.add(start, end, family, GENERIC)
@@ -377,8 +427,10 @@ def _last_separator(text: str, lo: int, hi: int) -> int:
 def _command(text: str, start: int, index: int) -> str:
     """The command a flag at `index` belongs to, if it is one whose `-p` takes a password."""
     words = text[start:index].split()
-    while words and (words[0] in ("$", "sudo", "time", "exec") or "=" in words[0]):
-        words.pop(0)
+    while words and (words[0] in ("$", "sudo", "time", "exec") or "=" in words[0] or words[0].endswith(":")):
+        words.pop(0)  # a prompt, env assignments, a JSON key (`{"command": "mysql …`)
+    if words:
+        words[0] = words[0].lstrip("{[\"'\\")
     line = " ".join(words[:2]).lower()
     return next((name for name in P.SHORT_FLAG_COMMANDS if line.startswith(name)), "")
 
@@ -400,8 +452,10 @@ def _header(scan: _Scan, index: int) -> None:
         return
     start, end = bounds
     scan.read(end)
-    scheme = _SCHEME_RE.match(text, start, end)
-    word = scheme.group(1).lower() if scheme else ""
+    if text.find(P.MARKER_PREFIX, start, end) != -1:
+        return  # already redacted: the scheme word before a marker is not a credential
+    scheme = _SCHEME_RE.match(text, start, end) or _OTHER_SCHEME_RE.match(text, start, end)
+    word = scheme.group().split()[0].lower() if scheme else ""
     if word in _SKIPPED_SCHEMES:
         return
     cred = CRED_RE.match(text, scheme.end() if scheme else start, end)
@@ -466,7 +520,27 @@ def placeholder(value: str) -> bool:
         return True
     if any(part in low for part in P.PLACEHOLDER_PARTS):
         return True
+    if low[0] + low[-1] in ("[]", "<>") or not any(c.isalnum() for c in low):
+        return True  # `[PASSWORD]`, `<user:password>`, `,.:-!`
+    if len(set(low)) <= (1 if len(low) < 6 else 2):
+        return True  # `yyy`, `aaaaaaaa`, `11111111`
+    if _TEMPLATE_WORD_RE.fullmatch(value.strip()):
+        return True  # `ACCESS_TOKEN`, `YOUR_API_KEY`: the name of the value, not the value
+    if len(low) >= 16 and len(set(low)) <= 6 and max(low.count(c) for c in set(low)) * 2 > len(low):
+        return True  # `glc_1111111111111111111111=`: one character over and over
     return all(c in "*xX.\u2022\u00b7#?-_ " for c in value)
+
+
+def key_shaped(value: str) -> bool:
+    """A value that looks generated: 16+ characters, no spaces, letters and digits, varied."""
+    if len(value) < 16 or len(value) > 4096 or any(c.isspace() for c in value) or "://" in value:
+        return False
+    if not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    parts = _PART_SPLIT_RE.split(value)
+    if len(parts) >= 3 and max(len(part) for part in parts) < 16:
+        return False  # `cmp2-qat-1208358310`, `id-Gost28147-89-None`: a structured name
+    return len(set(value)) >= 10 and not _path_like(value) and not _DOTTED_RE.fullmatch(value)
 
 
 def _path_like(value: str) -> bool:

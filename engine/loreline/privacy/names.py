@@ -5,7 +5,8 @@ A name is split into lower-case segments at `_ . -` and camelCase boundaries. Th
 segment that is a secret word decides (password words, `secret`, `token`, a `key` qualified
 by a word like `api`/`private`/`access`, `auth`, `credentials`); a neighbouring segment that
 turns it into metadata (`_length`, `_url`, `_id`, `max_`, `public_`) cancels it. The family is
-then the vendor the name mentions (`MISTRAL_API_KEY` → `mistral-api-key`) or a generic one
+then the vendor the name mentions (a bare or
+unknown-qualified `key` gives `key`, whose value must look generated: `context.key_shaped`) (`MISTRAL_API_KEY` → `mistral-api-key`) or a generic one
 (`password`, `secret`, `token`, `api-key`, `auth-token`, `credentials`, `private-key`).
 """
 
@@ -23,7 +24,7 @@ _COMPOUND_KEYS = frozenset(
     "authkey sharedaccesskey subscriptionkey licensekey appkey sessionkey".split()
 )
 _GENERIC = {"secret": "secret", "token": "token", "auth": "auth-token", "credentials": "credentials"}
-GENERIC_FAMILIES = frozenset(["password", "secret", "token", "api-key", "auth-token", "credentials"])
+GENERIC_FAMILIES = frozenset(["password", "secret", "token", "api-key", "auth-token", "credentials", "key"])
 
 
 @lru_cache(maxsize=8192)
@@ -79,6 +80,7 @@ def _secret_segment(segments: list[str], upper: bool) -> tuple[int, str | None]:
             before = segments[index - 1] if index else ""
             if before in P.KEY_QUALIFIERS or (upper and before and before not in P.BEFORE_DENY):
                 return index, "key"
+            return index, "weak-key"  # `key`, `azure_key`: only a key-shaped value is a secret
         if seg == "auth":
             return index, "auth"
         if seg in ("credential", "credentials", "creds"):
@@ -89,6 +91,8 @@ def _secret_segment(segments: list[str], upper: bool) -> tuple[int, str | None]:
 def _family(segments: list[str], kind: str, flat: str) -> str:
     if kind == "password":
         return "password"
+    if kind == "weak-key":
+        return "key"
     for seg in segments:
         family = P.VENDOR_FAMILIES.get(seg)
         if family is None:

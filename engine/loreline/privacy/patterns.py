@@ -20,11 +20,11 @@ MARKER_PREFIX = "[REDACTED:"
 _B = r"(?![A-Za-z0-9])"  # right boundary for alphanumeric bodies
 _BX = r"(?![A-Za-z0-9_-])"  # right boundary for base64url bodies
 TOKEN_FAMILIES: tuple[tuple[str, str], ...] = (
-    ("aws-access-key", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}" + _B),
+    ("aws-access-key", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + _B),
     ("aws-session-token", r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9+/]{80,4000}={0,2}"),
-    ("github-token", r"gh[opur]_[A-Za-z0-9]{36,251}" + _B),
-    ("github-app-token", r"ghs_[A-Za-z0-9]{36,251}" + _B),
-    ("github-fine-grained-pat", r"github_pat_[A-Za-z0-9_]{60,251}" + _BX),
+    ("github-token", r"gh[opur]_[A-Za-z0-9]{16,251}" + _B),  # 16+: cut short in a transcript
+    ("github-app-token", r"ghs_[A-Za-z0-9]{16,251}" + _B),
+    ("github-fine-grained-pat", r"github_pat_[A-Za-z0-9_]{16,251}" + _BX),
     ("gitlab-token", r"(?:gl(?:pat|rt|dt|ptt|cbt|ft|imt|agent|oas|soat)-[A-Za-z0-9_-]{20,300}"
                      r"(?:\.[0-9a-z]{2,12})?|GR1348941[A-Za-z0-9_-]{20,40})" + _BX),
     ("slack-token", r"(?:xox[abposre]-(?=[A-Za-z-]{0,40}\d)[A-Za-z0-9-]{10,250}"
@@ -33,8 +33,8 @@ TOKEN_FAMILIES: tuple[tuple[str, str], ...] = (
                       r"(?P<s>[A-Za-z0-9_/+-]{20,200})"),
     ("stripe-key", r"[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,247}" + _B),
     ("stripe-webhook-secret", r"whsec_[A-Za-z0-9+/]{24,100}={0,2}"),
-    ("anthropic-oauth-token", r"sk-ant-o[a-z]t\d\d-[A-Za-z0-9_-]{20,400}" + _BX),
-    ("anthropic-key", r"sk-ant-[a-z]{2,12}\d\d-[A-Za-z0-9_-]{20,400}" + _BX),
+    ("anthropic-oauth-token", r"sk-ant-o[a-z]t\d\d-[A-Za-z0-9_-]{8,400}" + _BX),
+    ("anthropic-key", r"sk-ant-[a-z]{2,12}\d\d-[A-Za-z0-9_-]{8,400}" + _BX),
     ("openrouter-key", r"sk-or-v1-[0-9a-f]{64}" + _B),
     ("openai-key", r"sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,400}"
                    r"|[A-Za-z0-9_-]{0,200}T3BlbkFJ[A-Za-z0-9_-]{10,200})" + _BX),
@@ -61,7 +61,7 @@ TOKEN_FAMILIES: tuple[tuple[str, str], ...] = (
     ("replicate-token", r"r8_[A-Za-z0-9]{30,40}" + _B),
     ("perplexity-key", r"pplx-[A-Za-z0-9]{40,60}" + _B),
     ("xai-key", r"xai-[A-Za-z0-9]{60,100}" + _B),
-    ("jwt", r"eyJ[A-Za-z0-9_-]{8,4000}\.eyJ[A-Za-z0-9_-]{8,8000}\.[A-Za-z0-9_-]{0,2000}"),
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,4000}\.eyJ[A-Za-z0-9_-]{8,8000}(?:\.[A-Za-z0-9_-]{0,2000})?"),
     ("vault-token", r"hv[sb]\.[A-Za-z0-9_-]{24,250}" + _BX),
     ("docker-hub-token", r"dckr_pat_[A-Za-z0-9_-]{27,40}" + _BX),
     ("supabase-token", r"sbp_[0-9a-f]{40}" + _B),
@@ -77,6 +77,15 @@ TOKEN_FAMILIES: tuple[tuple[str, str], ...] = (
     ("tailscale-key", r"tskey-[a-z]{3,10}-[A-Za-z0-9]{6,40}-[A-Za-z0-9]{16,80}" + _B),
     ("planetscale-token", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}" + _BX),
     ("rubygems-token", r"rubygems_[0-9a-f]{48}" + _B),
+    ("sonar-token", r"sq[pau]_[0-9a-fA-F]{40}" + _B),
+    ("bitbucket-app-password", r"ATBB[A-Za-z0-9_=.-]{24,}" + _BX),
+    ("sourcegraph-token", r"sgp_(?:local_|[0-9a-f]{16}_)?[0-9a-fA-F]{40}" + _B),
+    ("square-token", r"(?:sq0csp-[A-Za-z0-9_-]{43}|sq0atp-[A-Za-z0-9_-]{22}|EAAA[A-Za-z0-9_-]{60})" + _BX),
+    ("facebook-token", r"EAA[MC][A-Za-z0-9]{60,400}" + _B),
+    ("fly-token", r"fm[12][ar]?_[A-Za-z0-9+/=_-]{40,2000}"),
+    ("onepassword-token", r"ops_eyJ[A-Za-z0-9+/=_-]{40,4000}"),
+    ("azure-devops-pat", r"[A-Za-z0-9]{52}JQQJ99[A-Za-z0-9]{18}AZDO[A-Za-z0-9]{4}" + _B),
+    ("alchemy-key", r"alcht_[A-Za-z0-9]{30}" + _B),
 )
 
 # A token may start after a non-word character or right after a JSON escape (`\n`, `\t`).
@@ -104,7 +113,8 @@ RUN_PREFIXES: tuple[str, ...] = (
     "api_org_", "dapi", "dop_v1_", "doo_v1_", "dor_v1_", "HRKU-", "shpat_", "shpss_", "shpca_",
     "shppa_", "gsk_", "r8_", "pplx-", "xai-", "eyJ", "dckr_pat_", "sbp_", "lsv2_", "lin_api_",
     "lin_oauth_", "ntn_", "PMAK-", "ATATT3", "sntrys_", "sntryu_", "NRAK-", "AGE-SECRET-KEY-",
-    "tskey-", "pscale_", "rubygems_",
+    "tskey-", "pscale_", "rubygems_", "sqp_", "squ_", "sqa_", "sgp_", "sq0csp-", "sq0atp-", "EAAA",
+    "EAAM", "EAAC", "ATBB", "ops_eyJ", "alcht_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_",
 )
 RUN_PREFIX2 = frozenset(prefix[:2] for prefix in RUN_PREFIXES)
 # ... or whose text just before it ends with one of these (dotted or slashed prefixes).
@@ -189,7 +199,7 @@ PLACEHOLDER_PARTS: tuple[str, ...] = (
     "-here", "xxxx", "****", "...", "\u2026", "redacted", "changeme", "change_me", "replace_me",
     "replace-me", "placeholder", "dummy", "insert_", "insert-", "enter_", "enter-",
     "abcdefgh", "12345678", "01234567", "<redacted", "[redacted", "[base64 blob", "[private]",
-    "[instruction-override",
+    "[instruction-override", "fake",
 )
 # value starts that are references or templates, not literals
 REFERENCE_START = re.compile(
@@ -212,19 +222,22 @@ DB_SCHEMES = frozenset(
 # closing quote or bracket, then an operator, a `name`/`value` pair, a quoted or digit-bearing
 # value after a space, or "is <value>".
 _TAIL = (
-    rb"[a-z0-9_.\-]{0,48}+(?:\\?[\"'`])?\]?[ \t]{0,16}+(?:[=:>]|\?=|(?<=auth)\("
+    rb"[a-z0-9_.\-]{0,48}+(?:\\?[\"'`])?\]?[ \t]{0,16}+(?:[=:>]|!==?|\?=|(?<=auth)\("
     rb"|(?:\\?[\"'])?[ \t]{0,8},[ \t]{0,8}\\?[\"']value|(?:\r?\n|\\n)[ \t]{0,16}(?:-[ \t]+)?value"
+    rb"|(?<=[\"'])[ \t]{0,8},[ \t]{0,8}\\?[\"']"  # set("API_KEY", "value"): a quoted name, a comma, a quoted value
     rb"|(?<=[ \t])(?:(?:is|was)[ \t]{1,8}(?:set to[ \t]{1,8})?)?(?:\\?[\"'`]|(?=[^\s]{0,80}?[0-9!#$%^&*+=/~@])))"
 )
+# "the key for staging: <value>": a key word, `for`/`to`/`of` and a few words, then a colon
+_FOR_COLON = rb"|[ \t](?:for|to|of)[ \t][^\n:=\\\"'`]{1,48}:[ \t]{0,4}\S"
 KEYWORD_RES: tuple[re.Pattern[bytes], ...] = (
     # pass, passwd, password, passphrase, pwd; "password for the admin panel: <value>"; and a
     # bare `-p` short flag (`mysql -pX`, `sshpass -p X`), told apart in Python by its length
     re.compile(rb"p(?:(?:ass|wd)(?:" + _TAIL + rb"|(?<=pass)(?:word|phrase)s?[ \t(][^\n:=\\\"'`]{1,48}:[ \t]{0,4}\S)"
                rb"|(?<=[ \t]-p)(?=[^\s-]|[ \t]+[^\s-]))"),
     # token, cookie, key; `key-----` (a PEM line) and `key-file-` (PuTTY) are flags, not names
-    re.compile(rb"k(?:ey(?: block)?-----|ey-file-|(?<=tok)en" + _TAIL + rb"|(?<=cook)ie" + _TAIL
-               + rb"|ey" + _TAIL + rb")"),
-    re.compile(rb"cret(?<=secret)" + _TAIL),  # `cret`: a rarer start than `secret`, a faster scan
+    re.compile(rb"k(?:ey(?: block)?-----|ey-file-|(?<=tok)en(?:" + _TAIL + _FOR_COLON + rb")|(?<=cook)ie" + _TAIL
+               + rb"|ey(?:" + _TAIL + _FOR_COLON + rb"))"),
+    re.compile(rb"cret(?<=secret)(?:" + _TAIL + _FOR_COLON + rb")"),  # `cret`: rarer than `secret`, a faster scan
     re.compile(rb"auth" + _TAIL),
 )
 NAME_CHARS_REV = re.compile(rb"[a-z0-9_.\-]{0,64}")  # a name, read backwards from its keyword

@@ -44,7 +44,8 @@ from collections import Counter
 from math import log2
 
 from . import patterns as P
-from .context import CRED_RE, looks_random, placeholder, scan_names, value_bounds
+from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
+from .prose import curl_cookies, hex_or_pat_run, scan_prose
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
 _TOKEN, _CONTEXT = 0, 1  # priorities; names are 2 (vendor) and 3 (generic), see privacy.context
@@ -62,7 +63,26 @@ def redact(text: str) -> str:
 
 
 def redact_counts(text: str) -> tuple[str, dict[str, int]]:
-    """The redacted text and how many secrets of each family were replaced."""
+    """The redacted text and how many secrets of each family were replaced.
+
+    A marker can give a neighbour the boundary it lacked (`AKIA...` glued to a key block that
+    is now `[REDACTED:...]`), so text that changed is scanned again, up to three passes: that
+    keeps `redact` idempotent. Text without secrets is scanned once.
+    """
+    out, counts = _redact_once(text)
+    for _ in range(2):
+        if out is text:
+            break
+        again, more = _redact_once(out)
+        if again is out:
+            break
+        out = again
+        for family, n in more.items():
+            counts[family] = counts.get(family, 0) + n
+    return out, counts
+
+
+def _redact_once(text: str) -> tuple[str, dict[str, int]]:
     spans = _find(text)
     if not spans:
         return text, {}
@@ -91,6 +111,7 @@ def _find(text: str) -> list[Span]:
     _scan_tokens(text, raw, spans)
     low = raw.lower()
     found = scan_names(text, low, spans)
+    scan_prose(text, low, spans)
     if "pem" in found:
         _scan_pem(text, spans)
     if "putty" in found:
@@ -118,6 +139,8 @@ def _scan_tokens(text: str, raw: bytes, spans: list[Span]) -> None:
                 match = P.TOKEN_RE.match(text, anchor)
                 if match:
                     _token_match(text, match, spans)
+        if end - start in (52, 64, 66):  # an Azure DevOps PAT, an Ethereum key: told by the words before
+            hex_or_pat_run(text, raw.lower(), start, end, spans)
         if ((before == 0x2F and raw.find(b"hooks", max(0, start - 100), start) != -1)  # a webhook URL
                 or raw.find(b"Q~", start, start + 8) != -1):  # an Azure client secret
             for match in P.TOKEN_RE.finditer(text, max(0, start - 100), min(end, start + 300)):
@@ -132,7 +155,7 @@ def _anchors(text: str, start: int, end: int, spans: list[Span]) -> tuple[int, .
     before = text[start - 1] if start else ""
     if before == "\\":  # right after a JSON escape such as \n
         return (start + 1,) if text.startswith(P.RUN_PREFIXES, start + 1) else ()
-    if before in ".:/":
+    if before and before in ".:/":  # ("" is in every string: a token at offset 0 has no preceder)
         for preceder in P.RUN_PRECEDERS:
             if text.endswith(preceder, 0, start):
                 return (start - len(preceder),)
@@ -254,7 +277,7 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             scheme = _scheme_before(low, match.start())
             db = scheme in P.DB_SCHEMES or scheme.split("+")[0] in P.DB_SCHEMES
             spans.append((match.start("pw"), match.end("pw"), "db-credentials" if db else "url-credentials", _CONTEXT))
-    if b"?" in raw and P.SIG_GATE_RE.search(low):
+    if (b"?" in raw or b"&sig" in low) and P.SIG_GATE_RE.search(low):  # a SAS token may come without its URL
         for param in P.SIG_RE.finditer(low):
             name = param.start()
             while name > 0 and (low[name - 1] == 0x2D or chr(low[name - 1]).isalpha()) and param.start() - name < 12:
@@ -265,6 +288,7 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             if value and not placeholder(value.group()):
                 spans.append((value.start(), value.end(), "query-token", _CONTEXT))
     if P.CURL_GATE_RE.search(low):
+        curl_cookies(text, low, spans)
         for flag in P.CURL_USER_RE.finditer(low):
             start = flag.start() - (flag.start() > 0 and low[flag.start() - 1] == 0x2D)  # --user
             if start > 0 and low[start - 1] in b" \t":
@@ -279,13 +303,30 @@ def _scheme_before(low: bytes, index: int) -> str:
 
 
 def _curl_user(text: str, index: int, spans: list[Span]) -> None:
+    """`curl -u user:pass`, `--user 'user:pass'`, `-u user:'pass'`, and `-u KEY:` (an API key
+    passed as the user name, no password)."""
     value = value_bounds(text, index, "loose")
     if value is None:
         return
     start, end, _ = value
     colon = text.find(":", start, end)
-    if colon != -1 and colon + 1 < end and not placeholder(text[colon + 1:end]):
-        spans.append((colon + 1, end, "basic-auth", _CONTEXT))
+    if colon == -1 or text.find(P.MARKER_PREFIX, start, end + 2) != -1:
+        return  # nothing to split, or already redacted
+    if colon + 1 == end and text.startswith(("'", '"'), end):  # user:'pass'
+        quoted = value_bounds(text, end, "loose")
+        if quoted is not None and quoted[2]:
+            end = quoted[1]
+            colon = quoted[0] - 1
+            start_pw = quoted[0]
+        else:
+            return
+    else:
+        start_pw = colon + 1
+    user, secret = text[start:colon].strip("'\""), text[start_pw:end].strip("'\"")
+    if start_pw < end and not placeholder(secret) and secret != user and not text.startswith("<", start):
+        spans.append((start_pw, end, "basic-auth", _CONTEXT))
+    elif start_pw >= end and key_shaped(text[start:colon]):
+        spans.append((start, colon, "basic-auth", _CONTEXT))
 
 
 def _merge(text: str, spans: list[Span]) -> list[Span]:

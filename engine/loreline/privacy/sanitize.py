@@ -3,7 +3,11 @@
 Runs on every kept text before `loreline.privacy.redact`. What it does, in this order:
 
 Removed silently (counted):
-* invisible characters: U+200B, U+2060-U+2064, U+FEFF (BOM), U+00AD (soft hyphen), U+180E;
+* NUL and the other C0/C1 control characters (tab, newline, carriage return stay), with the
+  terminal sequences they start (CSI `ESC [ … m`, OSC `ESC ] 52 ; … BEL`, which can write a
+  clipboard);
+* invisible characters: U+200B, U+2060-U+2064, U+FEFF (BOM), U+00AD (soft hyphen), U+180E,
+  U+034F (grapheme joiner), the Hangul fillers U+115F/U+1160/U+3164/U+FFA0, U+17B4/U+17B5;
   U+200C (ZWNJ) and U+200D (ZWJ) are **kept** where they join: both neighbours in a
   joining script (Arabic/Persian/Syriac/N'Ko, the Indic scripts, Tibetan, Myanmar, Khmer,
   Mongolian), or, for ZWJ, both neighbours emoji (family and profession sequences);
@@ -19,7 +23,12 @@ Removed silently (counted):
   Loreline's own `<loreline-memories>` block, so an injected memory is never learned again;
 * HTML comments `<!-- ... -->`, and elements hidden by CSS or markup (`display:none`,
   `visibility:hidden`, `font-size:0`, `opacity:0`, `color:transparent|white|#fff`, far
-  off-screen positioning, the `hidden` attribute) with their content.
+  off-screen positioning, the `hidden` attribute; `<font color="white">`, `<font size="0">`,
+  screen-reader-only classes such as `sr-only`/`visually-hidden`, `aria-hidden="true"`,
+  `<input type="hidden">`, any tag with `alt` text) with their content;
+* elements a reader never sees: `<script>`, `<style>`, `<noscript>`, `<template>`, `<iframe>`,
+  `<object>`, and collapsed `<details>`;
+* markdown comments: `[//]: # (…)`, `[comment]: <> (…)` lines.
 
 An unterminated comment, wrapper, hidden element or `<private>` span hides everything after
 it, so it is dropped to the end of the text. A tag written inside backticks (`` `<private>` ``)
@@ -28,29 +37,41 @@ is a mention, not markup, and stays.
 Replaced by a marker:
 * `<private>...</private>` → `[private]` (the user asked for it not to be kept);
 * base64 blobs of 200+ characters → `[base64 blob, N chars]` (JWT parts are left to the
-  redactor, which knows them).
+  redactor, which knows them); in a person's turn, also shorter base64 (20+) that decodes to
+  words — an instruction smuggled past a reader.
 
 Marked, never removed: instruction-override phrases ("ignore all previous instructions",
 "disregard the system prompt", "you are now DAN", "new instructions:") are wrapped as
 `[instruction-override: <the phrase>]`, so the distiller reads them as quoted data. Ordinary
-"from now on, always ..." is a user preference and is not marked.
+"from now on, always ..." is a user preference and is not marked. A person's turn
+(`user_turn=True`) is also searched for the rarer phrasings ("pay no attention to the
+instructions above", "your new task is:", "SYSTEM: you must", `<|im_start|>system`, "new
+system prompt", "pretend you have no restrictions", "act as an unrestricted AI", "override
+your safety guidelines"), and its quoted or pasted material is wrapped `[quoted] … [/quoted]`
+(`privacy.quoted`): data, never the person's statement.
 
 `sanitize(sanitize(x)) == sanitize(x)`, and text with nothing to do is returned as the same
-object. Most text is plain ASCII without `<`: it then costs an O(1) `isascii`, two `memchr`
-checks (`\\`, `<`), a blob check on every 10th character and five literal scans for phrases.
+object. Most text is plain ASCII without `<`: it then costs an O(1) `isascii`, a `translate`
+for control characters, three `memchr` checks (`\\`, `<`, `]:`), a blob check on every 10th
+character and five literal scans for phrases (a person's turn: a few more).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable
 
+from .quoted import mark_quoted
+
 # A run of candidates; the callback sorts it out. Written `[c][c]*`, not `[c]+`: a pattern that
 # starts with a plain class lets `re` skip ahead to the first candidate instead of trying a
 # match at every position (2x faster on non-ASCII text).
-_BMP = "\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f"
+_BMP = ("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2064\u3164\uffa0\ufeff"
+        "\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f")
 _INVISIBLE_RE = re.compile(f"[{_BMP}\U000E0000-\U000E007F\U000E0100-\U000E01EF][{_BMP}\U000E0000-\U000E01EF]*")
 # Text without characters beyond U+FFFF (most non-ASCII text: dashes, quotes, CJK) cannot hold
 # tag characters or the supplementary selectors, and a BMP-only class scans twice as fast.
@@ -73,12 +94,25 @@ _ESCAPED_RE = re.compile(
 )
 _WRAPPERS = ("private", "loreline-memories", "system-reminder", "command-name", "command-message",
              "command-args", "local-command-stdout", "local-command-stderr", "local-command-caveat")
-_MARKUP = r"<(?:(?P<comment>!--)|(?P<wrap>" + "|".join(_WRAPPERS) + r")(?=[\s>/])[^<>]{0,2000}>"
-_TAG_RE = re.compile(_MARKUP + r")", re.IGNORECASE)  # comments and wrappers only
-_TAG_OR_HIDDEN_RE = re.compile(  # ... and elements with a style or a hidden attribute
-    _MARKUP + r"|(?P<el>[A-Za-z][A-Za-z0-9]{0,20})(?P<attrs>\s[^<>]{0,2000}?(?:style|hidden)[^<>]{0,2000})>)",
+# never shown to a reader: scripts, styles, templates, collapsed <details>
+_DROPPED = ("script", "style", "noscript", "template", "details", "iframe", "object")
+_MARKUP = (r"<(?:(?P<comment>!--)|(?P<wrap>" + "|".join(_WRAPPERS) + r")(?=[\s>/])[^<>]{0,2000}>"
+           r"|(?P<drop>" + "|".join(_DROPPED) + r")(?=[\s>/])[^<>]{0,2000}>")
+_TAG_RE = re.compile(_MARKUP + r")", re.IGNORECASE)  # comments, wrappers, dropped elements
+_TAG_OR_HIDDEN_RE = re.compile(  # ... and elements with an attribute that can hide them
+    _MARKUP + r"|(?P<el>[A-Za-z][A-Za-z0-9]{0,20})(?P<attrs>\s[^<>]{0,2000}?"
+    r"(?:style|hidden|color|class|alt|size|type)[^<>]{0,2000})>)",
     re.IGNORECASE,
 )
+_HIDING_GATES = (b"style", b"hidden", b"color", b"class", b"alt", b"size")
+_COLOR_ATTR_RE = re.compile(r"""(?:^|\s)color\s*=\s*["']?\s*(?:white|transparent|#fff(?:fff)?)\b""", re.IGNORECASE)
+_CLASS_ATTR_RE = re.compile(r"""(?:^|\s)class\s*=\s*["']([^"']{0,400})["']""", re.IGNORECASE)
+_HIDDEN_CLASSES = frozenset("sr-only visually-hidden screen-reader-text screen-reader-only hidden d-none "
+                            "invisible offscreen".split())
+_OTHER_HIDING_RE = re.compile(r"""(?:^|\s)(?:aria-hidden\s*=\s*["']?true|size\s*=\s*["']?0["'\s/]|"""
+                              r"""type\s*=\s*["']?hidden\b|alt\s*=)""", re.IGNORECASE)
+_MD_COMMENT_RE = re.compile(r"""(?m)^[ \t]{0,3}\[[^\]\n]{1,40}\]:[ \t]*(?:#|<>)[ \t]*"""
+                            r"""(?:\([^\n]*\)|"[^\n]*"|'[^\n]*')[ \t]*(?:\n|$)""")
 _STYLE_RE = re.compile(r"""style\s*=\s*(["'])(.*?)\1""", re.IGNORECASE | re.DOTALL)
 _HIDING_RE = re.compile(
     r"display:none|visibility:hidden|(?:font-size|opacity|line-height|max-height|height):0(?:\.0+)?"
@@ -93,6 +127,9 @@ _B64_TABLE = bytes(0x61 if c in _B64_CHARS else 0x20 for c in range(256))
 _BLOB_MIN, _BLOB_STEP = 200, 10
 _BLOB_SAMPLES = b"a" * (_BLOB_MIN // _BLOB_STEP - 1)
 _B64_RUN_RE = re.compile(rb"[A-Za-z0-9+/_-]*")
+_STD_B64_TABLE = bytes(0x61 if c in _B64_CHARS[:64] else 0x20 for c in range(256))  # no `_` `-`
+_ENCODED_MIN = 20
+_ENCODED_RUN = b"a" * _ENCODED_MIN
 _ESCAPE_GATE = re.compile(rb"\\u")
 # Each scanner starts with a literal, so it costs one fast pass; the phrase is checked in C.
 _VERB_TAIL = (
@@ -100,59 +137,105 @@ _VERB_TAIL = (
     r"told|given|to|in)\s+){0,4}(?:previous|prior|above|earlier|preceding|foregoing|former|original|"
     r"initial|system|developer|existing|current|old)\s+(?:instructions?|prompts?|directions?|"
     r"directives?|rules|guidelines|messages?|context|commands?|orders|guidance|constraints|programming)\b"
+    r"|\s+(?:everything|all(?:\s+of)?(?:\s+the)?)\s+(?:above|before(?:\s+this)?)\b"
     r"|\s+(?:(?:all|any|your|the)\s+){0,2}(?:instructions|guidelines|system\s+prompt|"
     r"safety\s+(?:rules|guidelines|filters?))\b"
 )
-_OVERRIDE_RES: tuple[re.Pattern[str], ...] = (
-    re.compile(r"(?i)(?<![a-z])ignore(?:" + _VERB_TAIL + r")"),
-    re.compile(r"(?i)(?<![a-z])disregard(?:" + _VERB_TAIL + r")"),
-    re.compile(r"(?i)(?<![a-z])you\s+are\s+now\s+(?:DAN\b|in\s+(?:developer|god|jailbreak|unrestricted|"
-               r"dan|admin|debug|sudo|evil)\s+mode|(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|"
-               r"jailbroken|evil|rogue)\b[\w ]{0,30}|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|"
-               r"assistant|language\s+model))\b|free\s+(?:of|from)\s+(?:all\s+)?(?:restrictions|rules|"
-               r"guidelines)|jailbroken|unrestricted|unfiltered)"),
-    re.compile(r"(?i)(?<![a-z])forget\s+(?:everything|all)\s+(?:above|before|previous(?:ly)?|prior|"
-               r"you\s+(?:were|have\s+been)\s+told)\b"),
-    # found from the noun: "forget/override/bypass ... instructions", "new instructions:"
-    re.compile(r"(?i)(?<![a-z])(?:(?:forget|override|bypass)(?:" + _VERB_TAIL + r")"
-               r"|(?:new|updated)\s+(?:system\s+)?instructions?\s*:)"),
+_YOU_ARE_NOW = (r"you\s+are\s+now\s+(?:DAN\b|in\s+(?:developer|god|jailbreak|unrestricted|"
+                r"dan|admin|debug|sudo|evil)\s+mode|(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|"
+                r"jailbroken|evil|rogue)\b[\w ]{0,30}|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|"
+                r"assistant|language\s+model))\b|free\s+(?:of|from)\s+(?:all\s+)?(?:restrictions|rules|"
+                r"guidelines)|jailbroken|unrestricted|unfiltered)")
+_YOU_STARTS = (b"you are now", b"your new", b"your real", b"your actual", b"your true")
+_YOU_AFTER = (b"pretend ", b"pretend that ", b"system: ", b"system:", b"system : ", b"as if ", b"override ",
+              b"bypass ", b"circumvent ")
+_AT, _AROUND, _NOUN = 0, -1, -2  # where the phrase is, relative to its gate literal
+# (gate literals, phrase regex, where): each literal is found with `bytes.find` in the lower-cased
+# bytes (an alternation of literals in one regex scans ~20x slower in `re`); `_AT + n`: the phrase
+# starts n characters before the literal; `_AROUND`: it contains the literal; `_NOUN`: the literal
+# is a noun the phrase ends with, up to `_NOUN_LOOKBACK` characters after its start.
+_OVERRIDE_SCANS: tuple[tuple[tuple[bytes, ...], re.Pattern[str], int], ...] = (
+    ((b"gnore",), re.compile(r"(?i)(?<![a-z])ignore(?:" + _VERB_TAIL + r")"), _AT + 1),
+    ((b"disregard",), re.compile(r"(?i)(?<![a-z])disregard(?:" + _VERB_TAIL + r")"), _AT),
+    ((b"forget",), re.compile(r"(?i)(?<![a-z])forget\s+(?:everything|all)\s+(?:above|before|previous(?:ly)?|prior|"
+                              r"you\s+(?:were|have\s+been)\s+told)\b"), _AT),
+    # "you are now DAN", "your new task is:", "pretend you have no rules", "SYSTEM: you must"
+    ((b"you",), _YOU_RE := re.compile(
+        r"(?i)(?<![a-z])(?:" + _YOU_ARE_NOW
+        + r"|your\s+(?:new|real|actual|true)\s+(?:task|goal|job|role|objective|purpose|mission)\s+(?:is|will\s+be)\s*:?"
+        + r"|pretend\s+(?:that\s+)?you\s+(?:have\s+no|are\s+(?:free\s+(?:of|from)|not\s+bound\s+by))"
+        + r"\s+(?:any\s+)?(?:restrictions|rules|limits|limitations|guidelines|filters)"
+        + r"|act\s+as\s+if\s+you\s+were\s+(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue)\b"
+        + r"|system\s*:\s*you\s+(?:must|will|are|should|have\s+to)"
+        + r"|(?:override|bypass|circumvent)\s+your\s+(?:\w+\s+){0,2}(?:instructions?|rules|guidelines|"
+        r"programming|restrictions|filters?|system\s+prompt))"), _AROUND),
+    ((b"act as",), re.compile(r"(?i)(?<![a-z])act\s+as\s+(?:a|an)\s+(?:unrestricted|unfiltered|uncensored|"
+                              r"jailbroken|evil|rogue)(?:\s+(?:ai|assistant|model|language\s+model))?"), _AT),
+    ((b"system prompt",), re.compile(r"(?i)(?<![a-z])(?:new|updated|real|true|actual|secret|hidden)\s+system\s+prompt"),
+     _AROUND),
+    ((b"<|",), re.compile(r"<\|im_start\|>\s*(?:system|assistant)|<\|system\|>|\[/?INST\]|<<SYS>>"), _AROUND),
+    # found from the noun: "forget/override/bypass ... instructions", "new instructions:",
+    # "do not follow your previous instructions", "pay no attention to the instructions above"
+    ((b"instruction",), re.compile(
+        r"(?i)(?<![a-z])(?:(?:forget|override|bypass)(?:" + _VERB_TAIL + r")"
+        r"|(?:new|updated)\s+(?:system\s+)?instructions?\s*:"
+        r"|(?:do\s+not|don't|stop)\s+(?:follow(?:ing)?|obey(?:ing)?)(?:" + _VERB_TAIL + r")"
+        r"|pay\s+no\s+(?:attention|heed)\s+to\s+(?:(?:the|your|any|all)\s+)?(?:(?:previous|prior|above|earlier)\s+)?"
+        r"instructions?(?:\s+(?:above|before))?)"), _NOUN),
 )
-# Lower-case literals that gate each scanner above, searched in the lower-cased ASCII bytes,
-# with how far before the literal the phrase starts. `gnore` rather than `ignore`: a scan is
-# cheaper when the literal starts with a rare pair of letters.
-_OVERRIDE_GATES: tuple[tuple[re.Pattern[bytes], int], ...] = (
-    (re.compile(b"gnore"), 1), (re.compile(b"disregard"), 0), (re.compile(b"you are now"), 0),
-    (re.compile(b"forget"), 0), (re.compile(b"instruction"), 0),
-)
+_Scans = tuple[tuple[bytes, re.Pattern[str], int], ...]
+_OVERRIDE_FLAT: _Scans = tuple((literal, regex, where) for literals, regex, where in _OVERRIDE_SCANS
+                               for literal in literals)
+# A person's turn is searched for every phrasing (`<|` only when it has a `<`); other text for the
+# classic ones, each behind a long, rare literal (`you are now`, not `you`): five scans, as cheap
+# as they come, because every kept turn pays for them.
+_OVERRIDE_FLAT_USER: _Scans = tuple(scan for scan in _OVERRIDE_FLAT if scan[0] != b"<|")
+_OVERRIDE_FLAT_ANY: _Scans = tuple((b"you are now" if literal == b"you" else literal, regex, where)
+                                   for literal, regex, where in _OVERRIDE_FLAT
+                                   if literal in (b"gnore", b"disregard", b"forget", b"you", b"instruction"))
 _NOUN_LOOKBACK = 120
-_NOUN_STARTERS = (b"forget", b"override", b"bypass", b"new", b"updated")  # cheap test before the regex
+_NOUN_STARTERS = (b"forget", b"override", b"bypass", b"new", b"updated", b"follow", b"obey", b"attention",
+                  b"heed")  # a cheap test before the regex
 _OVERRIDE_MARK = "[instruction-override: "
 
 
-def sanitize(text: str) -> str:
-    """`text` without hidden content, with instruction-override phrases marked."""
-    return _sanitize(text, None)
+def sanitize(text: str, *, user_turn: bool = False) -> str:
+    """`text` without hidden content, with instruction-override phrases marked. A person's turn
+    (`user_turn`; the pipeline says which) also gets its quoted material marked and is searched
+    for the rarer override phrasings: a turn that states nothing for the user costs less."""
+    return _sanitize(text, None, user_turn)
 
 
-def sanitize_counts(text: str) -> tuple[str, dict[str, int]]:
+def sanitize_counts(text: str, *, user_turn: bool = False) -> tuple[str, dict[str, int]]:
     """The sanitized text and how many removals/markings of each kind were made."""
     counts: Counter[str] = Counter()
-    return _sanitize(text, counts), dict(counts)
+    return _sanitize(text, counts, user_turn), dict(counts)
 
 
-def _sanitize(text: str, counts: Counter[str] | None) -> str:
+def _sanitize(text: str, counts: Counter[str] | None, user_turn: bool = False) -> str:
     if not text:
         return text
     if not text.isascii():
+        if _CONTROL_GATE.search(text) is not None:
+            text = _strip_controls(text, counts)
         text = _strip_invisible(text, counts)
     raw = _ascii(text)  # one byte per character; rebuilt only when a stage changed the text
+    if text.isascii() and raw.translate(None, _PLAIN):  # anything left is a control character
+        text, raw = _again(text, _strip_controls(text, counts), raw)
     if b"\\" in raw and _ESCAPE_GATE.search(raw):
         text, raw = _again(text, _strip_escaped(text, counts), raw)
-    if b"<" in raw:
+    angle = b"<" in raw
+    if angle:
         text, raw = _again(text, _strip_markup(text, raw, counts), raw)
+    if b"]:" in raw:
+        text, raw = _again(text, _strip_md_comments(text, counts), raw)
     if len(text) >= _BLOB_MIN:
         text, raw = _again(text, _replace_blobs(text, raw, counts), raw)
-    return _mark_overrides(text, raw, counts)
+    if user_turn and len(text) >= _ENCODED_MIN:  # shorter base64 that decodes to words: a person's turn
+        text, raw = _again(text, _replace_encoded_text(text, raw, counts), raw)
+    text = _mark_overrides(text, raw, counts, _OVERRIDE_FLAT if user_turn and angle else
+                           _OVERRIDE_FLAT_USER if user_turn else _OVERRIDE_FLAT_ANY)
+    return mark_quoted(text, _ascii(text).lower()) if user_turn else text
 
 
 def _again(old: str, new: str, raw: bytes) -> tuple[str, bytes]:
@@ -167,6 +250,26 @@ def _bump(counts: Counter[str] | None, kind: str, by: int = 1) -> None:
 def _ascii(text: str) -> bytes:
     """The text as bytes with one byte per character (non-ASCII becomes `?`)."""
     return text.encode("ascii") if text.isascii() else text.encode("ascii", "replace")
+
+
+# --- control characters ---------------------------------------------------------------------
+
+# NUL and the other C0/C1 controls (tab, newline and carriage return stay), with the terminal
+# sequences they start: CSI (`ESC [ ... m`), OSC (`ESC ] 52 ; ... BEL`, which can write to a
+# clipboard) and two-character escapes. Nothing a reader sees is lost.
+_PLAIN = bytes(range(32, 127)) + b"\t\n\r"
+_CONTROL_GATE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL_RE = re.compile(
+    r"\x1b(?:\[[0-?]{0,64}[ -/]{0,8}[@-~]?|\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?|[ -~])?"
+    r"|\x9b[0-?]{0,64}[ -/]{0,8}[@-~]?|\x9d[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"
+    r"|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+)
+
+
+def _strip_controls(text: str, counts: Counter[str] | None) -> str:
+    stripped, n = _CONTROL_RE.subn("", text)
+    _bump(counts, "control-characters", n)
+    return stripped
 
 
 # --- invisible characters -------------------------------------------------------------------
@@ -262,7 +365,7 @@ def _strip_escaped(text: str, counts: Counter[str] | None) -> str:
 
 def _strip_markup(text: str, raw: bytes, counts: Counter[str] | None) -> str:
     low = raw.lower()
-    regex = _TAG_OR_HIDDEN_RE if b"style" in low or b"hidden" in low else _TAG_RE
+    regex = _TAG_OR_HIDDEN_RE if any(gate in low for gate in _HIDING_GATES) else _TAG_RE
     out: list[str] = []
     pos, removed = 0, False
     while (match := regex.search(text, pos)) is not None:
@@ -294,6 +397,9 @@ def _removal(text: str, match: re.Match[str], counts: Counter[str] | None) -> tu
         _bump(counts, "private" if wrap == "private" else
               "loreline-memories" if wrap == "loreline-memories" else "harness-wrapper")
         return (len(text) if closer is None else closer.end()), ("[private]" if wrap == "private" else "")
+    if match.group("drop"):
+        _bump(counts, "hidden-html")
+        return _element_end(text, match.group("drop").lower(), match.end()), ""
     name, attrs = match.group("el").lower(), match.group("attrs")
     if not _hidden(attrs):
         return None, ""
@@ -307,6 +413,11 @@ def _hidden(attrs: str) -> bool:
     for style in _STYLE_RE.finditer(attrs):
         if _HIDING_RE.search(re.sub(r"\s+", "", style.group(2).lower())):
             return True
+    if _COLOR_ATTR_RE.search(attrs) or _OTHER_HIDING_RE.search(attrs):
+        return True  # <font color="white">, aria-hidden, <font size="0">, <input type=hidden>, alt text
+    classes = _CLASS_ATTR_RE.search(attrs)
+    if classes and any(name.lower() in _HIDDEN_CLASSES for name in classes.group(1).split()):
+        return True
     return bool(_HIDDEN_ATTR_RE.search(_QUOTED_ATTR_RE.sub("", attrs)))
 
 
@@ -322,6 +433,16 @@ def _element_end(text: str, name: str, pos: int) -> int:
         elif not tag.group(2):
             depth += 1
     return len(text)
+
+
+# --- markdown comments ----------------------------------------------------------------------
+
+
+def _strip_md_comments(text: str, counts: Counter[str] | None) -> str:
+    """`[//]: # (hidden)`, `[comment]: <> (hidden)`: link definitions no renderer shows."""
+    stripped, n = _MD_COMMENT_RE.subn("", text)
+    _bump(counts, "markdown-comment", n)
+    return stripped if n else text
 
 
 # --- base64 blobs ---------------------------------------------------------------------------
@@ -344,6 +465,38 @@ def _replace_blobs(text: str, raw: bytes, counts: Counter[str] | None) -> str:
             blobs.append((start, end))
         j = samples.find(_BLOB_SAMPLES, end // _BLOB_STEP + 1)
     return _splice(text, blobs, lambda s, e: f"[base64 blob, {e - s} chars]", counts, "base64-blob")
+
+
+def _replace_encoded_text(text: str, raw: bytes, counts: Counter[str] | None) -> str:
+    """Shorter base64 that decodes to words (an instruction smuggled past a reader)."""
+    marks = raw.translate(_STD_B64_TABLE)
+    start = marks.find(_ENCODED_RUN)
+    if start == -1:
+        return text
+    spans: list[tuple[int, int]] = []
+    while start != -1:
+        end = marks.find(b" ", start)
+        end = len(marks) if end == -1 else end
+        stop = end + (2 if raw.startswith(b"==", end) else 1 if raw.startswith(b"=", end) else 0)
+        if (start == 0 or raw[start - 1] not in b"_-.") and raw[stop:stop + 1] not in (b"_", b"-", b".") \
+                and not raw.startswith(b"eyJ", start) and _decodes_to_words(raw[start:stop]):
+            spans.append((start, stop))
+        start = marks.find(_ENCODED_RUN, stop)
+    return _splice(text, spans, lambda s, e: f"[base64 blob, {e - s} chars]", counts, "base64-text")
+
+
+def _decodes_to_words(chunk: bytes) -> bool:
+    if len(chunk) % 4 == 1:
+        return False
+    try:
+        decoded = base64.b64decode(chunk + b"=" * (-len(chunk) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    if len(decoded) < 12 or decoded.count(b" ") < 2:
+        return False
+    printable = sum(32 <= c < 127 for c in decoded)
+    letters = sum(chr(c).isalpha() for c in decoded if c < 128)
+    return printable == len(decoded) and letters >= 0.6 * len(decoded)
 
 
 def _is_blob(text: str, start: int, end: int) -> bool:
@@ -370,8 +523,9 @@ def _splice(text: str, spans: list[tuple[int, int]], make: Callable[[int, int], 
 # --- instruction overrides ------------------------------------------------------------------
 
 
-def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None) -> str:
-    found = [span for span in _override_spans(text, raw.lower()) if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
+def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None, scans: _Scans) -> str:
+    found = [span for span in _override_spans(text, raw.lower(), scans)
+             if not text.endswith(_OVERRIDE_MARK, 0, span[0])]
     if not found:
         return text
     found.sort()
@@ -386,20 +540,31 @@ def _mark_overrides(text: str, raw: bytes, counts: Counter[str] | None) -> str:
     return "".join(pieces)
 
 
-def _override_spans(text: str, low: bytes) -> list[tuple[int, int]]:
+def _override_spans(text: str, low: bytes, scans: _Scans | None = None) -> list[tuple[int, int]]:
+    """Spans of override phrases; `scans` chooses which literals are looked for (all by default)."""
     found: list[tuple[int, int]] = []
-    for (gate, back), regex in zip(_OVERRIDE_GATES, _OVERRIDE_RES):
-        hit = gate.search(low)
-        while hit is not None:
-            index = hit.start() - back
-            if regex is _OVERRIDE_RES[-1]:  # a noun: the phrase starts up to a few words earlier
-                window = low[max(0, index - _NOUN_LOOKBACK):index]
-                if any(word in window for word in _NOUN_STARTERS):
-                    found += [m.span() for m in regex.finditer(text, max(0, index - _NOUN_LOOKBACK), index + 16)
-                              if m.end() > index]
-            else:
-                phrase = regex.match(text, index)
-                if phrase:
-                    found.append(phrase.span())
-            hit = gate.search(low, hit.end())
+    find = low.find
+    for literal, regex, where in _OVERRIDE_FLAT if scans is None else scans:
+        hit = find(literal)
+        while hit != -1:
+            _override_at(text, low, regex, hit, where, found)
+            hit = find(literal, hit + len(literal))
     return found
+
+
+def _override_at(text: str, low: bytes, regex: re.Pattern[str], hit: int, where: int,
+                 found: list[tuple[int, int]]) -> None:
+    if where == _NOUN:  # the phrase starts up to a few words earlier
+        window = low[max(0, hit - _NOUN_LOOKBACK):hit]
+        if any(word in window for word in _NOUN_STARTERS):
+            found += [m.span() for m in regex.finditer(text, max(0, hit - _NOUN_LOOKBACK), hit + 32)
+                      if m.end() > hit]
+    elif regex is _YOU_RE and not (low.startswith(_YOU_STARTS, hit) or low.endswith(_YOU_AFTER, 0, hit)):
+        return  # most `you`s start no override: two C-level checks before any regex
+    elif where == _AROUND:  # the literal sits inside the phrase
+        found += [m.span() for m in regex.finditer(text, max(0, hit - 40), hit + 120)
+                  if m.start() <= hit < m.end()]
+    else:
+        phrase = regex.match(text, hit - where)
+        if phrase:
+            found.append(phrase.span())

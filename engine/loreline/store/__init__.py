@@ -2,14 +2,20 @@
 
 The standard library's `sqlite3` of many Pythons cannot load extensions, so the store uses
 apsw, which bundles a current SQLite and loads sqlite-vec everywhere. WAL mode, a busy
-timeout and foreign keys are set on every connection; migrations run on open. The file and
-its directory are private to the user (0600 / 0700).
+timeout, foreign keys and memory-mapped reads are set on every connection; migrations run on
+open. The file and its directory are private to the user (0600 / 0700).
 
 A store this user cannot write (a read-only mount or folder, `chmod a-w`) is opened read-only
 (`Store.read_only`): every read works and `write()` raises one StoreError line saying so.
 
 Writes go through `write()`: one `BEGIN IMMEDIATE` transaction, so two writers queue on the
 busy timeout instead of failing half-way, and an error rolls everything back.
+
+The store owns every table's SQL: one module per table or concern (`memories`, `conflicts`,
+`ledger`, `replays`, `usage`, `jobs`, `search`, `migrations`) with functions named for what
+they mean; nothing outside this package writes a statement (`tests/test_layout.py` checks).
+The one exception is the hook's read-only SessionStart query in `loreline.capture.hookread`,
+which must not import apsw.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from ..errors import StoreBusyError, StoreCorruptError, StoreError
 from . import migrations
 
 BUSY_TIMEOUT_MS = 15_000
+RECLAIM_MIN_PAGES = 256  # 1 MiB of 4 KiB pages
+MMAP_BYTES = 1 << 30  # address space, not memory: only the pages read become resident
 
 
 _VEC_DAMAGE = re.compile(r"blob|malformed|shadow|corrupt", re.IGNORECASE)
@@ -70,13 +78,16 @@ class Store:
                 self._enable_wal(busy_timeout_ms)
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # reads without a copy: a KNN reads ~1 KiB a memory
             pending = migrations.pending(self)
             if pending and self.read_only:
                 raise StoreError(f"{self.path} is read-only and was written by an older Loreline; open it once "
                                  "with write access to upgrade it")
             if pending:  # a write lock only when there is something to migrate
                 with self.write():
-                    migrations.apply(self)
+                    applied = migrations.apply(self)
+                if migrations.RECLAIMS.intersection(applied):
+                    self._reclaim()
         except (apsw.NotADBError, apsw.CorruptError) as err:
             raise StoreCorruptError(
                 f"{self.path} is damaged or not a Loreline database ({err.__class__.__name__}); "
@@ -104,6 +115,18 @@ class Store:
                     raise
                 time.sleep(delay)
                 delay = min(delay * 2, 0.2)
+
+    def _reclaim(self) -> None:
+        """Give the pages a migration freed back to the file system (VACUUM, then a WAL
+        checkpoint), when there are more than a few. Best effort: when another process keeps
+        the store busy the file stays as large, and later writes reuse the free pages."""
+        if int(self.scalar("PRAGMA freelist_count")) < RECLAIM_MIN_PAGES:
+            return
+        try:
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except apsw.BusyError:
+            pass
 
     def close(self) -> None:
         self.conn.close()

@@ -24,6 +24,7 @@ from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 
+from ..privacy.identifiers import stored
 from ..transcripts.jsonl import ReadPosition
 from . import Store
 from .memories import now
@@ -74,7 +75,7 @@ def lookup(store: Store, path: str) -> Entry | None:
     row = store.one(
         "SELECT session_path, session_id, tool, project, line, offset, context_line, context_offset, "
         "prefix_hash, size, mtime_ns, policy FROM ledger WHERE session_path = ?",
-        (path,),
+        (stored(path),),
     )
     if row is None:
         return None
@@ -134,7 +135,8 @@ def record(store: Store, entry: Entry) -> None:
         "project=excluded.project, line=excluded.line, offset=excluded.offset, context_line=excluded.context_line, "
         "context_offset=excluded.context_offset, prefix_hash=excluded.prefix_hash, size=excluded.size, "
         "mtime_ns=excluded.mtime_ns, policy=excluded.policy, updated_at=excluded.updated_at",
-        (entry.session_path, entry.session_id, entry.tool, entry.project, entry.end.line, entry.end.offset,
+        (stored(entry.session_path), stored(entry.session_id), entry.tool, stored(entry.project), entry.end.line,
+         entry.end.offset,
          entry.context.line, entry.context.offset, entry.prefix_hash, entry.size, entry.mtime_ns, entry.policy, now()),
     )
 
@@ -142,4 +144,15 @@ def record(store: Store, entry: Entry) -> None:
 def touch(store: Store, path: str, size: int, mtime_ns: int) -> None:
     """Remember a new mtime for a file whose bytes did not change."""
     store.conn.execute("UPDATE ledger SET size = ?, mtime_ns = ?, updated_at = ? WHERE session_path = ?",
-                       (size, mtime_ns, now(), path))
+                       (size, mtime_ns, now(), stored(path)))
+
+
+def sessions(store: Store) -> int:
+    """How many sessions the ledger knows."""
+    return int(store.scalar("SELECT count(*) FROM ledger") or 0)
+
+
+def last_update(store: Store) -> str | None:
+    """When any session was last imported."""
+    found = store.scalar("SELECT max(updated_at) FROM ledger")
+    return None if found is None else str(found)

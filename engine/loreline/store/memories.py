@@ -18,6 +18,7 @@ import orjson
 
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
+from ..privacy.steering import hold_reason
 from . import Store
 
 _NORM_WS = re.compile(r"\s+")
@@ -25,7 +26,7 @@ _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
 
 MEMORY_COLUMNS = (
     "id, project, scope, kind, text, status, version, created_at, observed_at, valid_until, "
-    "pinned, extractor, root_id, replaces"
+    "pinned, extractor, root_id, replaces, hold_reason"
 )
 
 
@@ -53,12 +54,15 @@ class NewMemory:
 
 
 def insert(store: Store, new: NewMemory) -> int:
+    """Add a memory; one that would steer the assistant somewhere dangerous is added `held`,
+    with the reason, whoever wrote it (`privacy.steering`)."""
     stamp = now()
+    reason = hold_reason(new.text)
     store.conn.execute(
         "INSERT INTO memories(project, scope, kind, text, content_hash, version, root_id, replaces, "
-        "created_at, updated_at, observed_at, extractor) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+        "created_at, updated_at, observed_at, extractor, status, hold_reason) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (new.project, new.scope, new.kind, new.text, content_hash(new.text), new.version, new.root_id,
-         new.replaces, stamp, stamp, new.observed_at, new.extractor),
+         new.replaces, stamp, stamp, new.observed_at, new.extractor, "active" if reason is None else "held", reason),
     )
     memory_id = int(store.conn.last_insert_rowid())
     if new.root_id is None:
@@ -156,12 +160,12 @@ def _files(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple[str,
 
 def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tuple[str, ...]) -> Memory:
     (mid, project, scope, kind, text, status, version, created, observed, valid_until,
-     pinned, extractor, root_id, replaces) = row
+     pinned, extractor, root_id, replaces, hold) = row
     return Memory(
         id=int(mid), project=project, scope=scope, kind=kind, text=text, status=status,
         version=int(version), created_at=created, observed_at=observed, valid_until=valid_until,
         pinned=bool(pinned), extractor=extractor, root_id=root_id, replaces=replaces,
-        provenance=provenance, files=files,
+        provenance=provenance, files=files, hold_reason=hold,
     )
 
 
@@ -194,3 +198,137 @@ def query(store: Store, flt: Filter) -> tuple[list[Memory], int]:
         (*params, flt.limit, flt.offset),
     )]
     return load(store, ids), total
+
+
+def for_file(store: Store, project: str, paths: tuple[str, ...]) -> list[Memory]:
+    """The project's active memories tied to a file (named by any of `paths`), pinned first."""
+    marks = ",".join("?" * len(paths))
+    ids = [int(r[0]) for r in store.rows(
+        "SELECT m.id FROM memory_files f JOIN memories m ON m.id = f.memory_id "
+        f"WHERE m.project = ? AND m.status = 'active' AND f.path IN ({marks}) "
+        "ORDER BY m.pinned DESC, m.kind, m.id", (project, *paths))]
+    return load(store, list(dict.fromkeys(ids)))
+
+
+def projects(store: Store, *, project_scope_only: bool = False) -> list[str]:
+    """Every project that has memories, in order (only project-scoped ones when asked)."""
+    where = " WHERE scope = 'project'" if project_scope_only else ""
+    return [str(r[0]) for r in store.rows(f"SELECT DISTINCT project FROM memories{where} ORDER BY project")]
+
+
+def count_by_status(store: Store, project: str | None = None) -> dict[str, int]:
+    """How many memories are active, superseded, forgotten and held for review (in one project,
+    or in all)."""
+    where, params = ("WHERE project = ?", (project,)) if project is not None else ("", ())
+    found = dict(store.rows(f"SELECT status, count(*) FROM memories {where} GROUP BY status", params))
+    return {status: int(found.get(status, 0)) for status in ("active", "superseded", "forgotten", "held")}
+
+
+def active_by_kind(store: Store) -> dict[str, int]:
+    return {str(k): int(n) for k, n in store.rows(
+        "SELECT kind, count(*) FROM memories WHERE status = 'active' GROUP BY kind")}
+
+
+def active_projects(store: Store) -> int:
+    return int(store.scalar("SELECT count(DISTINCT project) FROM memories WHERE status = 'active'") or 0)
+
+
+def data_version(store: Store) -> int:
+    """SQLite's `data_version`: it changes when another connection commits."""
+    return int(store.scalar("PRAGMA data_version") or 0)
+
+
+def chain_ids(store: Store, root: int) -> list[int]:
+    """The ids of a version chain (the root and every version after it), oldest first."""
+    return [int(r[0]) for r in store.rows("SELECT id FROM memories WHERE root_id = ? OR id = ? ORDER BY version, id",
+                                          (root, root))]
+
+
+def tombstone(store: Store, project: str, text: str) -> None:
+    """Record a forgotten wording so no later import of the project brings it back."""
+    store.conn.execute("INSERT OR IGNORE INTO tombstones(project, content_hash, created_at) VALUES(?,?,?)",
+                       (project, content_hash(text), now()))
+
+
+def set_status(store: Store, memory_id: int, status: str, valid_until: str | None = None) -> None:
+    store.conn.execute("UPDATE memories SET status = ?, valid_until = ?, updated_at = ? WHERE id = ?",
+                       (status, valid_until, now(), memory_id))
+
+
+def forget(store: Store, memory_id: int) -> None:
+    store.conn.execute("UPDATE memories SET status = 'forgotten', updated_at = ? WHERE id = ?", (now(), memory_id))
+
+
+def supersede(store: Store, memory_id: int, valid_until: str) -> None:
+    """An active memory stops being current at `valid_until` (nothing changes if it is not active)."""
+    store.conn.execute("UPDATE memories SET status = 'superseded', valid_until = ?, updated_at = ? "
+                       "WHERE id = ? AND status = 'active'", (valid_until, now(), memory_id))
+
+
+def set_pinned(store: Store, memory_id: int, pinned: bool) -> None:
+    store.conn.execute("UPDATE memories SET pinned = ?, updated_at = ? WHERE id = ?", (int(pinned), now(), memory_id))
+
+
+def newer_version(store: Store, memory_id: int, besides: int | None = None) -> int | None:
+    """A memory that replaces this one (other than `besides`), if any."""
+    found = store.scalar("SELECT id FROM memories WHERE replaces = ? AND id IS NOT ?", (memory_id, besides))
+    return None if found is None else int(found)
+
+
+def copy_sources(store: Store, new_id: int, old_id: int, stamp: str) -> None:
+    """A new version carries its predecessor's pin, provenance (without replay keys) and files."""
+    store.conn.execute("UPDATE memories SET pinned = (SELECT pinned FROM memories WHERE id = ?) WHERE id = ?",
+                       (old_id, new_id))
+    store.conn.execute("INSERT INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
+                       "excerpt, observed_at, replay_key, created_at) SELECT ?, tool, session_id, session_path, "
+                       "line_start, line_end, excerpt, observed_at, NULL, ? FROM provenance WHERE memory_id = ?",
+                       (new_id, stamp, old_id))
+    store.conn.execute("INSERT OR IGNORE INTO memory_files(memory_id, path) SELECT ?, path FROM memory_files "
+                       "WHERE memory_id = ?", (new_id, old_id))
+
+
+def delete(store: Store, memory_id: int) -> None:
+    """Remove a memory outright (only a merge's own result, when its resolution is reverted)."""
+    store.conn.execute("DELETE FROM memory_vec WHERE memory_id = ?", (memory_id,))
+    store.conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+
+
+def restamp_version(store: Store, new_id: int, old_id: int, observed_at: str | None, extractor: str) -> None:
+    """A version from a session is observed when the session said it, by its extractor; the
+    version it replaces stopped being valid then."""
+    store.conn.execute("UPDATE memories SET observed_at = ?, extractor = ? WHERE id = ?",
+                       (observed_at, extractor, new_id))
+    if observed_at:
+        store.conn.execute("UPDATE memories SET valid_until = ? WHERE id = ?", (observed_at, old_id))
+
+
+def texts_after(store: Store, after_id: int, limit: int) -> list[tuple[int, str, str]]:
+    """(id, project, text) of up to `limit` memories with an id above `after_id`, in id order."""
+    return [(int(r[0]), str(r[1]), str(r[2])) for r in store.rows(
+        "SELECT id, project, text FROM memories WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit))]
+
+
+def statuses(store: Store, ids: Sequence[int]) -> dict[int, str]:
+    """Each memory's status, by id."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {int(i): str(s) for i, s in store.rows(f"SELECT id, status FROM memories WHERE id IN ({marks})", tuple(ids))}
+
+
+def release_hold(store: Store, memory_id: int) -> None:
+    """A held memory becomes active (a person approved it)."""
+    store.conn.execute("UPDATE memories SET status = 'active', hold_reason = NULL, updated_at = ? WHERE id = ?",
+                       (now(), memory_id))
+
+
+def hold(store: Store, memory_id: int, reason: str) -> None:
+    """An active memory waits for a person's review, with the reason shown to them."""
+    store.conn.execute("UPDATE memories SET status = 'held', hold_reason = ?, updated_at = ? WHERE id = ?",
+                       (reason, now(), memory_id))
+
+
+def root_of(store: Store, memory_id: int) -> int | None:
+    """The first version of the memory's chain (None when there is no such memory)."""
+    value = store.scalar("SELECT coalesce(root_id, id) FROM memories WHERE id = ?", (memory_id,))
+    return int(value) if value is not None else None

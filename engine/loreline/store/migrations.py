@@ -280,14 +280,114 @@ def _team_sync(store: Store) -> None:
     store.conn.execute(TEAM_SYNC)
 
 
+VECTORS_BY_MEMORY = f"""
+CREATE TABLE memory_vec_by_memory(
+    memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+    embedding BLOB NOT NULL CHECK (length(embedding) = {EMBED_DIM * 4})
+);
+INSERT INTO memory_vec_by_memory(memory_id, embedding)
+    SELECT v.memory_id, v.embedding FROM memory_vec v JOIN memories m ON m.id = v.memory_id;
+DROP TABLE memory_vec;
+ALTER TABLE memory_vec_by_memory RENAME TO memory_vec;
+CREATE INDEX memories_by_project_id ON memories(project);
+"""
+
+
+def _vectors_by_memory(store: Store) -> None:
+    """One plain row per memory instead of a `vec0` table partitioned by project: every
+    partition allocated a whole chunk (about 1 MiB), so a store grew by that much per project
+    however few memories it held. A KNN now walks the project's memories through an index on
+    the project alone (its entries are in id order, so the vector rows are read in file order
+    rather than at random) and scores each vector (`vec_distance_cosine`, in C); see
+    `search.knn`. The dropped chunks go back to the file system right after the migration
+    (`RECLAIMS`)."""
+    store.conn.execute(VECTORS_BY_MEMORY)
+
+
+NATIVE_SOURCES = """
+CREATE TABLE native_sources(
+    path TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    project TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE native_covered(
+    memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    project TEXT NOT NULL,
+    path TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    PRIMARY KEY(project, memory_id)
+);
+"""
+
+
+def _native_sources(store: Store) -> None:
+    """The assistants' own memory files read as sources (what was read, to follow edits and
+    deletions), and which memories a session already loads from them (the hook leaves those out)."""
+    store.conn.execute(NATIVE_SOURCES)
+
+
+def _review_hold(store: Store) -> None:
+    """Memories held for a person's review: a `held` status (kept out of every `active` query:
+    SessionStart, recall, the editor) and the reason shown to the reviewer. SQLite cannot alter
+    a CHECK constraint, so the stored table definition is edited in place (the documented
+    procedure for changes that leave the stored rows valid), then the schema version bumped.
+    Active memories that already steer somewhere dangerous are held on the way."""
+    conn = store.conn
+    sql = str(store.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'memories'"))
+    if "'held'" not in sql:
+        version = int(store.scalar("PRAGMA schema_version") or 0)
+        conn.execute("PRAGMA writable_schema=ON")
+        conn.execute("UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'memories'",
+                     ("'superseded', 'forgotten')", "'superseded', 'forgotten', 'held')"))
+        conn.execute(f"PRAGMA schema_version={version + 1}")
+        conn.execute("PRAGMA writable_schema=OFF")
+    conn.execute("ALTER TABLE memories ADD COLUMN hold_reason TEXT")
+    from ..privacy.steering import hold_reason
+
+    for memory_id, text in list(store.rows("SELECT id, text FROM memories WHERE status = 'active'")):
+        reason = hold_reason(str(text))
+        if reason is not None:
+            conn.execute("UPDATE memories SET status = 'held', hold_reason = ? WHERE id = ?", (reason, memory_id))
+
+
+def _assistant_actor(store: Store) -> None:
+    """An assistant may write audit rows (the MCP `remember` tool keeps a memory it was asked to
+    keep, held until a person approves it). The CHECK constraint is widened in place, as in
+    `_review_hold`: every stored row stays valid."""
+    sql = str(store.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'audit'"))
+    if "'assistant'" in sql:
+        return
+    conn = store.conn
+    version = int(store.scalar("PRAGMA schema_version") or 0)
+    conn.execute("PRAGMA writable_schema=ON")
+    conn.execute("UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'audit'",
+                 ("'judge', 'system')", "'judge', 'system', 'assistant')"))
+    conn.execute(f"PRAGMA schema_version={version + 1}")
+    conn.execute("PRAGMA writable_schema=OFF")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
     ("0003_usage_by_model", _usage_by_model),
     ("0004_capture_queue", _capture_queue),
     ("0005_fts_by_project", _fts_by_project),
-    ("0009_team_sync", _team_sync),
+    ("0006_vectors_by_memory", _vectors_by_memory),
+    ("0007_review_hold", _review_hold),
+    ("0008_native_sources", _native_sources),
+    ("0009_assistant_actor", _assistant_actor),
+    ("0010_team_sync", _team_sync),
 ]
+
+#: migrations that leave many free pages behind: the file is vacuumed once they are applied
+RECLAIMS = frozenset({"0006_vectors_by_memory"})
 
 
 def pending(store: Store) -> bool:

@@ -1,7 +1,8 @@
 """Candidate lookups for recall and the belief pipeline: FTS5 bm25 and sqlite-vec KNN.
 
-Both are restricted to one project (the vector table is partitioned by project, so a KNN
-never scans another project's vectors) and return ranked memory ids only; callers load rows.
+Both are restricted to one project (the full-text rows carry a project token; the KNN walks
+the project's memories and scores their vectors) and return ranked memory ids only; callers
+load rows.
 """
 
 from __future__ import annotations
@@ -44,18 +45,24 @@ def fts(store: Store, text: str, projects: tuple[str, ...], limit: int, statuses
     return [int(r[0]) for r in rows][:limit]
 
 
+KNN = (
+    "SELECT v.memory_id, vec_distance_cosine(v.embedding, ?1) AS distance "
+    "FROM memories m CROSS JOIN memory_vec v ON v.memory_id = m.id "
+    "WHERE m.project = ?2 ORDER BY distance NULLS LAST, v.memory_id LIMIT ?3"
+)
+
+
 def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, float]]:
-    """The k nearest vectors of one project: (memory id, cosine distance), nearest first."""
-    rows = store.rows(
-        "SELECT memory_id, distance FROM memory_vec WHERE embedding MATCH ? AND k = ? AND project = ? "
-        "ORDER BY distance",
-        (vector, k, project),
-    )
+    """The k nearest vectors of one project: (memory id, cosine distance), nearest first.
+
+    Exact, not approximate: the project's memories come from `memories_by_project_id` (in id
+    order, so their vectors are read in file order) and each vector is scored in C; the
+    memories are the outer loop (CROSS JOIN), so another project's vectors are never read. A
+    vector with no direction (all zero) has no distance and is left out."""
+    rows = store.rows(KNN, (vector, project, k))
     return [(int(r[0]), float(r[1])) for r in rows if r[1] is not None]
 
 
-def put_vector(store: Store, memory_id: int, project: str, vector: bytes) -> None:
-    store.conn.execute("DELETE FROM memory_vec WHERE memory_id = ?", (memory_id,))
-    store.conn.execute(
-        "INSERT INTO memory_vec(memory_id, project, embedding) VALUES(?, ?, ?)", (memory_id, project, vector)
-    )
+def put_vector(store: Store, memory_id: int, vector: bytes) -> None:
+    """Store (or replace) a memory's vector; the memory's project comes from its row."""
+    store.conn.execute("INSERT OR REPLACE INTO memory_vec(memory_id, embedding) VALUES(?, ?)", (memory_id, vector))

@@ -122,8 +122,7 @@ def _provenance(row: SharedMemory) -> list[Provenance]:
 def _root(store: Store, memory_id: int | None) -> int | None:
     if memory_id is None:
         return None
-    value = store.scalar("SELECT coalesce(root_id, id) FROM memories WHERE id = ?", (memory_id,))
-    return int(value) if value is not None else None
+    return rows.root_of(store, memory_id)
 
 
 def _update(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> str:

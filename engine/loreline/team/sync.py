@@ -22,6 +22,7 @@ from .. import beliefs
 from ..embed import Embedder, default_embedder
 from ..errors import TeamUnreachableError
 from ..store import Store, teamsync
+from ..store import memories as rows
 from ..store.memories import now
 from ..store.team import TeamStore
 from ..store.team import changes
@@ -58,7 +59,7 @@ def open_team(settings: TeamSettings) -> TeamStore:
 
 def register(store: Store, settings: TeamSettings, extra: tuple[str, ...] = ()) -> dict[str, str]:
     """Local project key → shared id for every local project that has one (recorded as cursors)."""
-    projects = [str(r[0]) for r in store.rows("SELECT DISTINCT project FROM memories WHERE scope = 'project'")]
+    projects = rows.projects(store, project_scope_only=True)
     known = {project: remote for remote, project, _ in teamsync.cursors(store)}
     found: dict[str, str] = {}
     for project in [*extra, *projects]:

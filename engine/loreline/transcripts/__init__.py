@@ -27,7 +27,7 @@ from typing import IO, Any, Protocol
 
 from ..errors import TranscriptMissingError, UnknownFormatError
 from ..models import ParseStats, Transcript, Turn
-from . import claude_code, codex, cursor, generic
+from . import claude_code, codex, cursor, files, generic
 from .base import session_from_name
 from .jsonl import ReadPosition, iter_records
 
@@ -158,6 +158,9 @@ def _parse_document(path: Path, reader: codex.CodexReader, stats: ParseStats) ->
 
 
 def _open(path: Path) -> IO[bytes]:
+    kind = files.not_a_file(path)  # before `open`, which would wait forever on a named pipe
+    if kind is not None:
+        raise TranscriptMissingError(f"not a file: {path} ({kind})")
     try:
         return open(path, "rb")
     except FileNotFoundError:

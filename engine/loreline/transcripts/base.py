@@ -26,6 +26,10 @@ INJECTED_SPANS: tuple[tuple[str, str, str], ...] = (
     (LORELINE_TAG, "</loreline-memories>", "loreline-memories"),
     ("<system-reminder>", "</system-reminder>", "hook-context"),
 )
+IDE_OPEN = "<ide_"
+IDE_REASON = "ide-context"
+#: how Claude Code's IDE blocks name their file: (text before the path, text after it)
+IDE_FILE_PHRASES = (("opened the file ", " in the IDE"), (" from ", ":\n"), ("closed the file ", " in the IDE"))
 #: keys of a tool input that name one file the tool reads or edits
 FILE_KEYS = ("file_path", "notebook_path", "filePath", "target_file", "target_notebook", "path")
 _FILE_KEY_SET = frozenset(FILE_KEYS)
@@ -64,9 +68,10 @@ class TurnBuilder:
         self._open: Turn | None = None
         self._loose_files: list[str] = []
 
-    def add(self, speaker: Speaker, text: str, lineno: int, stamp: str | None, files: tuple[str, ...] = ()) -> None:
+    def add(self, speaker: Speaker, text: str, lineno: int, stamp: str | None, files: tuple[str, ...] = (),
+            origin: str = "prompt") -> None:
         self._close()
-        self.turns.append(Turn(speaker, text, lineno, lineno, stamp, _unique(files)))
+        self.turns.append(Turn(speaker, text, lineno, lineno, stamp, _unique(files), origin))
 
     def add_assistant(self, text: str, lineno: int, stamp: str | None, files: list[str], *, merge: bool) -> None:
         """Add one line of assistant output; `merge` continues the open message."""
@@ -153,6 +158,49 @@ def strip_injected(text: str, stats: Drops) -> str:
     return text.strip()
 
 
+def take_ide_blocks(text: str, stats: Drops, files: list[str]) -> str:
+    """`text` without the blocks an editor integration adds to a message (`<ide_opened_file>`,
+    `<ide_selection>`, any `<ide_…>` block, with or without attributes; an unclosed one runs
+    to the end only when it opens the text: elsewhere it is someone writing about the tag),
+    each counted as `ide-context`; the file each block names joins `files`."""
+    at = text.find(IDE_OPEN)
+    while at >= 0:
+        name_end = at + 1
+        while name_end < len(text) and (text[name_end].isalnum() or text[name_end] == "_"):
+            name_end += 1
+        body = text.find(">", name_end)
+        if body < 0 or (name_end < len(text) and text[name_end] not in "> \t\n"):
+            at = text.find(IDE_OPEN, at + 1)
+            continue
+        closing = f"</{text[at + 1:name_end]}>"
+        end = text.find(closing, body)
+        if end < 0 and text[:at].strip():
+            at = text.find(IDE_OPEN, at + 1)
+            continue
+        stop, resume = (len(text), len(text)) if end < 0 else (end, end + len(closing))
+        path = ide_file(text[body + 1:stop])
+        if path:
+            files.append(path)
+        stats.drop(IDE_REASON)
+        text = text[:at] + text[resume:]
+        at = text.find(IDE_OPEN, at)
+    return text
+
+
+def ide_file(body: str) -> str | None:
+    """The file an IDE block names: `The user opened the file <path> in the IDE.` or
+    `The user selected the lines <a> to <b> from <path>:`."""
+    for before, after in IDE_FILE_PHRASES:
+        at = body.find(before)
+        if at < 0:
+            continue
+        start = at + len(before)
+        end = body.find(after, start)
+        path = (body[start:end] if end >= 0 else body[start:].split("\n", 1)[0]).strip().rstrip(":")
+        return path if is_path(path) else None
+    return None
+
+
 def mentions(value: Any, needle: str) -> bool:
     """True when a string, or a list of strings or text blocks, contains `needle`."""
     if isinstance(value, str):
@@ -165,10 +213,12 @@ def mentions(value: Any, needle: str) -> bool:
     return False
 
 
-def content_blocks(content: Any, stats: ParseStats) -> tuple[list[str], list[str]] | None:
+def content_blocks(content: Any, stats: ParseStats,
+                   calls: dict[str, str] | None = None) -> tuple[list[str], list[str]] | None:
     """The texts (stripped, non-empty) and tool-call file paths of a string or a list of content
     blocks; None when the content is malformed. Other blocks are counted as `block:<type>`
-    (tool calls as `block:tool_use`): their inputs give paths, never text."""
+    (tool calls as `block:tool_use`): their inputs give paths, never text. `calls`, when
+    given, receives each tool call's id → tool name."""
     if isinstance(content, str):
         text = content.strip()
         return ([text] if text else []), []
@@ -187,7 +237,10 @@ def content_blocks(content: Any, stats: ParseStats) -> tuple[list[str], list[str
                 texts.append(text.strip())
         elif kind == "tool_use":
             stats.drop("block:tool_use")
-            files.extend(tool_input_paths(block.get("name"), block.get("input")))
+            name = block.get("name")
+            files.extend(tool_input_paths(name, block.get("input")))
+            if calls is not None and isinstance(block.get("id"), str) and isinstance(name, str):
+                calls[block["id"]] = name
         else:
             stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
     return texts, files

@@ -2,7 +2,12 @@
 
 Kept: a person's prompts and the assistant's prose, with their physical line numbers, and
 the words typed after a slash command (`/orchestrator update CLAUDE.md` is kept as that
-text; a bare `/model` or a settings command is not).
+text; a bare `/model` or a settings command is not). The person's words that arrive inside
+tool results — the reason given when rejecting a tool call, AskUserQuestion answers, feedback
+on a rejected plan — become user turns on their tool result's line, with `origin` saying
+which (see `tool_words`); a prompt typed right after a rejection without words, before
+the assistant says anything, takes that rejection's origin. Blocks the IDE extension adds to a prompt (`<ide_opened_file>`,
+`<ide_selection>`) are removed (`ide-context`); the file they name is kept in `files`.
 Dropped, each counted by reason in `ParseStats.dropped`:
 
 * every non-message line type (`line-type:<type>`: summary, progress, file-history-snapshot,
@@ -10,8 +15,9 @@ Dropped, each counted by reason in `ParseStats.dropped`:
   unknown future types included; `system` lines as `compact-boundary`, `local-command` or
   `line-type:system`; hook attachments as `hook-context` (or `loreline-memories` when they
   carry Loreline's own block), other attachments as `line-type:attachment`;
-* blocks that are not prose (`block:tool_use`, `block:tool_result`, `block:thinking`,
-  `block:image`, …) — tool inputs are still read for the file paths they name;
+* blocks that are not prose (`block:tool_use`, `block:tool_result` — every tool result
+  that holds no words of the person's —, `block:thinking`, `block:image`, …) — tool inputs
+  are still read for the file paths they name;
 * user lines that are not a person's words: `meta` (isMeta: caveats, expanded command
   bodies, injected reminders), `slash-command`, `local-command`, `bash-mode`, `interrupt`,
   `compaction-summary`, `task-notification`, `hook-context`;
@@ -30,7 +36,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import ParseStats
-from .base import LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected
+from .base import (IDE_OPEN, LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected,
+                   take_ide_blocks)
+from .tool_words import user_words
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -85,6 +93,10 @@ class ClaudeCodeReader(ReaderBase):
         self._pending_id: str | None = None
         self._noise_agents: dict[str, str] = {}
         self._identified = False
+        #: tool call id -> tool name, to tell plan feedback from other rejections
+        self._calls: dict[str, str] = {}
+        #: the origin the next prompt takes after a rejection without a reason, until the assistant speaks
+        self._rejected: str | None = None
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
         self._note_identity(record)
@@ -175,9 +187,14 @@ class ClaudeCodeReader(ReaderBase):
         if record.get("isMeta") is True:
             self.stats.drop("loreline-memories" if mentions(content, LORELINE_TAG) else "meta")
             return
+        if isinstance(content, list):
+            content = self._tool_results(lineno, record, content, stamp)
         text = block_texts(content, self.stats)
         if not text:
             return
+        files: list[str] = []
+        if IDE_OPEN in text:
+            text = take_ide_blocks(text, self.stats, files)
         text = strip_injected(text, self.stats)
         if not text:
             return
@@ -189,13 +206,36 @@ class ClaudeCodeReader(ReaderBase):
                 return
             text = typed
         self._pending_id = None
-        self.builder.add("user", text, lineno, stamp)
+        origin, self._rejected = self._rejected or "prompt", None
+        self.builder.add("user", text, lineno, stamp, tuple(files), origin)
+
+    def _tool_results(self, lineno: int, record: dict[str, Any], content: list[Any], stamp: str | None) -> list[Any]:
+        """Add a user turn for each tool result holding the person's words (rejection reasons,
+        answers, plan feedback); count the others as `block:tool_result`. Returns the other blocks."""
+        rest: list[Any] = []
+        structured = record.get("toolUseResult") if len(content) == 1 else None
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "tool_result":
+                rest.append(block)
+                continue
+            call = block.get("tool_use_id")
+            name = self._calls.get(call) if isinstance(call, str) else None
+            said = user_words(block.get("content"), name, structured)
+            words = strip_injected(said[1], self.stats) if said is not None else ""
+            if said is None or not words:
+                self.stats.drop("block:tool_result")
+                self._rejected = said[0] if said is not None and said[0] != "answer" else self._rejected
+                continue
+            self._pending_id = self._rejected = None
+            self.builder.add("user", words, lineno, stamp, origin=said[0])
+        return rest
 
     def _assistant(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:
+        self._rejected = None
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
-        parts = content_blocks(message.get("content"), self.stats)
+        parts = content_blocks(message.get("content"), self.stats, self._calls)
         if parts is None:
             return
         texts, files = parts

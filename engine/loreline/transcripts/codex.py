@@ -15,7 +15,9 @@ messages and again as `event_msg` (`user_message`/`agent_message`, or `item_comp
 UserMessage/AgentMessage in newer builds). Both streams are read; at the end exactly one
 is kept — the `response_item` stream whenever the file has any message item, else the
 event stream — and the other's texts are counted as `duplicate-stream`. Line numbers are
-physical lines of the rollout.
+physical lines of the rollout. When the event stream has user messages, the two are paired:
+a `response_item` user message that no `event_msg` user message matches (same text, spaces
+aside) is context Codex injected, not a prompt, and is dropped as `injected-context`.
 
 Never a turn: developer/system messages (`role:developer`, where hook context such as a
 SessionStart note arrives), injected user messages (`environment-context`, `agents-md`,
@@ -36,7 +38,7 @@ from typing import IO, Any
 import orjson
 
 from ..models import ParseStats, Turn
-from .base import LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
+from .base import IDE_REASON, LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
 
 ENVELOPE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted",
                             "world_state", "inter_agent_communication", "token_usage_record"})
@@ -96,6 +98,8 @@ class _Stream:
         self.builder = TurnBuilder()
         self.dropped: dict[str, int] = {}
         self.kept = 0
+        #: the user texts this stream kept, whitespace-normalised, for pairing the two streams
+        self.user_texts: list[str] = []
 
     def drop(self, reason: str, n: int = 1) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + n
@@ -131,11 +135,32 @@ class CodexReader:
         chosen, other = (self._items, self._events) if self._saw_items else (self._events, self._items)
         for reason, n in chosen.dropped.items():
             self.stats.drop(reason, n)
-        if other.kept:
-            self.stats.drop("duplicate-stream", other.kept)
         self._items.builder.finish()
         self._events.builder.finish()
-        return chosen.builder.turns
+        turns = chosen.builder.turns
+        if chosen is self._items and self._events.user_texts:
+            turns = self._paired(turns)
+        if other.kept:
+            self.stats.drop("duplicate-stream", other.kept)
+        return turns
+
+    def _paired(self, turns: list[Turn]) -> list[Turn]:
+        """The item stream's turns without user messages the UI log never showed: a
+        `response_item` user message with no matching `event_msg` user message is context
+        Codex injected (AGENTS.md, environment, …), not something the person typed."""
+        typed: dict[str, int] = {}
+        for text in self._events.user_texts:
+            typed[text] = typed.get(text, 0) + 1
+        kept: list[Turn] = []
+        for turn in turns:
+            if turn.speaker == "user":
+                key = _normal(turn.text)
+                if not typed.get(key):
+                    self.stats.drop("injected-context")
+                    continue
+                typed[key] -= 1
+            kept.append(turn)
+        return kept
 
     def meta(self, payload: dict[str, Any]) -> None:
         """Session identity from the first `session_meta` (or a legacy header / TS `session`)."""
@@ -250,9 +275,15 @@ class CodexReader:
             return
         stream.kept += 1
         if role == "user":
-            stream.builder.add("user", "\n\n".join(texts), lineno, stamp, tuple(files))
+            text = "\n\n".join(texts)
+            stream.user_texts.append(_normal(text))
+            stream.builder.add("user", text, lineno, stamp, tuple(files))
         else:
             stream.builder.add_assistant("\n\n".join(texts), lineno, stamp, [], merge=False)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _content_texts(content: Any, stream: _Stream) -> list[str] | None:
@@ -278,7 +309,7 @@ def user_request(text: str, stream: _Stream, files: list[str]) -> str:
     alone for an IDE-wrapped one (whose active file joins `files`)."""
     head = text.lstrip()
     if head.startswith(IDE_HEADER):
-        stream.drop("ide-context")
+        stream.drop(IDE_REASON)
         active = _after(head, "## Active file:")
         if active and is_path(active):
             files.append(active)

@@ -18,16 +18,21 @@ The session id is the file's UUID.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 from ..models import ParseStats
-from .base import ReaderBase, block_texts, content_blocks, remove_spans, strip_injected
+from .base import ReaderBase, block_texts, content_blocks, is_path, remove_spans, strip_injected
 
 QUERY_OPEN, QUERY_CLOSE = "<user_query>", "</user_query>"
 #: blocks Cursor puts around a request when no `<user_query>` marks the request itself
 CONTEXT_TAGS = ("user_info", "attached_files", "rules", "project_layout", "git_status", "system_reminder",
-                "open_and_recently_viewed_files", "additional_data", "cursor_commands", "agent_skills")
+                "open_and_recently_viewed_files", "additional_data", "cursor_commands", "agent_skills",
+                "terminal_selection")
+#: the editor's attachments (`<code_selection path="…" lines="…">`, `<file_contents path="…">`)
+ATTACHED_OPEN, ATTACHED_CLOSE = "<attached_files>", "</attached_files>"
+_PATH_ATTRIBUTE = re.compile(r'\bpath="([^"\n]+)"')
 REDACTED = "[REDACTED]"
 SLUG_JOINERS = ("/", "-", ".", "_", " ")
 MAX_SLUG_PROBES = 256
@@ -62,10 +67,11 @@ class CursorReader(ReaderBase):
         text = block_texts(content, self.stats)
         if not text:
             return
+        files = attached_files(text) if ATTACHED_OPEN in text else []
         text = strip_injected(user_query(text, self.stats), self.stats)
         if text:
             self._after_assistant = False
-            self.builder.add("user", text, lineno, None)
+            self.builder.add("user", text, lineno, None, tuple(files))
 
     def _assistant(self, lineno: int, content: Any) -> None:
         parts = content_blocks(content, self.stats)
@@ -98,6 +104,19 @@ def user_query(text: str, stats: ParseStats) -> str:
             text, count = remove_spans(text, f"<{tag}>", f"</{tag}>")
             stats.drop("cursor-context", count)
     return text.strip()
+
+
+def attached_files(text: str) -> list[str]:
+    """The files named by the editor's `<attached_files>` blocks (kept as metadata; the
+    blocks themselves are dropped with the rest of Cursor's context)."""
+    found: list[str] = []
+    start = text.find(ATTACHED_OPEN)
+    while start >= 0:
+        end = text.find(ATTACHED_CLOSE, start)
+        stop = len(text) if end < 0 else end
+        found.extend(p for p in _PATH_ATTRIBUTE.findall(text, start, stop) if is_path(p))
+        start = text.find(ATTACHED_OPEN, stop)
+    return found
 
 
 def cwd_from_slug(transcript: Path) -> str | None:

@@ -16,11 +16,16 @@ Where each tool keeps its sessions:
 Every tool goes through the same window: a file modified in the last few minutes is
 probably still being written and waits for the next run; files outside `--days` or beyond
 the `--sessions` cap (newest first, across all tools asked for) are left out, with the
-reason. Nothing is dropped silently.
+reason. Nothing is dropped silently. A file named like a session that cannot be read (a
+dangling or looping symbolic link, a named pipe, a socket, a folder, a file without read
+permission) is dated by the link or entry itself and handed on like any other: the import
+reports it as that one file's failure (`files.unreadable` gives the reason) and the rest
+import. A folder that cannot be listed is left out with its reason.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import time
@@ -142,6 +147,7 @@ def _claude_candidates(root: Path, result: Discovery) -> list[Found]:
     if not projects.is_dir():
         result.left_out.append((str(projects), "no Claude Code projects folder here"))
         return []
+    _unlistable(projects, result, depth=1)
     candidates: list[Found] = []
     own = _own_slugs()
     for path in sorted(projects.glob("*/*.jsonl")):
@@ -171,12 +177,14 @@ def _codex_candidates(root: Path, result: Discovery) -> list[Found]:
     if not sessions.is_dir() and not archived.is_dir():
         result.left_out.append((str(sessions), "no Codex sessions folder here"))
         return []
+    _unlistable(sessions, result)
+    _unlistable(archived, result, depth=0)
     candidates: list[Found] = []
     paths = sorted(sessions.rglob("rollout-*")) + sorted(archived.glob("rollout-*"))
     for path in paths:
         name = path.name
-        if not path.is_file():
-            continue
+        if path.is_dir() and not name.endswith((".jsonl", ".json")):
+            continue  # a folder rglob walks into anyway
         if name.endswith(".jsonl") or (name.endswith(".json") and path.parent == sessions):
             candidates.append(_found(path, "codex"))
         elif name.endswith(".zst"):
@@ -191,9 +199,11 @@ def _cursor_candidates(root: Path, result: Discovery) -> list[Found]:
     if not projects.is_dir():
         result.left_out.append((str(projects), "no Cursor projects folder here"))
         return []
+    _unlistable(projects, result, depth=1)
     candidates: list[Found] = []
     for folder in sorted(projects.glob("*/agent-transcripts")):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        _unlistable(folder, result)
+        for path in sorted(p for p in folder.rglob("*") if not p.is_dir() or p.suffix == ".jsonl"):
             reason = _cursor_reason(path.relative_to(folder).parts, path)
             if reason is None:
                 candidates.append(_found(path, "cursor"))
@@ -215,8 +225,29 @@ def _cursor_reason(parts: tuple[str, ...], path: Path) -> str | None:
     return "not a session file name"
 
 
+def _unlistable(root: Path, result: Discovery, depth: int = 8) -> None:
+    """Report each folder under `root` (down to `depth` levels) that cannot be listed: glob
+    skips those silently, and the sessions inside would be missed without a word."""
+    def report(err: OSError) -> None:
+        if err.errno != errno.ENOENT:
+            result.left_out.append((str(err.filename), f"cannot list this folder: {err.strerror or err}"))
+
+    for top, folders, _ in os.walk(root, onerror=report):
+        if len(Path(top).relative_to(root).parts) >= depth:
+            folders.clear()
+
+
 def _found(path: Path, tool: str) -> Found:
-    stat = path.stat()
+    """A candidate with its date. A file that cannot be read (a dangling link, a loop, a pipe,
+    a folder named like a session) keeps its own date and goes on to the import, which
+    reports it as that one file's failure, with the reason."""
+    try:
+        stat = path.stat()
+    except OSError:
+        try:
+            stat = path.lstat()
+        except OSError:  # gone since the folder was listed: dated now, so it waits for the next run
+            return Found(path, tool, time.time(), 0)
     return Found(path, tool, stat.st_mtime, stat.st_size)
 
 

@@ -10,7 +10,8 @@ positives.jsonl  {"family", "context", "text", "secret", "json"}: `secret` is th
                  substring that must be gone after `redact`; `json` says `text` is a JSON
                  document that must still parse afterwards.
 negatives.jsonl  {"family", "text"}: look-alikes that `redact` must return byte-identical.
-hidden.jsonl     {"name", "input", "must_not_contain", "must_contain"} for `sanitize`.
+hidden.jsonl     {"name", "input", "must_not_contain", "must_contain"} for `sanitize`; the
+                 adversarial rows (cases_hidden_adv.py) also carry a `split`, tune or test.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from cases_hidden import hidden_cases  # noqa: E402
+from cases_hidden_adv import adversarial_cases  # noqa: E402
 from cases_negative import negative_cases  # noqa: E402
 
 rng = random.Random(20250517)
@@ -173,6 +175,7 @@ def token_positives() -> list[dict[str, object]]:
 
 
 from cases_positive import context_positives  # noqa: E402
+from cases_prose import prose_cases  # noqa: E402
 
 
 def write(path: Path, rows: list[dict[str, object]]) -> None:
@@ -183,14 +186,16 @@ def write(path: Path, rows: list[dict[str, object]]) -> None:
 
 def main() -> None:
     positives = token_positives() + context_positives(rng, rand, password, jwt, uuid)
+    prose_positives, prose_negatives = prose_cases()
+    positives += prose_positives
     for row in positives:
         text, secret = str(row["text"]), str(row["secret"])
         assert secret in text, row
         if row["json"]:
             json.loads(text)
     write(HERE / "positives.jsonl", positives)
-    write(HERE / "negatives.jsonl", negative_cases(rng, rand, uuid))
-    write(HERE / "hidden.jsonl", hidden_cases(rng, rand))
+    write(HERE / "negatives.jsonl", negative_cases(rng, rand, uuid) + prose_negatives)
+    write(HERE / "hidden.jsonl", hidden_cases(rng, rand) + adversarial_cases())
     print(f"positives {len(positives)}, negatives written, hidden written", file=sys.stderr)
 
 

@@ -23,7 +23,11 @@ local defaults = { enable = true, codelens = true, width = 52 }
 M.opts = vim.deepcopy(defaults)
 
 local ERROR = vim.log.levels.ERROR
-local READY_TRIES = 200 -- × 50 ms: how long a command waits for a starting server
+
+--- Work waiting for a starting client, by client id: run by `on_init` once the server answered
+--- `initialize`, dropped (with one notification) by `on_exit` when it never did.
+---@type table<integer, fun()[]>
+local waiting = {}
 
 ---@param opts? loreline.Opts
 function M.setup(opts)
@@ -57,7 +61,7 @@ function M.client()
   end
   config = vim.deepcopy(config)
   if type(config.root_dir) ~= "string" then
-    config.root_dir = vim.fs.root(0, config.root_markers or { ".git" }) or vim.fn.getcwd()
+    config.root_dir = vim.fs.root(0, { ".git" }) or vim.fn.getcwd()
   end
   local id = vim.lsp.start(config, { attach = false, silent = true })
   if not id then
@@ -67,20 +71,39 @@ function M.client()
   return vim.lsp.get_client_by_id(id)
 end
 
+--- Run `fn` now when the client is initialized, else when its `on_init` runs.
 ---@param client vim.lsp.Client
 ---@param fn fun()
----@param tries? integer
-local function when_ready(client, fn, tries)
-  tries = tries or 0
+local function when_ready(client, fn)
   if client.initialized then
     return fn()
   end
-  if client:is_stopped() or tries > READY_TRIES then
+  if client:is_stopped() then
     return M.notify("the server did not start; see :checkhealth loreline", ERROR)
   end
-  vim.defer_fn(function()
-    when_ready(client, fn, tries + 1)
-  end, 50)
+  waiting[client.id] = waiting[client.id] or {}
+  table.insert(waiting[client.id], fn)
+end
+
+--- The client config's `on_init` (lsp/loreline.lua): the server answered `initialize`.
+---@param client vim.lsp.Client
+function M.on_init(client)
+  local queued = waiting[client.id] or {}
+  waiting[client.id] = nil
+  for _, fn in ipairs(queued) do
+    fn()
+  end
+end
+
+--- The client config's `on_exit`: requests still waiting for this client will never be sent.
+---@param client_id integer
+function M.on_exit(client_id)
+  if waiting[client_id] then
+    waiting[client_id] = nil
+    vim.schedule(function()
+      M.notify("the server did not start; see :checkhealth loreline", ERROR)
+    end)
+  end
 end
 
 --- Send a request; the result goes to `on_result`, an error to one notification.
@@ -181,26 +204,37 @@ end
 ---@param report table the `loreline/import` result
 ---@return string
 local function import_summary(report)
+  local sessions = report.sessions
   local parts = {
     ("%s imported (%d unchanged, %d left out, %d failed)"):format(
-      M.count(report.imported, "session", "sessions"), report.unchanged, #report.leftOut, #report.failed),
+      M.count(sessions.imported, "session", "sessions"), sessions.unchanged, #sessions.leftOut, #sessions.failed),
     ("%d added, %d merged"):format(report.added, report.merged),
-    "distiller " .. tostring(report.backend),
   }
+  if report.versioned > 0 then
+    table.insert(parts, ("%d versioned"):format(report.versioned))
+  end
+  if report.conflicts > 0 then
+    table.insert(parts, M.count(report.conflicts, "conflict", "conflicts"))
+  end
+  if #sessions.deferred > 0 then
+    table.insert(parts, ("%d deferred to the next import (%s)"):format(#sessions.deferred, sessions.deferred[1].reason))
+  end
+  table.insert(parts, "distiller " .. tostring(report.backend))
   if report.cancelled then
     table.insert(parts, "cancelled")
   end
   return table.concat(parts, " · ")
 end
 
----@param info table the `loreline/status` result
----@param page table a `loreline/memories` page of the same project
+---@param info table the `loreline/status` result (`projectCounts` are the folder's project's)
 ---@return string
-local function status_text(info, page)
+local function status_text(info)
+  local here = info.projectCounts
   return table.concat({
-    ("%s in %s (%d active in all projects)"):format(M.count(page.total, "memory", "memories"), info.project,
+    ("%s in %s (%d active in all projects)"):format(M.count(here.active, "memory", "memories"), info.project,
       info.memories.active),
-    ("sessions imported: %d · pending conflicts: %d"):format(info.sessions_imported, info.pending_conflicts),
+    ("sessions imported: %d · pending conflicts: %d (%d in all projects)"):format(info.sessionsImported,
+      here.pendingConflicts, info.pendingConflicts),
     ("distiller %s · embedder %s"):format(info.backend, info.embedder),
     "store " .. info.store,
   }, "\n")
@@ -317,9 +351,7 @@ end
 function M.status()
   local folder = M.folder()
   M.request("loreline/status", { folder = folder }, function(info)
-    M.request("loreline/memories", { folder = folder, limit = 1 }, function(page)
-      M.notify(status_text(info, page))
-    end)
+    M.notify(status_text(info))
   end)
 end
 

@@ -1,11 +1,8 @@
-"""Embedders: text → unit vectors for the vector index.
+"""The hashing embedder: the hashing trick over words, word bigrams and character trigrams.
 
-`HashingEmbedder` is the built-in default: deterministic, offline, no download. It hashes
-word unigrams, word bigrams and character trigrams into a fixed number of signed buckets
-(the hashing trick), weights them sub-linearly and normalises to unit length, so cosine
-distance in `vec0` ranks texts by shared vocabulary and spelling. It is not semantic; a
-local model can replace it behind the same protocol, and the store records the embedder's
-fingerprint so vectors from different embedders never mix.
+Deterministic and offline; it compares spelling, not meaning. Each feature is hashed into one
+of `dim` signed buckets, weighted sub-linearly, and the vector normalised to unit length, so
+cosine distance ranks texts by shared vocabulary.
 """
 
 from __future__ import annotations
@@ -14,18 +11,8 @@ import math
 import re
 import zlib
 from array import array
-from typing import Protocol
 
 _WORD = re.compile(r"[a-z0-9_]+|[^\W\d_]+", re.IGNORECASE)
-
-
-class Embedder(Protocol):
-    fingerprint: str
-    dim: int
-
-    def embed(self, text: str) -> bytes:
-        """A float32 vector of `dim` values as bytes, unit length (or all zero)."""
-        ...
 
 
 class HashingEmbedder:
@@ -65,8 +52,3 @@ def _stem(word: str) -> str:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
-
-
-def default_embedder() -> Embedder:
-    return HashingEmbedder()
-

@@ -1,0 +1,19 @@
+"""The application layer: the one thing every front end (the CLI, the language server) calls.
+
+    front end ── parse input ──▶ api.Loreline / api.imports ──▶ beliefs, recall, pipeline, store
+              ◀── render ────── results (frozen dataclasses) ──▶ api.serialize (one JSON shape)
+
+A front end parses its input, calls this package and renders what comes back: text for a
+terminal, or `serialize`'s JSON (snake_case for the CLI, `camel=True` for the LSP). It
+never opens the store, runs SQL, or calls a stage of the pipeline itself.
+"""
+
+from __future__ import annotations
+
+from ..pipeline import clean_turns
+from . import imports, serialize
+from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status
+from .session import KEEP, Loreline, project_of
+
+__all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
+           "ProjectCounts", "Status", "imports", "project_of", "serialize"]

@@ -1,0 +1,83 @@
+"""Importing sessions for a front end: choose the sessions (given files, or discovery within a
+window), choose the backend, run the pipeline with progress and cancellation.
+
+Planning and running are two steps so a front end can show the backend's notice (no API key:
+the offline distiller) before the work starts. The run opens its own store connection: an
+editor runs it off its event loop while its own connection keeps answering reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from .. import backends, pipeline
+from ..distill import Metered
+from ..errors import StoreError, TranscriptMissingError
+from ..store import Store
+from ..transcripts import discover, files
+from ..native.sync import SyncReport
+from .results import ImportOutcome, ImportPlan, ImportRequest
+
+Progress = Callable[[int, int, str], None]
+
+
+def plan(request: ImportRequest) -> ImportPlan:
+    """The sessions to import, what is left out and why, and the distiller to use."""
+    if request.paths:
+        sessions, left_out = _given(request.paths)
+    else:
+        found = discover.discover_all(
+            request.tools, claude_root=discover.claude_dir(request.claude_dir),
+            codex_root=discover.codex_home(request.codex_home), cursor_root=discover.cursor_dir(request.cursor_dir),
+            window=discover.Window(request.days, request.sessions))
+        sessions, left_out = found.in_import_order(), found.left_out
+    choice = backends.choose(request.backend, request.api_key)
+    return ImportPlan(request, tuple(sessions), tuple(left_out), choice)
+
+
+def _given(paths: tuple[str, ...]) -> tuple[list[tuple[Path, str | None]], list[tuple[str, str]]]:
+    """Given files: each is imported or fails alone with its reason (a dangling link, a FIFO …),
+    unless none can be read (then that is the error, in one line)."""
+    chosen = [Path(p).expanduser() for p in paths]
+    reasons = [files.unreadable(p) for p in chosen]
+    if all(reasons):
+        first, reason = chosen[0], reasons[0]
+        raise TranscriptMissingError(f"no such transcript: {first}" if reason == "no such file"
+                                     else f"cannot import {first}: {reason}")
+    return [(p, None) for p in chosen], []
+
+
+def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None,
+        store_path: Path | None = None) -> ImportOutcome:
+    """Import the planned sessions in a store connection of its own."""
+    options = pipeline.Options(distiller=chosen.choice.distiller, judge=chosen.choice.judge,
+                               dry_run=chosen.request.dry_run, progress=progress, should_stop=should_stop,
+                               attended=chosen.request.attended)
+    with Store(store_path) as store:
+        if store.read_only and not chosen.request.dry_run:  # one line, not one failure per session
+            raise StoreError(store.read_only_message())
+        report = pipeline.import_sessions(store, list(chosen.sessions), options)
+        native = _follow_native(store, chosen)
+    report.backend_reason = chosen.choice.reason
+    report.left_out.extend(chosen.left_out)
+    preview = tuple((piece, tuple(accepted)) for piece, accepted in options.preview)
+    return ImportOutcome(report, preview, isinstance(chosen.choice.distiller, Metered), native)
+
+
+def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:
+    """A discovery import of Claude Code sessions also reads the assistants' own memory files,
+    so what a session already loads stays out of its SessionStart block."""
+    request = chosen.request
+    if request.paths or request.dry_run or not {"claude-code", "all"} & set(request.tools):
+        return None
+    from .sources import follow_native
+
+    return follow_native(store, request.claude_dir, request.codex_home, chosen.choice.judge)
+
+
+#: the choices a front end offers (re-exported so front ends need not reach into the stages)
+BACKENDS = backends.BACKENDS
+TOOLS = discover.TOOLS
+DEFAULT_DAYS = discover.DEFAULT_DAYS
+DEFAULT_SESSIONS = discover.DEFAULT_SESSIONS

@@ -1,0 +1,95 @@
+"""What the application layer answers: frozen dataclasses, turned into JSON only by `serialize`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..beliefs.conflicts import Conflict
+from ..backends import Choice
+from ..native.sync import SyncReport
+from ..models import Candidate, Chunk, ImportReport, Memory
+
+__all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
+           "Status"]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page of memories: `total` counts every match, `items` holds at most the limit."""
+
+    project: str | None
+    total: int
+    offset: int
+    items: tuple[Memory, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectCounts:
+    active: int
+    superseded: int
+    forgotten: int
+    pending_conflicts: int
+    #: memories held for a person's review (`loreline review`)
+    held: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The facts behind `loreline status` (`loreline.status.collect`), and one project's counts."""
+
+    facts: dict[str, Any]
+    project: str
+    counts: ProjectCounts
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    ids: tuple[int, ...]
+    project: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRequest:
+    """What to import: `paths` (files), or else sessions discovered for `tools` in the window."""
+
+    paths: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ("claude-code",)
+    claude_dir: str | None = None
+    codex_home: str | None = None
+    cursor_dir: str | None = None
+    days: float = 14
+    sessions: int = 20
+    dry_run: bool = False
+    backend: str | None = None
+    api_key: str | None = None
+    #: a person is waiting (CLI, editor): model calls do not count against the daily cap
+    attended: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    """Sessions chosen and the backend that will read them, before anything is imported."""
+
+    request: ImportRequest
+    sessions: tuple[tuple[Path, str | None], ...]
+    left_out: tuple[tuple[str, str], ...]
+    choice: Choice
+
+    @property
+    def notice(self) -> str | None:
+        """One line for the person (e.g. no API key: the offline distiller is used)."""
+        return self.choice.notice
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    report: ImportReport
+    #: on dry runs, what would be distilled: each chunk with the candidates an offline
+    #: distiller accepted (a paying one makes no call on a dry run)
+    preview: tuple[tuple[Chunk, tuple[Candidate, ...]], ...] = ()
+    #: the distiller is a paying model (it is metered)
+    paid: bool = False
+    #: a discovery import of Claude Code sessions also reads the assistants' own memory files
+    native: SyncReport | None = None

@@ -1,0 +1,155 @@
+"""`Loreline`: one open store and every question and change a front end asks of it.
+
+Reads never take the write lock; each change is one transaction (the belief layer's). Every
+answer is a model noun (`Memory`, `RecallHit`, `Conflict`) or a result of `api.results`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from .. import status as facts
+from ..beliefs import conflicts, curate, review
+from ..models import Memory, RecallHit
+from ..project import project_key
+from ..recall import USER_SCOPE, recall
+from ..store import Store, search
+from ..store import conflicts as conflict_rows
+from ..store import memories as rows
+from .results import Conflict, Forgotten, Page, ProjectCounts, Status
+
+MAX_HOVER_WORD = 64
+KEEP = {"new": "keep_new", "existing": "keep_existing", "both": "keep_both"}
+
+
+def project_of(directory: str | None) -> str:
+    """The project a directory (or file) belongs to: its git top level; the current directory's
+    when none is given."""
+    return project_key(directory or os.getcwd())
+
+
+class Loreline:
+    def __init__(self, path: Path | None = None) -> None:
+        self.store = Store(path)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Loreline:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits (a cheap way to notice outside writes)."""
+        return rows.data_version(self.store)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def memories(self, project: str | None, *, kind: str | None = None, status: str | None = "active",
+                 text: str | None = None, offset: int = 0, limit: int = 200) -> Page:
+        """A page of memories (of one project, or of all when `project` is None), pinned first."""
+        found, total = rows.query(self.store, rows.Filter(project=project, kind=kind, status=status, text=text,
+                                                          limit=limit, offset=offset))
+        return Page(project, total, offset, tuple(found))
+
+    def memory(self, memory_id: int) -> Memory:
+        return rows.get(self.store, memory_id)
+
+    def recall(self, project: str, query: str, *, limit: int = 10, include_inactive: bool = False) -> list[RecallHit]:
+        return recall(self.store, query, project, limit=limit, include_inactive=include_inactive)
+
+    def file_memories(self, project: str, file_path: str) -> list[Memory]:
+        """Active memories tied to a file, named relative to the project or as given."""
+        rel = os.path.relpath(file_path, project) if os.path.isabs(project) else file_path
+        return rows.for_file(self.store, project, (rel, file_path))
+
+    def hover_memories(self, project: str, word: str, limit: int) -> list[Memory]:
+        """Memories whose text matches the word under the cursor (lexically)."""
+        if len(word) < 3 or len(word) > MAX_HOVER_WORD:
+            return []
+        found = rows.load(self.store, search.fts(self.store, word, (project, USER_SCOPE), limit * 3, ("active",)))
+        needle = word.lower()
+        exact = [m for m in found if needle in m.text.lower()]
+        return (exact or found)[:limit]
+
+    def history(self, memory_id: int) -> list[Memory]:
+        """Every version of the memory's chain, oldest first."""
+        return curate.chain(self.store, memory_id)
+
+    def conflicts(self, project: str | None, status: str | None = "pending") -> list[Conflict]:
+        return conflicts.listing(self.store, project, status)
+
+    def projects(self) -> list[str]:
+        return rows.projects(self.store)
+
+    def project_counts(self, project: str) -> ProjectCounts:
+        by_status = rows.count_by_status(self.store, project)
+        return ProjectCounts(by_status["active"], by_status["superseded"], by_status["forgotten"],
+                             conflict_rows.pending_count(self.store, project), by_status["held"])
+
+    def status(self, project: str, known: dict[str, Any] | None = None) -> Status:
+        """What the store holds, how capture is doing, and `project`'s own counts (`known`: the
+        facts, when the caller already has them)."""
+        return Status(known if known is not None else self.status_facts(), project, self.project_counts(project))
+
+    def status_facts(self) -> dict[str, Any]:
+        return facts.collect(self.store)
+
+    def status_inputs(self) -> list[Path]:
+        """Every file the status facts are read from: unchanged files, unchanged facts (but for
+        the day's model use and a key stored in the keyring)."""
+        return facts.inputs(self.store)
+
+    # -- a person's changes ------------------------------------------------------------------
+
+    def forget(self, memory_id: int) -> Forgotten:
+        project = rows.get(self.store, memory_id).project
+        return Forgotten(tuple(curate.forget(self.store, memory_id)), project)
+
+    def edit(self, memory_id: int, text: str) -> Memory:
+        return curate.edit(self.store, memory_id, text)
+
+    def pin(self, memory_id: int, pinned: bool = True) -> Memory:
+        return curate.pin(self.store, memory_id, pinned)
+
+    def resolve(self, conflict_id: int, keep: str | None = None, merge: str | None = None) -> Conflict:
+        """Settle a conflict: keep `new`, `existing` or `both`, or merge into the given text."""
+        verdict = "merge" if merge is not None else KEEP.get(keep or "", keep or "")
+        return conflicts.resolve(self.store, conflict_id, verdict, merge_text=merge)
+
+    def held(self, project: str | None, limit: int = 200) -> Page:
+        """Memories held for a person's review (of one project, or of all), with their reasons."""
+        found, total = review.held(self.store, project, limit)
+        return Page(project, total, 0, tuple(found))
+
+    def remember(self, project: str, text: str, kind: str, *, reason: str, actor: str) -> Memory:
+        """A memory an assistant was asked to keep: held as unconfirmed until a person approves it
+        (or, when it repeats an active memory, a new source of that one)."""
+        from ..embed import default_embedder
+
+        _, memory_id = review.remember(self.store, project, text, kind, reason, actor, default_embedder())
+        return rows.get(self.store, memory_id)
+
+    def approve(self, memory_id: int) -> Memory:
+        return review.approve(self.store, memory_id)
+
+    def reject(self, memory_id: int) -> Forgotten:
+        project = rows.get(self.store, memory_id).project
+        return Forgotten(tuple(review.reject(self.store, memory_id)), project)
+
+    def revert(self, conflict_id: int) -> Conflict:
+        return conflicts.revert(self.store, conflict_id)
+
+    def reembed(self) -> tuple[int, str, str | None]:
+        """Rebuild every vector with the current embedder: (count, new fingerprint, old one)."""
+        from .. import vectors
+        from ..embed import default_embedder
+
+        embedder = default_embedder()
+        before = vectors.stamp(self.store)
+        return vectors.reembed(self.store, embedder), embedder.fingerprint, before

@@ -1,0 +1,284 @@
+"""The hook's reads of the store: the memories SessionStart injects, and the candidates for
+the memories relevant to one prompt (UserPromptSubmit).
+
+The one exception to "the store owns every table's SQL" (`loreline.store`): the hook runs on
+every session start and every prompt and must stay standard-library only and fast, and
+`loreline.store` imports apsw and sqlite-vec. So these queries read the `memories` and
+`memory_files` tables with the standard library's `sqlite3`, read-only (`mode=ro`, never a
+write, never an extension), and live here, in the part of `loreline.capture` the hook
+imports. A change to those tables' columns must keep them working; `tests/test_hooks.py` and
+`tests/test_prompt_recall.py` run them against a store the real importer wrote.
+
+The store's own full-text index is contentless with `contentless_delete=1` (SQLite ≥ 3.43),
+which the standard library's SQLite of many Pythons (3.40 on Debian 12) cannot open; so the
+prompt lookup keeps its own FTS5 index of the project's active memories (at most `max_rows`,
+pinned then newest) in a private file in the state dir, rebuilt from the store whenever the
+store changed, and ranks with bm25 there. Only `status = 'active'` counts: superseded,
+forgotten or held memories are never offered.
+"""
+
+from __future__ import annotations
+
+SESSION_START = """
+SELECT id, kind, text FROM memories
+WHERE status = 'active' AND (project = ? OR scope = 'user')
+ORDER BY CASE kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 1 WHEN 'fact' THEN 2
+                   WHEN 'procedure' THEN 3 ELSE 4 END,
+         pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
+LIMIT ?
+"""
+
+ACTIVE = """
+SELECT id, kind, text FROM memories
+WHERE status = 'active' AND (project = ? OR scope = 'user')
+ORDER BY pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
+LIMIT ?
+"""
+
+#: which memories a Claude Code session already loads (CLAUDE.md layers, the head of the auto
+#: memory MEMORY.md), as `loreline import native` recorded them
+COVERED = "SELECT memory_id, path, size, mtime_ns FROM native_covered WHERE project = ?"
+
+TIED_TO_FILES = "SELECT DISTINCT memory_id FROM memory_files WHERE path IN ({marks})"
+MAX_PATHS = 500
+
+TYPE_CHECKING = False  # importing typing costs the hook milliseconds
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Collection, Sequence
+
+
+def _connect(db: str) -> sqlite3.Connection:
+    import sqlite3
+    from pathlib import Path
+
+    return sqlite3.connect(Path(db).as_uri() + "?mode=ro", uri=True, timeout=0.5)
+
+
+def session_start_memories(db: str, project: str, max_rows: int,
+                           files: Collection[str] = ()) -> tuple[list[tuple[int, str, str]], int]:
+    """(id, kind, text) of the project's active memories and the user's, in injection order:
+    preferences, decisions, facts, procedures, the rest; within a kind, memories tied to one of
+    `files` (paths relative to the project) first, then pinned, then newest; and how many were
+    left out because the session already loads them (`covered_ids`)."""
+    conn = _connect(db)
+    try:
+        found = conn.execute(SESSION_START, (project, max_rows)).fetchall()
+        tied = _tied(conn, files) if files and found else set()
+        covered = covered_ids(conn, project) if found else set()
+        authors = _team_authors(conn, [int(r[0]) for r in found]) if found else {}
+    finally:
+        conn.close()
+    rows = [(int(i), str(kind), _with_authors(str(text), authors.get(int(i)))) for i, kind, text in found
+            if int(i) not in covered]
+    if tied:  # a stable sort keeps pinned-then-newest inside each (kind, tied) group
+        order = {kind: n for n, kind in enumerate(dict.fromkeys(kind for _, kind, _ in rows))}
+        rows.sort(key=lambda row: (order[row[1]], row[0] not in tied))
+    return rows, len(found) - len(rows)
+
+
+#: the teammates a memory came from (stores with team sync: `loreline team`)
+TEAM_AUTHORS = """
+SELECT m.id, group_concat(DISTINCT l.author) FROM memories m
+JOIN team_links l ON l.root_id = coalesce(m.root_id, m.id) AND l.direction = 'in'
+WHERE m.id IN ({marks}) GROUP BY m.id
+"""
+
+
+def _team_authors(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    try:
+        found = conn.execute(TEAM_AUTHORS.format(marks=",".join("?" * len(ids))), ids).fetchall()
+    except _sqlite_error():
+        return {}  # a store without team sync
+    return {int(memory_id): str(authors) for memory_id, authors in found if authors}
+
+
+def _with_authors(text: str, authors: str | None) -> str:
+    """A teammate's memory names who shared it."""
+    return f"{text} (team: {', '.join(authors.split(','))})" if authors else text
+
+
+def _tied(conn: sqlite3.Connection, files: Collection[str]) -> set[int]:
+    paths = list(files)[:MAX_PATHS]
+    sql = TIED_TO_FILES.format(marks=",".join("?" * len(paths)))
+    return {int(r[0]) for r in conn.execute(sql, paths)}
+
+
+def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int, limit: int,
+                      cache: str) -> tuple[int, dict[str, int], list[tuple[int, str, str, frozenset[str]]]]:
+    """For the prompt's `terms`: how many memories the project's index holds, in how many of them
+    each term occurs (the index's own porter stemming), and the best `limit` matches by bm25 as
+    (id, kind, text, the terms it holds). The index is a file in the folder `cache`, rebuilt
+    when the store changed."""
+    if not terms:
+        return 0, {}, []
+    conn = _prompt_index(db, project, max_rows, cache)
+    try:
+        total = int(conn.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()[0])
+        counts = {t: int(conn.execute("SELECT count(*) FROM m WHERE m MATCH ?", (_quote(t),)).fetchone()[0])
+                  for t in terms}
+        found = [t for t in terms if counts[t]]
+        ranked = conn.execute("SELECT rowid, kind, text FROM m WHERE m MATCH ? ORDER BY bm25(m), rowid DESC LIMIT ?",
+                              (" OR ".join(map(_quote, found)), limit)).fetchall() if found else []
+        held = _held(conn, found, [int(r[0]) for r in ranked])
+    finally:
+        conn.close()
+    covered = _covered_in_store(db, project) if ranked else set()
+    return total, counts, [(int(i), str(kind), str(text), frozenset(held.get(int(i), ())))
+                           for i, kind, text in ranked if int(i) not in covered]
+
+
+def _covered_in_store(db: str, project: str) -> set[int]:
+    """`covered_ids` from the store itself (the prompt index holds no native coverage)."""
+    conn = _connect(db)
+    try:
+        return covered_ids(conn, project)
+    finally:
+        conn.close()
+
+
+def _held(conn: sqlite3.Connection, terms: list[str], ids: list[int]) -> dict[int, set[str]]:
+    """Which of `terms` each of the memories `ids` holds."""
+    held: dict[int, set[str]] = {}
+    if not ids:
+        return held
+    marks = ",".join("?" * len(ids))
+    for term in terms:
+        for (memory_id,) in conn.execute(f"SELECT rowid FROM m WHERE m MATCH ? AND rowid IN ({marks})",
+                                         (_quote(term), *ids)):
+            held.setdefault(int(memory_id), set()).add(term)
+    return held
+
+
+def _prompt_index(db: str, project: str, max_rows: int, cache: str) -> sqlite3.Connection:
+    """A read-only connection to the project's prompt index, current with the store.
+
+    Fresh means: built for this project from the store as it is now (the sizes and times of
+    the store file and its WAL; any write changes them). A store change makes every index
+    stale, so a rebuild removes the other projects' files too: forgotten text never lingers
+    past the next prompt. Concurrent hooks may both rebuild; each renames a whole file (a hook
+    whose fresh file another one removed in between adds nothing this once)."""
+    import os
+    import zlib  # a cheap name (hashlib costs the hook ~2 ms); the project is checked inside
+
+    stamp = _stamp(db)
+    path = os.path.join(cache, f"{zlib.crc32(project.encode('utf-8', 'replace')):08x}.db")
+    conn = _open_index(path, project, stamp)
+    if conn is not None:
+        return conn
+    _build_index(db, project, max_rows, path, stamp)
+    conn = _open_index(path, project, stamp)
+    if conn is None:
+        raise OSError(f"the prompt index {path} could not be read back")
+    return conn
+
+
+def _stamp(db: str) -> str:
+    import os
+
+    parts = []
+    for name in (db, db + "-wal"):  # an empty WAL (a reader opening the store makes one) is no change
+        try:
+            info = os.stat(name)
+        except FileNotFoundError:
+            parts.append("-")
+            continue
+        parts.append(f"{info.st_size}:{info.st_mtime_ns}" if info.st_size else "-")
+    return "|".join(parts)
+
+
+def _open_index(path: str, project: str, stamp: str) -> sqlite3.Connection | None:
+    import sqlite3
+
+    try:
+        conn = _connect(path)
+        found = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    except (sqlite3.Error, OSError):
+        return None
+    if found.get("stamp") == stamp and found.get("project") == project:
+        return conn
+    conn.close()
+    return None
+
+
+def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) -> None:
+    import os
+    import sqlite3
+    from pathlib import Path
+
+    from loreline import home
+
+    store = _connect(db)
+    try:
+        rows = store.execute(ACTIVE, (project, max_rows)).fetchall()
+    finally:
+        store.close()
+    folder = home.ensure_private_dir(Path(path).parent)
+    tmp = folder / f".{Path(path).name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    os.close(home.open_private(tmp, os.O_WRONLY | os.O_EXCL))
+    try:
+        index = sqlite3.connect(tmp)
+        try:
+            index.executescript(INDEX_SCHEMA)
+            index.executemany("INSERT INTO m(rowid, kind, text) VALUES(?, ?, ?)", rows)
+            index.executemany("INSERT INTO meta(key, value) VALUES(?, ?)",
+                              (("stamp", stamp), ("project", project), ("rows", str(len(rows)))))
+            index.commit()
+        finally:
+            index.close()
+        for stale in folder.glob("*.db"):
+            stale.unlink(missing_ok=True)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+INDEX_SCHEMA = """
+CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, tokenize='porter unicode61');
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def covered_ids(conn: sqlite3.Connection, project: str) -> set[int]:
+    """Memories the session loads from a native file. A cover counts only while its file has
+    the size and mtime recorded with it (an edited or deleted file proves nothing: the memory is
+    injected until the next import); covers from MEMORY.md do not count when
+    `CLAUDE_CODE_DISABLE_AUTO_MEMORY` is set (Claude Code then loads no auto memory). A store
+    without the table covers nothing."""
+    try:
+        rows = conn.execute(COVERED, (project,)).fetchall()
+    except _sqlite_error():
+        return set()  # an older store, or one no native import has touched
+    import os
+
+    auto_off = os.environ.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "").strip().lower() in ("1", "true", "yes")
+    fresh: dict[str, bool] = {}
+    out: set[int] = set()
+    for memory_id, path, size, mtime_ns in rows:
+        if auto_off and os.path.basename(str(path)) == "MEMORY.md":
+            continue
+        if path not in fresh:
+            fresh[path] = _unchanged(str(path), int(size), int(mtime_ns))
+        if fresh[path]:
+            out.add(int(memory_id))
+    return out
+
+
+def _unchanged(path: str, size: int, mtime_ns: int) -> bool:
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return st.st_size == size and st.st_mtime_ns == mtime_ns
+
+
+def _sqlite_error() -> type[Exception]:
+    import sqlite3
+
+    return sqlite3.Error

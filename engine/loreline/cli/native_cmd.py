@@ -1,0 +1,48 @@
+"""`loreline import native`: the assistants' own memory files (Claude Code auto memory,
+CLAUDE.md layers, Codex memories) read as sources of memories; never written."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..api import imports, serialize, sources
+from ..errors import StoreError
+from ..native.sync import SyncReport
+from ..portable.paths import project_arg
+from . import render
+from .common import emit_json
+
+
+def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = inner.add_parser("native", help="import Claude Code auto memory, CLAUDE.md files and Codex memories "
+                                        "as sources (read-only)")
+    p.add_argument("--project", metavar="DIR", help="only this project (default: every project found)")
+    p.add_argument("--memory-dir", metavar="FOLDER",
+                   help="the project's auto memory folder when it is elsewhere (autoMemoryDirectory); "
+                        "needs --project")
+    p.add_argument("--claude-dir", help="Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
+    p.add_argument("--codex-home", help="Codex home (default: $CODEX_HOME or ~/.codex)")
+    p.add_argument("--backend", choices=imports.BACKENDS,
+                   help="the model that judges near duplicates and contradictions, as for `import sessions` "
+                        "(default: config distill.backend, auto; the offline rules judge nothing)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.memory_dir and not args.project:
+        raise StoreError("--memory-dir needs --project (which project that folder belongs to)")
+    report = sources.import_native(args.claude_dir, args.codex_home, project_arg(args.project),
+                                   Path(args.memory_dir).expanduser() if args.memory_dir else None, args.backend)
+    if args.json:
+        emit_json(json_report(report))
+    else:
+        print(render.native_line(report))
+        for path, reason in report.failed:
+            print(f"  {path}: {reason}")
+    return 0
+
+
+def json_report(report: SyncReport) -> dict[str, object]:
+    return serialize.native_report(report)

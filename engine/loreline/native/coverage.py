@@ -1,0 +1,95 @@
+"""Which memories a Claude Code session already loads, so SessionStart leaves them out.
+
+A session started in a project loads its CLAUDE.md layers in full (`claude_md.loaded_files`)
+and the first 200 lines / 25 KB of its auto memory `MEMORY.md` (unless auto memory is off).
+An active memory of the project is covered when one statement of that loaded text has the
+same wording (case, spacing and edge punctuation aside), or holds every content word of the
+memory and the memory has at least `MIN_WORDS` of them. The result is stored per memory with
+the covering file's size and mtime: the hook only filters, and ignores a cover whose file
+changed or vanished since.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..beliefs import content_words
+from ..store import Store
+from ..store import memories as rows
+from ..store import native as table
+from . import claude_md
+from .claude_memory import INDEX, loaded_part
+from .markdown import frontmatter, statements
+
+MIN_WORDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    path: str
+    line: int
+    text: str
+    size: int
+    mtime_ns: int
+
+
+def auto_memory_enabled(root: Path, claude_root: Path) -> bool:
+    """False when `autoMemoryEnabled: false` is set for the project or the user (the
+    environment variable is the hook's to check: it is per session)."""
+    for settings in (root / ".claude" / "settings.local.json", root / ".claude" / "settings.json",
+                     claude_root / "settings.json"):
+        value = _setting(settings, "autoMemoryEnabled")
+        if value is not None:
+            return bool(value)
+    return True
+
+
+def _setting(path: Path, key: str) -> object | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def loaded(root: Path, claude_root: Path, memory_dir: Path | None) -> list[Loaded]:
+    """The statements a session in `root` loads at start, with their file and line."""
+    out: list[Loaded] = []
+    for path in claude_md.loaded_files(root, claude_root):
+        out.extend(_statements(path, None))
+    index = memory_dir / INDEX if memory_dir is not None else None
+    if index is not None and index.is_file() and auto_memory_enabled(root, claude_root):
+        out.extend(_statements(index, loaded_part(index)[0]))
+    return out
+
+
+def _statements(path: Path, text: str | None) -> list[Loaded]:
+    try:
+        st = os.stat(path)
+        body = text if text is not None else path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    lines = body.splitlines()
+    _, first = frontmatter(lines)
+    return [Loaded(str(path), start, said, st.st_size, st.st_mtime_ns) for start, _, said in statements(lines, first)]
+
+
+def covers(memory_text: str, said: str) -> bool:
+    if rows.content_hash(memory_text) == rows.content_hash(said):
+        return True
+    words = content_words(memory_text)
+    return len(words) >= MIN_WORDS and words <= content_words(said)
+
+
+def refresh(store: Store, project: str, statements_loaded: list[Loaded]) -> int:
+    """Recompute the project's covered memories (inside a write); returns how many."""
+    found: list[tuple[int, str, int, int, int]] = []
+    for memory_id, text in table.active_texts(store, project):
+        hit = next((s for s in statements_loaded if covers(text, s.text)), None)
+        if hit is not None:
+            found.append((memory_id, hit.path, hit.line, hit.size, hit.mtime_ns))
+    table.set_covered(store, project, found)
+    return len(found)

@@ -1,0 +1,131 @@
+"""`loreline import native`: every native memory file found, synced, then coverage refreshed.
+
+Found: Claude Code auto memory folders under `<claude dir>/projects/*/memory/` (the
+project from the ledger's sessions in that folder, else a session's `cwd`, else the one
+existing folder the slug names), the CLAUDE.md layers of every project Loreline knows that
+exists on this machine (and `~/.claude/CLAUDE.md` and its rules, kept as the project of the
+Claude config folder itself: searchable, never injected, since every session loads them), and Codex's
+`<codex home>/memories/MEMORY.md`. Files recorded earlier and now gone are followed as
+deletions. A file that cannot be read is reported and the rest go on.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import beliefs
+from ..embed import Embedder
+from ..errors import LorelineError
+from ..store import Store
+from ..store import native as table
+from ..store import memories as rows
+from . import NativeFile, claude_md, claude_memory, codex_memory, coverage
+from .sync import SyncReport, prepare, sync_deleted, sync_file, unchanged
+
+
+@dataclass(frozen=True, slots=True)
+class Roots:
+    claude: Path
+    codex: Path
+    #: only this project (None: every project found)
+    project: str | None = None
+    #: an auto memory folder for `project` somewhere else (`autoMemoryDirectory`)
+    memory_dir: Path | None = None
+
+
+def run(store: Store, roots: Roots, embedder: Embedder | None = None,
+        judge: beliefs.Judge | None = None) -> SyncReport:
+    embedder = prepare(store, embedder)
+    report = SyncReport()
+    dirs = _auto_memory(store, roots, report)
+    for project, memory_dir in dirs.items():
+        for path in claude_memory.files(memory_dir):
+            _one(store, path, _reader(claude_memory.read, project), report, embedder, judge)
+    projects = _projects(store, roots, dirs)
+    for project in projects:
+        for path in claude_md.project_files(Path(project)):
+            _one(store, path, _reader(claude_md.read, project), report, embedder, judge)
+    if roots.project is None:
+        user_key = str(roots.claude)
+        for path in claude_md.user_files(roots.claude):
+            _one(store, path, _reader(claude_md.read, user_key), report, embedder, judge)
+        codex = codex_memory.memory_file(roots.codex)
+        if codex.is_file():
+            _one(store, codex, codex_memory.read, report, embedder, judge)
+    for seen in table.seen(store):
+        if not os.path.lexists(seen.path) and (roots.project is None or seen.project == roots.project):
+            sync_deleted(store, seen.path, report)
+    _coverage(store, roots, projects, dirs)
+    return report
+
+
+def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None = None) -> SyncReport | None:
+    """`run` for callers whose own work comes first (the language server's import, the
+    capture worker): the default roots, and a failure is None rather than an error."""
+    from ..transcripts import discover
+
+    try:
+        return run(store, Roots(discover.claude_dir(), discover.codex_home(), project), judge=judge)
+    except (LorelineError, OSError):
+        return None
+
+
+Reader = Callable[[Path], list[NativeFile]]
+
+
+def _reader(read: Callable[[Path, str], NativeFile], project: str) -> Reader:
+    return lambda path: [read(path, project)]
+
+
+def _one(store: Store, path: Path, reader: Reader, report: SyncReport, embedder: Embedder,
+         judge: beliefs.Judge | None) -> None:
+    if unchanged(store, path):
+        report.unchanged += 1
+        return
+    try:
+        parts = reader(path)
+    except OSError as err:
+        report.failed.append((str(path), f"cannot read: {err.strerror or err}"))
+        return
+    sync_file(store, parts, report, embedder, judge)
+
+
+def _auto_memory(store: Store, roots: Roots, report: SyncReport) -> dict[str, Path]:
+    """Auto memory folders by project."""
+    found: dict[str, Path] = {}
+    if roots.memory_dir is not None and roots.project is not None:
+        return {roots.project: roots.memory_dir} if roots.memory_dir.is_dir() else {}
+    if roots.project is not None:
+        moved = claude_memory.configured_dir(Path(roots.project))
+        direct = moved or roots.claude / "projects" / claude_memory.slug(roots.project) / "memory"
+        if direct.is_dir():
+            return {roots.project: direct}
+    for folder, memory_dir in claude_memory.memory_dirs(roots.claude):
+        project = (table.project_of_sessions(store, str(folder)) or claude_memory.project_from_sessions(folder)
+                   or claude_memory.project_from_slug(folder))
+        if project is None:
+            report.failed.append((str(memory_dir), "cannot tell which project this folder is (no session names "
+                                                   "its directory); use --project DIR --memory-dir FOLDER"))
+            continue
+        if roots.project is None or project == roots.project:
+            found[project] = memory_dir
+    return found
+
+
+def _projects(store: Store, roots: Roots, dirs: dict[str, Path]) -> list[str]:
+    """Project folders on this machine whose CLAUDE.md layers to read."""
+    if roots.project is not None:
+        return [roots.project] if os.path.isdir(roots.project) else []
+    known = set(rows.projects(store, project_scope_only=True))
+    known.discard(str(roots.claude))  # the user's own CLAUDE.md files: their own project, read above
+    return sorted(p for p in known | set(dirs) if os.path.isabs(p) and os.path.isdir(p))
+
+
+def _coverage(store: Store, roots: Roots, projects: list[str], dirs: dict[str, Path]) -> None:
+    with store.write():
+        for project in sorted(set(projects) | set(dirs)):
+            if os.path.isdir(project):
+                coverage.refresh(store, project, coverage.loaded(Path(project), roots.claude, dirs.get(project)))

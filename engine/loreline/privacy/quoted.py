@@ -1,0 +1,132 @@
+"""Quoted and pasted material is data, not the speaker's statement.
+
+`mark_quoted` (run by `sanitize`) wraps what a person quotes or pastes between `[quoted]` and
+`[/quoted]`, so every backend reads it as material and evidence validation
+(`loreline.evidence`) refuses a memory that only quoted text supports:
+
+* markdown blockquotes: a run of lines starting with `>`;
+* text introduced as someone else's: "the docs page says: ...", "According to the wiki: ...",
+  "here is the page: ..." — to the end of the paragraph (the next one when the colon ends it),
+  or to a line where the person speaks again ("In this repo we …", "Is that right?");
+* a pasted email (two header lines such as `From:` / `Subject:`, or a forwarded-message line):
+  to the end of the text;
+* log lines: a run of lines that start with a timestamp or a `[INFO]`-style level.
+
+Idempotent: a region already inside markers is left alone. `unquoted` gives the text with the
+quoted regions removed (what the speaker said themselves).
+"""
+
+from __future__ import annotations
+
+import re
+
+OPEN, CLOSE = "[quoted]", "[/quoted]"
+_MARKED_RE = re.compile(re.escape(OPEN) + r".*?(?:" + re.escape(CLOSE) + r"|\Z)", re.DOTALL)
+_BLOCKQUOTE_RE = re.compile(r"(?m)^[ \t]{0,3}>(?![>=]).*(?:\n[ \t]{0,3}>(?![>=]).*)*")
+_LOG_GATE_RE = re.compile(rb"\[(?:info|warn|error|debug|trace|fatal)\]")
+
+
+def _rev(words: str) -> str:
+    return "|".join(word[::-1] for word in words.split())
+
+
+# Read right to left from a colon: "<verb>:" and an email header line ("From:", "Subject:") that
+# starts a line; each attempt at a colon fails within a few characters.
+_REVERSED_RE = re.compile(
+    rb":[ \t]{0,4}(?:(?:" + _rev("says said states stated reads wrote writes claims suggests recommends "
+                                 "mentions").encode() + rb")(?![a-z])"
+    rb"|(?P<header>(?:morf|tcejbus)(?=\n|\Z)))"
+)
+# ... and, only in text that has the words: "according to <...>:", "here is the <noun>:"
+_REVERSED_PHRASE_RE = re.compile(
+    rb":[ \t]{0,4}(?:[^\n:]{1,60}?[ \t]ot[ \t]{1,4}gnidrocca(?![a-z])"
+    rb"|(?:" + _rev("page docs doc article email e-mail message log output post answer comment issue readme "
+                    "text snippet").encode()
+    + rb")[^\n:]{0,40}?(?:si[ \t]{1,4}ereh|s'ereh|si[ \t]{1,4}woleb|detsap|gnitsap)(?![a-z]))"
+)
+_PARAGRAPH_END_RE = re.compile(r"\n[ \t]*\n")
+# a line in which the person speaks again after a pasted passage
+_OWN_LINE_RE = re.compile(r"(?im)\n[ \t]*(?:in this (?:repo|project)|we|i|i'm|my|our|is (?:that|this|it)|should|"
+                          r"can you|could you|please|so|does|do|what|why|how)\b")
+_EMAIL_HEADER_RE = re.compile(r"(?im)^(?:from|to|cc|subject|date|sent|reply-to):[ \t]+\S.*\n(?:.*\n){0,3}?"
+                              r"(?:from|to|cc|subject|date|sent|reply-to):[ \t]+\S"
+                              r"|^-{2,}[ \t]*(?:original message|forwarded message)[ \t]*-{2,}"
+                              r"|^begin forwarded message:")
+_LOG_RE = re.compile(r"(?m)^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[(?:INFO|DEBUG|WARN|WARNING|ERROR|TRACE|FATAL)\]).*"
+                     r"(?:\n(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[(?:INFO|DEBUG|WARN|WARNING|ERROR|TRACE|FATAL)\]).*)*")
+
+
+def mark_quoted(text: str, low: bytes) -> str:
+    """`text` with quoted and pasted regions between markers (`low`: its lower-cased ASCII bytes)."""
+    regions = _regions(text, low)
+    if not regions:
+        return text
+    done = [m.span() for m in _MARKED_RE.finditer(text)] if OPEN.encode() in low else []
+    pieces, last = [], 0
+    for start, end, inline in sorted(regions):
+        if start < last or any(s <= start < e or s < end <= e for s, e in done):
+            continue
+        pieces += [text[last:start], OPEN, " " if inline else "\n", text[start:end],
+                   " " if inline else "\n", CLOSE]
+        last = end
+    if last == 0:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def unquoted(text: str) -> str:
+    """The text without its quoted regions."""
+    return _MARKED_RE.sub(" ", text) if OPEN in text else text
+
+
+def _regions(text: str, low: bytes) -> list[tuple[int, int, bool]]:
+    regions: list[tuple[int, int, bool]] = []
+    if low.startswith(b">") or b"\n>" in low:
+        regions += [(m.start(), m.end(), False) for m in _BLOCKQUOTE_RE.finditer(text)]
+    if b":" in low:
+        regions += _after_colons(text, low)
+    if low.startswith(b"20") or b"\n20" in low or _LOG_GATE_RE.search(low):
+        regions += [(m.start(), m.end(), False) for m in _LOG_RE.finditer(text)]
+    return _outermost(regions) if regions else regions
+
+
+def _after_colons(text: str, low: bytes) -> list[tuple[int, int, bool]]:
+    """Introduced passages and pasted emails, found from their colon in the reversed bytes: one
+    scan that `re` runs fast because the reversed pattern starts with the literal `:`."""
+    out: list[tuple[int, int, bool]] = []
+    size = len(low)
+    backwards = low[::-1]
+    matches = list(_REVERSED_RE.finditer(backwards))
+    if b"according" in low or b"here" in low or b"below" in low or b"past" in low:
+        matches += _REVERSED_PHRASE_RE.finditer(backwards)
+    for match in matches:
+        colon = size - 1 - match.start()
+        if match.re is _REVERSED_RE and match.group("header"):
+            email = _EMAIL_HEADER_RE.search(text, max(0, colon - 600))
+            if email:
+                out.append((email.start(), len(text.rstrip()), False))
+            break
+        begin = colon + 1
+        while begin < len(text) and text[begin] in " \t\n":
+            begin += 1
+        end_match = _PARAGRAPH_END_RE.search(text, begin)
+        end = end_match.start() if end_match else len(text.rstrip())
+        own = _OWN_LINE_RE.search(text, begin, end)
+        if own is not None:  # the person takes the word again: "In this repo we …", "Is that right?"
+            end = own.start()
+        if end > begin:
+            out.append((begin, len(text[:end].rstrip()), True))
+    return out
+
+
+def _outermost(regions: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+    """Overlapping regions merged into the earliest-starting, longest one."""
+    out: list[tuple[int, int, bool]] = []
+    for start, end, inline in sorted(regions, key=lambda r: (r[0], -r[1])):
+        if out and start < out[-1][1]:
+            o_start, o_end, o_inline = out[-1]
+            out[-1] = (o_start, max(o_end, end), o_inline and inline)
+        else:
+            out.append((start, end, inline))
+    return out

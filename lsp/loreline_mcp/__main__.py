@@ -1,0 +1,3 @@
+from loreline_mcp.server import main
+
+main()

@@ -1,0 +1,102 @@
+"""Per-prompt recall (the UserPromptSubmit hook's choice) on the retrieval eval set.
+
+    PYTHONPATH=scripts .venv/bin/python -m evallib.prompt_recall
+
+The store is filled as `evallib.retrieval` fills it (the 24 answering memories, a second
+project, 400 distractors sharing the everyday vocabulary); each question then goes through
+the hook's own code (`loreline_hooks.recall.output`, a new session each time, so nothing
+counts as already shown). Reported: the share of questions whose answer is among the at most
+3 memories added (hit@3), the share of added memories that answer the question (precision),
+and how many prompts no memory answers got anything (must be 0), for two halves: the floor
+(`recall.FLOOR`) was chosen on the first (the first 14 questions and `UNRELATED`); the second
+(the other 14 questions and `HELD_OUT_UNRELATED`, written before any run) was not looked at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from loreline.embed import default_embedder
+from loreline.home import using as loreline_home
+from loreline.store import Store
+
+from .retrieval import SPEC, fill
+
+UNRELATED = (
+    "What is the capital of France?",
+    "Explain the difference between a process and a thread.",
+    "Write a haiku about autumn leaves.",
+    "How do I reverse a linked list in C?",
+    "Summarize the plot of Hamlet in three sentences.",
+    "What does the HTTP 418 status code mean?",
+    "Convert 72 degrees Fahrenheit to Celsius.",
+    "Explain big-O notation to a beginner.",
+    "What is a monad in Haskell?",
+    "Draft a polite email declining a meeting invitation.",
+    "How does TCP slow start work?",
+    "Give me a regex that matches an IPv4 address.",
+    "What's the difference between git merge and git rebase?",
+    "Recommend a good book about distributed systems.",
+    "How many bytes are in a kibibyte?",
+    "Explain how garbage collection works in Java.",
+    "What is the time complexity of quicksort?",
+    "Translate 'good morning' into Spanish.",
+    "Why is the sky blue?",
+    "thanks, that's all for now",
+)
+HELD_OUT_UNRELATED = (
+    "How do I center a div with flexbox?",
+    "What's a good name for a pet turtle?",
+    "Explain the CAP theorem briefly.",
+    "What year did the Berlin Wall fall?",
+    "Write a limerick about a sleepy cat.",
+    "How do vaccines train the immune system?",
+    "What is the difference between TCP and UDP?",
+    "Suggest a weekend hiking trip near Denver.",
+    "How do I compute a SHA-256 hash in Go?",
+    "What's the derivative of x squared?",
+)
+TUNED = 14
+_SHOWN = re.compile(r"^- #(\d+) ", re.M)
+
+
+def shown(prompt: str, project: str, session: str) -> list[int]:
+    from loreline_hooks import recall
+
+    out = recall.output({"session_id": session, "prompt": prompt}, project)
+    return [int(i) for i in _SHOWN.findall(json.loads(out)["hookSpecificOutput"]["additionalContext"])] if out else []
+
+
+def evaluate(seed: int = 7) -> dict[str, dict[str, float | int]]:
+    spec = json.loads(SPEC.read_text(encoding="utf-8"))
+    questions = spec["questions"]
+    with tempfile.TemporaryDirectory(prefix="loreline-prompt-eval-") as tmp, loreline_home(Path(tmp)):
+        with Store() as store:
+            keyed = fill(store, spec, seed, default_embedder())
+        return {"tuned half": _half(spec, keyed, questions[:TUNED], UNRELATED, "t"),
+                "held-out half": _half(spec, keyed, questions[TUNED:], HELD_OUT_UNRELATED, "h")}
+
+
+def _half(spec: dict[str, Any], keyed: dict[int, tuple[str, str]], questions: list[dict[str, Any]],
+          unrelated: tuple[str, ...], tag: str) -> dict[str, float | int]:
+    hits = added = answering = 0
+    for n, question in enumerate(questions):
+        keys = [keyed.get(i, ("", ""))[0] for i in shown(question["q"], spec["project"], f"{tag}-q-{n}")]
+        relevant = set(question["relevant"])
+        hits += bool(relevant & set(keys))
+        added += len(keys)
+        answering += sum(1 for k in keys if k in relevant)
+    noisy = sum(1 for n, p in enumerate(unrelated) if shown(p, spec["project"], f"{tag}-u-{n}"))
+    return {"questions": len(questions), "hit_at_3": round(hits / len(questions), 3),
+            "precision": round(answering / added, 3) if added else 0.0, "added": added,
+            "unrelated_prompts": len(unrelated), "unrelated_with_memories": noisy}
+
+
+if __name__ == "__main__":
+    json.dump(evaluate(), sys.stdout, indent=2)
+    print()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,8 @@ class Setting:
     help: str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    #: a string setting that must never hold a secret (a password inside a connection string)
+    secret_free: bool = False
 
 
 SCHEMA: dict[str, Setting] = {}
@@ -87,6 +90,18 @@ define("capture.failed_retention_days", Setting(int, 7, "days a failed capture j
 define("capture.max_attempts", Setting(int, 3, "failed attempts before a capture job is marked failed", minimum=1))
 define("capture.reconcile_tries", Setting(int, 5, "waits for a lagging transcript before importing what it has",
                                           minimum=0))
+TEAM_SHARE_POLICIES = ("approved", "pinned", "all")
+define("team.dsn", Setting(str, "", "the team's PostgreSQL (pgvector) server, without a password: "
+                           "postgresql://user@host:5432/db (the password goes to the OS keyring)",
+                           secret_free=True))
+define("team.author", Setting(str, "", "your name as teammates see it on memories you share; empty means your "
+                              "login name"))
+define("team.remote", Setting(str, "", "the shared project id for projects without a git remote (a "
+                              "repository's own `git config loreline.remote` wins)"))
+define("team.share", Setting(str, "approved", "which project memories are published: approved (`loreline team "
+                             "share ID`), pinned, or all active ones", choices=TEAM_SHARE_POLICIES))
+define("team.sync_seconds", Setting(float, 60.0, "how often the background worker syncs with the team server "
+                                    "(0 turns background sync off)", minimum=0.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +172,7 @@ def parse_value(key: str, raw: str) -> Value:
             value = raw
     except ValueError:
         raise ConfigError(f"{key} must be {_type_name(setting.type)}, not {raw!r}") from None
+    _refuse_secret(key, setting, value)
     return _validated(key, setting, value)
 
 
@@ -238,6 +254,16 @@ def _validated(key: str, setting: Setting, value: Value) -> Value:
     if setting.minimum is not None and isinstance(value, (int, float)) and value < setting.minimum:
         raise ConfigError(f"{key} must be at least {setting.minimum:g}, not {value!r}")
     return value
+
+
+def _refuse_secret(key: str, setting: Setting, value: Value) -> None:
+    """Checked when a value is set (a file that already holds one keeps loading; its user refuses it)."""
+    if setting.secret_free and isinstance(value, str) and _HOLDS_PASSWORD.search(value):
+        raise ConfigError(f"{key} holds a password; give it without one (Loreline keeps passwords in the OS "
+                          "keyring, never in this file)")
+
+
+_HOLDS_PASSWORD = re.compile(r"^[a-z]+://[^/@]*:[^/@]*@|(^|\s|[?&])password\s*=", re.IGNORECASE)
 
 
 _TRUE = {"true", "yes", "on", "1"}

@@ -14,6 +14,8 @@
     │   ├── CapReachedError            the daily cap on unattended model calls is spent
     │   └── ModelOutputError           the model answered outside the contract
     ├── KeyringUnavailableError        no OS keyring backend is usable
+    ├── TeamError                      the team store (PostgreSQL): settings, schema
+    │   └── TeamUnreachableError       the server is down or refused the connection
     └── NotFoundError                  an id the user named does not exist
 
 Each edge turns these into output exactly once: the CLI prints one line and exits
@@ -79,6 +81,14 @@ class ModelOutputError(DistillError):
 
 class KeyringUnavailableError(LorelineError):
     pass
+
+
+class TeamError(LorelineError):
+    pass
+
+
+class TeamUnreachableError(TeamError):
+    """Not a failure of the local store: sync waits and catches up later."""
 
 
 class NotFoundError(LorelineError):

@@ -124,3 +124,21 @@ def _guarded(backend: Any, action: Any) -> Any:
         raise KeyringUnavailableError(
             f"the OS keyring ({backend_name(backend)}) failed: {type(err).__name__}; {ALTERNATIVES}"
         ) from None
+
+
+def stored_secret(username: str) -> str | None:
+    """Another secret kept under the "loreline" service (the team server's password), or None;
+    KeyringUnavailableError without a usable OS keyring."""
+    backend = usable_backend()
+    value = _guarded(backend, lambda: backend.get_password(SERVICE, username))
+    return value if isinstance(value, str) and value else None
+
+
+def save_secret(username: str, secret: str) -> str:
+    """Keep `secret` under the "loreline" service and read it back; returns the backend's name."""
+    backend = usable_backend()
+    _guarded(backend, lambda: backend.set_password(SERVICE, username, secret))
+    if _guarded(backend, lambda: backend.get_password(SERVICE, username)) != secret:
+        raise KeyringUnavailableError(f"the OS keyring ({backend_name(backend)}) did not keep the secret; "
+                                      "Loreline never keeps it in a plain file")
+    return backend_name(backend)

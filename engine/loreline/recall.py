@@ -17,8 +17,10 @@ near-spellings bm25 misses (typos, compound identifiers); given more weight it l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from . import vectors
 from .embed import Embedder, default_embedder
@@ -32,6 +34,8 @@ USER_SCOPE = "(user)"
 STALE_WEIGHT = 0.5
 RECENCY_WEIGHT = 0.1
 RECENCY_HALF_LIFE_DAYS = 30.0
+
+T = TypeVar("T", int, str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,16 +87,24 @@ def recall(
     return _fuse(store, lexical, semantic, limit, fusion)
 
 
-def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int,
-          fusion: Fusion) -> list[RecallHit]:
-    """Weighted reciprocal-rank fusion; a memory only the vectors found must be close."""
-    scores: dict[int, float] = {}
+def fused_scores(lexical: Sequence[T], semantic: Sequence[tuple[T, float]],
+                 fusion: Fusion = FUSIONS["hashing"]) -> dict[T, float]:
+    """Weighted reciprocal-rank fusion of a lexical and a (filtered) vector ranking of any ids:
+    the same arithmetic for the local store and the team store. A memory only the vectors found
+    (no word in common with the query) must be close to count at all."""
+    scores: dict[T, float] = {}
     for rank, mid in enumerate(lexical, start=1):
         scores[mid] = scores.get(mid, 0.0) + 1.0 / (RRF_K + rank)
     in_lexical = set(lexical)
     for rank, (mid, similarity) in enumerate(semantic, start=1):
         if mid in in_lexical or similarity >= fusion.vector_only_similarity:
             scores[mid] = scores.get(mid, 0.0) + fusion.vector_weight / (RRF_K + rank)
+    return scores
+
+
+def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int,
+          fusion: Fusion) -> list[RecallHit]:
+    scores = fused_scores(lexical, semantic, fusion)
     _weigh_trust(store, scores)
     order = sorted(scores, key=lambda mid: (-scores[mid], mid))[:limit]
     lex_rank = {mid: i for i, mid in enumerate(lexical, start=1)}

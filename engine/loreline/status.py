@@ -31,8 +31,19 @@ def collect(store: Store) -> dict[str, Any]:
         "backend": _backend(),
         "model_use": usage.today_summary(store),
         "capture": capture_state(store),
+        "team": _team(store),
         "native": _native(store),
     }
+
+
+def _team(store: Store) -> dict[str, Any]:
+    """Team sync as this machine last saw it (no server round trip: `loreline team status` probes)."""
+    from .team import status as team_status
+
+    try:
+        return team_status.collect(store)
+    except LorelineError as err:
+        return {"enabled": False, "error": str(err)}
 
 
 def _native(store: Store) -> list[dict[str, Any]]:

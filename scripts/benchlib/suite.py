@@ -8,7 +8,7 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 from __future__ import annotations
 
 from . import (capture_bench, dryrun_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench,
-               stale_bench, throughput)
+               stale_bench, team_bench, throughput)
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
@@ -23,6 +23,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "lsp": lsp_bench.lsp_timings,
     "mcp": mcp_bench.mcp_timings,
     "stale": stale_bench.stale_checks,
+    "team": team_bench.team_store,
 }
 
 #: DESIGN §7 budgets that no benchmark measures yet: (what, budget)

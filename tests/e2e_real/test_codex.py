@@ -145,7 +145,8 @@ def test_the_pinned_client_ran_offline_against_the_fake_api(story: Story, real_c
 
 
 def test_connect_added_hooks_and_kept_the_users_config(story: Story) -> None:
-    assert (story.box.codex_home / "config.toml").read_text(encoding="utf-8") == USER_CONFIG
+    config = (story.box.codex_home / "config.toml").read_text(encoding="utf-8")
+    assert config.startswith(USER_CONFIG) and "[mcp_servers.loreline]" in config  # kept, plus the MCP server
     hooks = json.loads((story.box.codex_home / "hooks.json").read_text(encoding="utf-8"))["hooks"]
     assert list(hooks) == ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
     for event, groups in hooks.items():

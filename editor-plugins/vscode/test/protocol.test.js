@@ -135,7 +135,7 @@ test('status: the fields the status item reads', async () => {
   assert.equal(status.project, REPO);
   assert.equal(status.memories.active, 3);
   assert.equal(status.pendingConflicts, 0);
-  assert.deepEqual(status.projectCounts, { active: 3, superseded: 0, forgotten: 0, pendingConflicts: 0 });
+  assert.deepEqual(status.projectCounts, { active: 3, superseded: 0, forgotten: 0, pendingConflicts: 0, held: 0 });
   assert.equal(protocol.statusSummary(status), '3 memories');
   assert.match(status.backend, /rules/);
   assert.deepEqual((await conn.sendRequest(protocol.Methods.conflicts, { folder: REPO })).items, []);

@@ -70,9 +70,11 @@ def session_start_memories(db: str, project: str, max_rows: int,
         found = _select(conn, SESSION_START, (project, max_rows))
         tied = _tied(conn, files) if files and found else set()
         covered = covered_ids(conn, project) if found else set()
+        authors = _team_authors(conn, [int(r[0]) for r in found]) if found else {}
     finally:
         conn.close()
-    rows = [(int(i), str(kind), str(text)) for i, kind, text in found if int(i) not in covered]
+    rows = [(int(i), str(kind), _with_authors(str(text), authors.get(int(i)))) for i, kind, text in found
+            if int(i) not in covered]
     if tied:  # a stable sort keeps pinned-then-newest inside each (kind, tied) group
         order = {kind: n for n, kind in enumerate(dict.fromkeys(kind for _, kind, _ in rows))}
         rows.sort(key=lambda row: (order[row[1]], row[0] not in tied))
@@ -87,6 +89,27 @@ def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list
         if "no such column" not in str(err):
             raise
         return conn.execute(sql.replace(NOT_STALE, ""), params).fetchall()
+
+
+#: the teammates a memory came from (stores with team sync: `loreline team`)
+TEAM_AUTHORS = """
+SELECT m.id, group_concat(DISTINCT l.author) FROM memories m
+JOIN team_links l ON l.root_id = coalesce(m.root_id, m.id) AND l.direction = 'in'
+WHERE m.id IN ({marks}) GROUP BY m.id
+"""
+
+
+def _team_authors(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    try:
+        found = conn.execute(TEAM_AUTHORS.format(marks=",".join("?" * len(ids))), ids).fetchall()
+    except _sqlite_error():
+        return {}  # a store without team sync
+    return {int(memory_id): str(authors) for memory_id, authors in found if authors}
+
+
+def _with_authors(text: str, authors: str | None) -> str:
+    """A teammate's memory names who shared it."""
+    return f"{text} (team: {', '.join(authors.split(','))})" if authors else text
 
 
 def _tied(conn: sqlite3.Connection, files: Collection[str]) -> set[int]:

@@ -41,6 +41,7 @@ from .jobs import Job
 from ..privacy.redact import redact
 from ..privacy.sanitize import sanitize
 from ..store import Store, ledger
+from ..team import background as team_background
 
 if TYPE_CHECKING:
     from .. import backends
@@ -64,6 +65,8 @@ class DrainReport:
     failed: int = 0
     requeued_stale: int = 0
     bad_files: int = 0
+    #: the background team sync's line when one ran (`team.background`)
+    team: str | None = None
 
     def line(self) -> str:
         return (f"worker: {self.ingested} events in, {self.done} done, {self.deferred} deferred, "
@@ -137,6 +140,7 @@ class Worker:
                 break
             self.sleep(max(0.0, min(wait, horizon)) + 0.01)
         jobs.prune(store, self.settings.failed_retention_days)
+        report.team = team_background.maybe_sync(store, self.judge)
         return report
 
     @staticmethod

@@ -34,7 +34,8 @@ def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
     head = (f"{indent}{prov.tool} · session {printable(prov.session_id[:8])} · {short_date(prov.observed_at)}"
             f" · lines {span}")
     body = textwrap.fill(printable(prov.excerpt), WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
-    return [head, f"{indent}  {printable(prov.session_path)}", body]
+    where = f"shared by {prov.session_path[5:]}" if prov.session_path.startswith("team:") else prov.session_path
+    return [head, f"{indent}  {printable(where)}", body]
 
 
 def memory_detail(memory: Memory) -> str:
@@ -65,7 +66,8 @@ def recall_hits(query: str, hits: list[RecallHit]) -> str:
         return f"Nothing recalled for {printable(repr(query))}."
     out = [f"{plural(len(hits), 'memory')} recalled for {printable(repr(query))}:"]
     for hit in hits:
-        out.append(memory_line(hit.memory) + f"   [{hit.score:.3f}]")
+        team = sorted({p.session_path[5:] for p in hit.memory.provenance if p.session_path.startswith("team:")})
+        out.append(memory_line(hit.memory) + f"   [{hit.score:.3f}]" + (f"  (team: {', '.join(team)})" if team else ""))
         if hit.memory.provenance:
             out.extend(source_lines(hit.memory.provenance[0], "        "))
     return "\n".join(out)

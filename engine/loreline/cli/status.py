@@ -48,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
     capture = info["capture"]
     assert isinstance(capture, dict)
     print("\n".join(capture_status.lines(capture)))
+    team = info.get("team")
+    if isinstance(team, dict) and team.get("enabled"):
+        from ..api import team as team_api
+
+        print("\n".join(team_api.status_lines(team)))
     _native_lines(info)
     return 0
 

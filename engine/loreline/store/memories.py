@@ -348,3 +348,9 @@ def reword(store: Store, memory_id: int, text: str) -> None:
     """A held memory's wording as the reviewer approves it (its full-text row follows)."""
     store.conn.execute("UPDATE memories SET text = ?, content_hash = ? WHERE id = ?",
                        (text, content_hash(text), memory_id))
+
+
+def root_of(store: Store, memory_id: int) -> int | None:
+    """The first version of the memory's chain (None when there is no such memory)."""
+    value = store.scalar("SELECT coalesce(root_id, id) FROM memories WHERE id = ?", (memory_id,))
+    return int(value) if value is not None else None

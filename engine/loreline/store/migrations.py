@@ -248,6 +248,38 @@ def _fts_by_project(store: Store) -> None:
     store.conn.execute(FTS_BY_PROJECT)
 
 
+TEAM_SYNC = """
+CREATE TABLE team_links(
+    uid TEXT PRIMARY KEY,
+    remote TEXT NOT NULL,
+    root_id INTEGER,
+    author TEXT NOT NULL,
+    direction TEXT NOT NULL CHECK (direction IN ('out', 'in')),
+    content_hash TEXT NOT NULL,
+    status TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX team_links_by_root ON team_links(root_id);
+CREATE TABLE team_cursors(
+    remote TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    pulled INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE team_shares(
+    root_id INTEGER PRIMARY KEY,
+    shared_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memories_by_root ON memories(root_id);
+"""
+
+
+def _team_sync(store: Store) -> None:
+    """A team's shared memory: which local chains map to which shared rows (and their authors),
+    each remote project's pull cursor, and the chains a person approved for sharing."""
+    store.conn.execute(TEAM_SYNC)
+
+
 VECTORS_BY_MEMORY = f"""
 CREATE TABLE memory_vec_by_memory(
     memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
@@ -373,7 +405,8 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0007_review_hold", _review_hold),
     ("0008_native_sources", _native_sources),
     ("0009_assistant_actor", _assistant_actor),
-    ("0010_file_anchors", _file_anchors),
+    ("0010_team_sync", _team_sync),
+    ("0011_file_anchors", _file_anchors),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

@@ -1,0 +1,57 @@
+"""Team settings (`[team]` in the config file) and the server's password.
+
+The config holds the DSN *without* a password, the author name shown to teammates, an
+optional remote override and the sharing policy. The password lives in the OS keyring
+(service "loreline", user "team:<dsn>"), or in libpq's own places (PGPASSWORD, ~/.pgpass);
+never in a Loreline file.
+"""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import dataclass
+
+from .. import config, keys
+from ..errors import KeyringUnavailableError
+
+SHARE_POLICIES = config.TEAM_SHARE_POLICIES
+
+@dataclass(frozen=True, slots=True)
+class TeamSettings:
+    dsn: str
+    author: str
+    remote: str
+    share: str
+    sync_seconds: float
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.dsn.strip())
+
+
+def load() -> TeamSettings:
+    cfg = config.load()
+    return TeamSettings(
+        dsn=cfg.get_str("team.dsn"), author=cfg.get_str("team.author").strip() or _login(),
+        remote=cfg.get_str("team.remote"), share=cfg.get_str("team.share"),
+        sync_seconds=cfg.get_float("team.sync_seconds"),
+    )
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name (a container without a passwd entry)
+        return "someone"
+
+
+def keyring_user(dsn: str) -> str:
+    return "team:" + dsn.strip()
+
+
+def password(dsn: str) -> str | None:
+    """The password kept for this DSN in the OS keyring; None when there is none or no keyring."""
+    try:
+        return keys.stored_secret(keyring_user(dsn))
+    except KeyringUnavailableError:
+        return None

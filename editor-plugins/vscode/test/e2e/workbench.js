@@ -283,8 +283,14 @@ async function staleDiagnosticAndConfirm(page) {
   await page.locator('.markers-panel .monaco-list-row', { hasText: '1 memory about this file may be stale' }).first()
     .waitFor({ timeout: 20000 });
   lap('Confirm from the quick fix cleared one memory: the diagnostic counts the other');
-  // the tree's inline Confirm on the remaining stale memory clears the diagnostic
-  const stale = row(page, 'may be stale · #');
+  // the tree's inline Confirm on the remaining stale memory clears the diagnostic (once the tree
+  // has refreshed: until then the memory confirmed above still looks stale there)
+  const staleRows = page.locator('.monaco-list-row', { hasText: 'may be stale · #' });
+  for (const end = Date.now() + 20000; (await staleRows.count()) !== 1 && Date.now() < end;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const stale = staleRows.first();
+  await stale.click();
   await stale.hover();
   await stale.locator('.action-label.codicon-check').click();
   await page.locator('.notification-toast', { hasText: 'no longer may be stale' }).first().waitFor({ timeout: 15000 });

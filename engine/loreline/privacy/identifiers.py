@@ -10,6 +10,7 @@ SessionStart hook computes a project key on every start.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -19,8 +20,10 @@ _TOKEN_START_RE = re.compile(r"gh[pousr]_|github_pat_|gl[a-z]{1,5}-|sk-|[rs]k_li
                              r"pypi-|dckr_pat_|eyJ|:[^/\\]")
 
 
+@functools.lru_cache(maxsize=8192)
 def stored(value: str) -> str:
-    """`value` with control characters removed and any secret in it redacted."""
+    """`value` with control characters removed and any secret in it redacted (a session names
+    the same files and ids over and over: the answers are kept)."""
     if _CONTROL_RE.search(value):
         value = _CONTROL_RE.sub("", value)
     if not _could_hold_secret(value):

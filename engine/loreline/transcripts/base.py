@@ -13,6 +13,8 @@ each removal by reason; a text left empty is dropped.
 
 from __future__ import annotations
 
+import functools
+
 import re
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
@@ -270,7 +272,13 @@ def is_path(value: Any) -> TypeGuard[str]:
     """A plausible file path worth keeping as metadata. URLs and anything holding a secret
     are not kept: these values are stored and shown as they are, without redaction."""
     return (isinstance(value, str) and 0 < len(value) < MAX_PATH_CHARS and "\n" not in value
-            and "://" not in value and not contains_secret(value))
+            and "://" not in value and _secret_free(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_free(path: str) -> bool:
+    """A session reads and edits the same files again and again: each path is scanned once."""
+    return not contains_secret(path)
 
 
 def session_from_name(path: Path) -> str:

@@ -137,3 +137,13 @@ async def test_remember_refused_when_the_session_opted_out(project: Path, loreli
         error, text = await call(session, "remember", text="Use tabs", kind="preference", reason="asked")
     assert error and "LORELINE_OFF" in text
     assert db_rows(loreline_home, "SELECT count(*) FROM memories") == before
+
+
+async def test_the_memories_resource_lists_the_projects_memories(project: Path, loreline_home: Path) -> None:
+    async with client(loreline_home, project) as session:
+        before = await session.read_resource("loreline://memories")
+        await call(session, "recall", query="pnpm")  # fixes the scope; the resource then uses it
+        after = await session.read_resource("loreline://memories")
+    for result in (before, after):
+        text = "".join(getattr(c, "text", "") for c in result.contents)
+        assert "pnpm" in text and text.startswith("#")

@@ -47,6 +47,11 @@ class Scope:
                 raise ToolError(str(err)) from None
         return self._desk
 
+    @property
+    def known(self) -> Desk | None:
+        """The desk a tool call has fixed already, if any."""
+        return self._desk
+
 
 async def _first_root(ctx: Context) -> str | None:
     caps = ctx.client_capabilities
@@ -107,13 +112,19 @@ def build() -> MCPServer:
     @server.resource("loreline://memories", name="memories", description="This project's memories, one per line.",
                      mime_type="text/plain")
     async def memories() -> str:
-        desk = Desk(Loreline(), project_of(os.getcwd()))
-        try:
-            return desk.list_memories(None, 50)
-        except DeskError as err:
-            return str(err)
+        if scope.known is not None:  # the project the tools answer for
+            return _listing(scope.known)
+        with Loreline() as lore:  # before any tool call: the working directory's, closed after
+            return _listing(Desk(lore, project_of(os.getcwd())))
 
     return server
+
+
+def _listing(desk: Desk) -> str:
+    try:
+        return desk.list_memories(None, 50)
+    except DeskError as err:
+        return str(err)
 
 
 def main() -> None:

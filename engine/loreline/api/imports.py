@@ -71,9 +71,10 @@ def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:
     request = chosen.request
     if request.paths or request.dry_run or not {"claude-code", "all"} & set(request.tools):
         return None
-    from .sources import follow_native
+    from ..native import run as native_run
 
-    return follow_native(store, request.claude_dir, request.codex_home, chosen.choice.judge)
+    return native_run.follow(store, judge=chosen.choice.judge, claude_dir=request.claude_dir,
+                             codex_home=request.codex_home)
 
 
 #: the choices a front end offers (re-exported so front ends need not reach into the stages)

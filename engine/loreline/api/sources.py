@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import IO
 
 from .. import backends
-from ..beliefs import Judge
 from ..errors import StoreError
 from ..native import run as native_run
 from ..native.sync import SyncReport
@@ -31,17 +30,6 @@ def import_native(claude_dir: str | None = None, codex_home: str | None = None, 
     with Store() as store:
         _writable(store)
         return native_run.run(store, roots, judge=judge)
-
-
-def follow_native(store: Store, claude_dir: str | None, codex_home: str | None,
-                  judge: Judge | None) -> SyncReport | None:
-    """The native import after a discovery import: None when it could not run (the sessions'
-    import stands)."""
-    roots = native_run.Roots(discover.claude_dir(claude_dir), discover.codex_home(codex_home))
-    try:
-        return native_run.run(store, roots, judge=judge)
-    except (OSError, StoreError):
-        return None
 
 
 def export_markdown(project: str | None) -> str:

@@ -49,14 +49,21 @@ class Change:
 
 def hook_argv() -> list[str]:
     """The absolute command that runs the hook entry (without the event argument)."""
-    name = "loreline-hook.exe" if os.name == "nt" else "loreline-hook"
-    beside = Path(sys.executable).parent / name
+    found = installed_script("loreline-hook", allow_shim=False)
+    return [found] if found else module_argv()
+
+
+def installed_script(name: str, *, allow_shim: bool) -> str | None:
+    """The absolute path of this install's console script `name`: the one beside the running
+    interpreter, else the one on PATH (a version manager's shim only when `allow_shim`)."""
+    exe = f"{name}.exe" if os.name == "nt" else name
+    beside = Path(sys.executable).parent / exe
     if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
-    found = shutil.which(name)
-    if found and os.path.isabs(found) and not _is_shim(found):
-        return [found]
-    return module_argv()
+        return str(beside)
+    found = shutil.which(exe)
+    if found and os.path.isabs(found) and (allow_shim or not _is_shim(found)):
+        return found
+    return None
 
 
 def module_argv() -> list[str]:

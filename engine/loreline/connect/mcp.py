@@ -15,13 +15,12 @@ server the user named `loreline` by hand is never replaced or removed; writes go
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from . import Change, backup_once, check_writable, locked, manifest, real_path, write_atomic
+from . import Change, backup_once, check_writable, installed_script, locked, manifest, real_path, write_atomic
 from . import claude_code as cc
 
 NAME = "loreline"
@@ -32,14 +31,8 @@ USER_KEY = "(user)"
 
 def loreline_argv() -> list[str]:
     """The absolute command that starts the MCP server."""
-    exe = "loreline.exe" if os.name == "nt" else "loreline"
-    beside = Path(sys.executable).parent / exe
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside), "mcp"]
-    found = shutil.which(exe)
-    if found and os.path.isabs(found):
-        return [found, "mcp"]
-    return [os.path.abspath(sys.executable), "-P", "-m", "loreline_mcp"]
+    found = installed_script("loreline", allow_shim=True)
+    return [found, "mcp"] if found else [os.path.abspath(sys.executable), "-P", "-m", "loreline_mcp"]
 
 
 def claude_config_path() -> Path:
@@ -96,18 +89,6 @@ def disconnect_claude(project: Path | None = None, path: Path | None = None) -> 
             write_atomic(path, cc.dump(data, text))
         _forget(path, CLAUDE_TOOL, key, record)
     return Change(path, ours, backup, detail="MCP server" if ours else "no Loreline MCP server")
-
-
-def registered_claude(project: Path | None = None, path: Path | None = None) -> bool:
-    path = path or claude_config_path()
-    key = USER_KEY if project is None else str(project)
-    try:
-        servers = _claude_servers(cc.load(path), key, create=False, path=path) if path.exists() else None
-    except (ConfigError, OSError):
-        return False
-    current = None if servers is None else servers.get(NAME)
-    record = manifest.recorded(real_path(path), CLAUDE_TOOL)
-    return current is not None and (current == claude_entry() or current in record.for_key(key))
 
 
 def _claude_servers(data: dict[str, Any], key: str, *, create: bool, path: Path) -> dict[str, Any] | None:

@@ -39,15 +39,30 @@ __all__ = ["Embedder", "HashingEmbedder", "default_embedder"]
 
 
 def default_embedder() -> Embedder:
-    """The configured embedder (`embed.model`), made once per process."""
+    """The configured embedder (`embed.model`), made once per process. Recall asks on every
+    query: the config file is parsed again only when its size or time changed."""
+    from .. import home
+
+    path = home.config_path()
+    try:
+        st = path.stat()
+        stamp: tuple[int, int] = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (0, -1)
+    return by_name(_configured_model(str(path), stamp))
+
+
+@functools.lru_cache(maxsize=8)
+def _configured_model(path: str, stamp: tuple[int, int]) -> str:
+    from pathlib import Path
+
     from .. import config
     from ..errors import ConfigError
 
     try:
-        name = config.load().get_str("embed.model")
+        return config.load(Path(path)).get_str("embed.model")
     except ConfigError:
-        name = "hashing"  # a broken config file is reported where it is read for its own sake
-    return by_name(name)
+        return "hashing"  # a broken config file is reported where it is read for its own sake
 
 
 @functools.lru_cache(maxsize=4)

@@ -62,13 +62,15 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
     return report
 
 
-def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None = None) -> SyncReport | None:
-    """`run` for callers whose own work comes first (the language server's import, the
-    capture worker): the default roots, and a failure is None rather than an error."""
+def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None = None, *,
+           claude_dir: str | None = None, codex_home: str | None = None) -> SyncReport | None:
+    """`run` for callers whose own work comes first (a discovery import, the capture worker):
+    the roots as discovery finds them, and a failure is None rather than an error."""
     from ..transcripts import discover
 
+    roots = Roots(discover.claude_dir(claude_dir), discover.codex_home(codex_home), project)
     try:
-        return run(store, Roots(discover.claude_dir(), discover.codex_home(), project), judge=judge)
+        return run(store, roots, judge=judge)
     except (LorelineError, OSError):
         return None
 

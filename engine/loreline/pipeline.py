@@ -234,8 +234,9 @@ def _plan(
 ) -> beliefs.Plan:
     """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
     root = project if os.path.isabs(project) else t.cwd
-    files = tuple(stored(path) for path in files_near(piece, candidate, root))
-    ctx = beliefs.Context(project, provenance(t, piece, candidate), files, key, options.actor, options.hold)
+    # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
+    ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
+                          options.actor, options.hold)
     return beliefs.plan(store, candidate, ctx, options.embedder, options.judge)
 
 

@@ -12,7 +12,7 @@ from loreline.errors import TeamError, TeamUnreachableError
 from loreline.store import Store, teamsync
 from loreline.store import memories as rows
 from loreline.embed import HashingEmbedder
-from loreline.store.team import TeamStore, check_dsn
+from loreline.store.team import VECTOR_WIDTHS, TeamStore, check_dsn
 from loreline.store.team import search as team_search
 from loreline.store.team.changes import SharedMemory, publish
 from loreline.team import recall as team_recall
@@ -51,11 +51,15 @@ def test_a_dsn_with_a_password_is_refused() -> None:
 def test_the_schema_is_created_by_named_migrations_once(team_dsn: str) -> None:
     with TeamStore(team_dsn) as team:
         assert team.rows("SELECT name FROM loreline_migrations ORDER BY name") == [
-            ("0001_team_initial",), ("0002_team_fts_by_project",)]
+            ("0001_team_initial",), ("0002_team_fts_by_project",), ("0003_team_vector_widths",)]
         indexes = {r[0]: r[1] for r in team.rows("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories'")}
-    assert "hnsw" in indexes["memories_vec"] and "gin" in indexes["memories_tsv"]
+    assert "gin" in indexes["memories_tsv"]
+    assert {n for n, d in indexes.items() if "hnsw" in d} == {f"memories_vec_{w}" for w in VECTOR_WIDTHS}
+    for width in VECTOR_WIDTHS:  # every width the code searches has its own partial index
+        assert f"vector({width})" in indexes[f"memories_vec_{width}"]
+        assert f"WHERE (vector_dims(embedding) = {width})" in indexes[f"memories_vec_{width}"]
     with TeamStore(team_dsn) as again:
-        assert again.scalar("SELECT count(*) FROM loreline_migrations") == 2
+        assert again.scalar("SELECT count(*) FROM loreline_migrations") == 3
 
 
 def test_an_unreachable_server_is_one_line_and_the_local_store_keeps_working(tmp_path: Path) -> None:

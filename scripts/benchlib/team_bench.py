@@ -26,7 +26,7 @@ from loreline.embed import default_embedder
 from loreline.recall import recall
 from loreline.store import Store
 from loreline.store.memories import content_hash, now
-from loreline.store.team import TeamStore, vector_text
+from loreline.store.team import TeamStore, vector_text, vector_width
 from loreline.store.team import search as team_search
 from loreline.team import recall as team_recall
 from loreline.team.settings import TeamSettings
@@ -144,9 +144,12 @@ def _remote(project: str) -> str:
 
 
 def _fill(dsn: str, items: list[recall_bench.Spec], vectors: list[bytes], fingerprint: str) -> tuple[float, float]:
-    """COPY the rows in without the HNSW index, then build it once: (load seconds, index seconds)."""
+    """COPY the rows in without the HNSW indexes, then build them once: (load seconds, index seconds)."""
     with TeamStore(dsn) as team:
-        team.conn.execute("DROP INDEX memories_vec")
+        hnsw = team.rows("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories' "
+                         "AND indexdef LIKE %s", ("%USING hnsw%",))
+        for name, _ in hnsw:
+            team.conn.execute(f'DROP INDEX "{name}"')
         started = time.perf_counter()
         with team.conn.cursor() as cur, cur.copy(
             "COPY memories(uid, project, origin, author, kind, text, content_hash, status, version, observed_at, "
@@ -159,19 +162,20 @@ def _fill(dsn: str, items: list[recall_bench.Spec], vectors: list[bytes], finger
         load_s = time.perf_counter() - started
         started = time.perf_counter()
         team.conn.execute("SET maintenance_work_mem = '512MB'")
-        team.conn.execute("CREATE INDEX memories_vec ON memories USING hnsw (embedding vector_cosine_ops)")
+        for _, definition in hnsw:
+            team.conn.execute(definition)
         team.conn.execute("ANALYZE memories")
         return load_s, time.perf_counter() - started
 
 
 def _first_pass(team: TeamStore, query: str, fingerprint: str) -> int:
     """How many rows the first, narrow HNSW pass finds for the project (before any widening)."""
-    vec = vector_text(default_embedder().embed(query))
+    vector = default_embedder().embed(query)
+    vec = vector_text(vector)
     with team.write() as conn:
         conn.execute(f"SET LOCAL hnsw.ef_search = {max(team_search.EF_SEARCH, LIMIT * 4)}")
-        return len(conn.execute(
-            "SELECT uid FROM memories WHERE project = %s AND status = 'active' AND embedder = %s "
-            "ORDER BY embedding <=> %s::vector LIMIT %s", (REMOTE, fingerprint, vec, LIMIT * 4)).fetchall())
+        return len(conn.execute(team_search.knn_sql(vector_width(vector)),
+                                (vec, REMOTE, fingerprint, vec, LIMIT * 4)).fetchall())
 
 
 def _latencies(fn: Any, queries: list[str]) -> tuple[list[float], list[int]]:

@@ -11,7 +11,10 @@ Invariants:
   each, recorded in `loreline_migrations`; two machines migrating at once serialise on an
   advisory lock;
 - every statement that changes shared rows runs inside `TeamStore.write()`; a connection
-  problem anywhere becomes one TeamUnreachableError line, never a traceback.
+  problem anywhere becomes one TeamUnreachableError line, never a traceback;
+- `memories.embedding` is an unsized `vector`: each row keeps its embedder's width, and only the
+  widths in `VECTOR_WIDTHS` go in or are searched, each through its own partial HNSW index
+  (`memories_vec_<width>`), so a query is only ever compared with vectors of its own width.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from ...errors import TeamError, TeamUnreachableError
 CONNECT_TIMEOUT = 5
 _PASSWORD_IN_URL = re.compile(r"^[a-z]+://[^/@]*:[^/@]*@", re.IGNORECASE)
 _PASSWORD_KEY = re.compile(r"(^|\s|[?&])password\s*=", re.IGNORECASE)
+#: the vector widths the team table indexes. Each has a partial HNSW index made by a migration:
+#: a new width needs a new migration as well as its place here.
+VECTOR_WIDTHS = (256, 384)
 
 
 def check_dsn(dsn: str) -> str:
@@ -37,6 +43,16 @@ def check_dsn(dsn: str) -> str:
         raise TeamError("the team DSN holds a password; give it without one (the password goes to the OS "
                         "keyring with `loreline team connect --password-stdin`)")
     return dsn
+
+
+def vector_width(vector: bytes) -> int:
+    """How many float32 values `vector` holds; a TeamError unless it is one of `VECTOR_WIDTHS`."""
+    width, odd = divmod(len(vector), 4)
+    if odd or width not in VECTOR_WIDTHS:
+        known = " or ".join(str(w) for w in VECTOR_WIDTHS)
+        raise TeamError(f"the team store holds vectors of {known} values, not {len(vector) / 4:g}; "
+                        "pick an embedder of one of those widths (`embed.model`)")
+    return width
 
 
 def vector_text(vector: bytes) -> str | None:

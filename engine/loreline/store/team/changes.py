@@ -3,7 +3,9 @@
 `publish()` upserts a batch of one project's memory chains in one transaction. It first
 takes the project's advisory lock, so `seq` values are drawn in commit order within the
 project; a row whose wording, kind and status did not change keeps its `seq` (publishing
-the same state twice is a no-op, which makes a retried push harmless).
+the same state twice is a no-op, which makes a retried push harmless). A vector goes in with
+its own width, which must be one the table indexes (`vector_width`): a row of another width
+would be stored but never found.
 
 `changes_after()` reads a project's rows with `seq` above a cursor, oldest first, with
 their sources: the incremental pull.
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import TeamStore, vector_text
+from . import TeamStore, vector_text, vector_width
 
 PULL_BATCH = 500
 
@@ -85,12 +87,13 @@ def publish(team: TeamStore, project: str,
             memories: Sequence[tuple[SharedMemory, bytes | None, str | None]]) -> set[str]:
     """Upsert (memory, vector, embedder) rows of one project in one transaction (three
     statements whatever the batch size); returns the uids that changed. An unchanged row keeps
-    its seq and its sources."""
+    its seq and its sources; a vector of a width the table does not index is a TeamError, before
+    anything is written."""
     if not memories:
         return set()
     columns: list[list[Any]] = [[] for _ in range(12)]
     for memory, vector, embedder in memories:
-        vec = vector_text(vector) if vector is not None and memory.status == "active" else None
+        vec = _vector(vector) if memory.status == "active" else None
         for column, value in zip(columns, (
                 memory.uid, memory.origin, memory.author, memory.kind, memory.text, memory.content_hash,
                 memory.status, memory.version, memory.observed_at, memory.extractor, embedder if vec else None,
@@ -103,6 +106,13 @@ def publish(team: TeamStore, project: str,
             conn.execute("DELETE FROM provenance WHERE memory_uid = ANY(%s)", (changed,))
             conn.execute(_SOURCES, (*_source_columns(memories), changed))
     return set(changed)
+
+
+def _vector(vector: bytes | None) -> str | None:
+    if vector is None:
+        return None
+    vector_width(vector)
+    return vector_text(vector)
 
 
 def _source_columns(memories: Sequence[tuple[SharedMemory, bytes | None, str | None]]) -> list[list[Any]]:

@@ -11,6 +11,13 @@ every change; pushes take a per-project advisory lock before drawing it, so with
 project `seq` grows in commit order and a reader's cursor never skips a late commit.
 A forgotten memory keeps only its content hash (the tombstone): its text, vector and
 sources are wiped.
+
+`embedding` started as `vector(256)` under one HNSW index; since `0003_team_vector_widths` it is
+an unsized `vector` with one partial HNSW index per supported width, over the column cast to
+that width and restricted to rows of that width (pgvector indexes only vectors of one size).
+A query reaches an index only by repeating both the cast and the predicate (`search.knn`).
+That migration keeps every stored vector as it was but rebuilds the 256-wide index, which on
+a large team table takes minutes (most of a million-row load, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -83,9 +90,24 @@ def _fts_by_project(team: TeamStore) -> None:
         team.conn.execute(statement)
 
 
+VECTOR_WIDTHS_0003 = (256, 384)  # frozen with the migration; later widths come with later migrations
+
+
+def _vector_widths(team: TeamStore) -> None:
+    """The column loses its fixed size (a change of type modifier only: no row is rewritten),
+    and the single index gives way to one partial expression index per width."""
+    team.conn.execute("DROP INDEX memories_vec")
+    team.conn.execute("ALTER TABLE memories ALTER COLUMN embedding TYPE vector")
+    for width in VECTOR_WIDTHS_0003:
+        team.conn.execute(
+            f"CREATE INDEX memories_vec_{width} ON memories USING hnsw ((embedding::vector({width})) "
+            f"vector_cosine_ops) WHERE vector_dims(embedding) = {width}")
+
+
 MIGRATIONS: list[tuple[str, Callable[[TeamStore], None]]] = [
     ("0001_team_initial", _initial),
     ("0002_team_fts_by_project", _fts_by_project),
+    ("0003_team_vector_widths", _vector_widths),
 ]
 
 

@@ -1,4 +1,5 @@
-"""Recall candidates from the team database: full text (tsvector, ts_rank) and vectors (HNSW).
+"""Recall candidates from the team database: full text (tsvector, ts_rank) and vectors (HNSW,
+one partial index per vector width).
 
 Both are restricted to one project's active rows and return ranked uids; the caller fuses
 them by reciprocal rank exactly like local recall (`recall.fused_order`).
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from . import TeamStore, vector_text
+from . import VECTOR_WIDTHS, TeamStore, vector_text, vector_width
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 EF_SEARCH = 80
@@ -43,10 +44,12 @@ def fts(team: TeamStore, text: str, project: str, limit: int) -> list[str]:
 def knn(team: TeamStore, vector: bytes, project: str, k: int, embedder: str) -> list[tuple[str, float]]:
     """The k nearest active rows of one project made by the same embedder: (uid, cosine distance).
 
-    The HNSW index answers first. pgvector applies the project filter *after* the index
-    search, so a project holding a small share of a large team table can come back with fewer
-    than k rows; then a ten times wider index search, and if that is still short an exact scan
-    of the project's rows (through the project index), answer instead."""
+    The HNSW index of the query's width answers first. pgvector applies the project filter
+    *after* the index search, so a project holding a small share of a large team table can come
+    back with fewer than k rows; then a ten times wider index search, and if that is still short
+    an exact scan of the project's rows (through the project index), answer instead. A vector
+    of a width the table does not hold is a TeamError (`vector_width`)."""
+    width = vector_width(vector)
     vec = vector_text(vector)
     if vec is None:
         return []
@@ -54,15 +57,28 @@ def knn(team: TeamStore, vector: bytes, project: str, k: int, embedder: str) -> 
     with team.write() as conn:
         for ef in (max(EF_SEARCH, k), WIDE_EF_SEARCH):
             conn.execute(f"SET LOCAL hnsw.ef_search = {ef}")
-            rows = conn.execute(_KNN.format(order="embedding <=> %s::vector"), params).fetchall()
+            rows = conn.execute(knn_sql(width), params).fetchall()
             if len(rows) >= k:
                 return [(str(r[0]), float(r[1])) for r in rows]
-        rows = conn.execute(_KNN.format(order="(embedding <=> %s::vector) + 0"), params).fetchall()
+        rows = conn.execute(knn_sql(width, exact=True), params).fetchall()
     return [(str(r[0]), float(r[1])) for r in rows]
 
 
-_KNN = ("SELECT uid, embedding <=> %s::vector AS d FROM memories WHERE project = %s AND status = 'active' "
-        "AND embedder = %s ORDER BY {order} LIMIT %s")
+def knn_sql(width: int, *, exact: bool = False) -> str:
+    """The nearest-rows query for vectors of `width` (one of `VECTOR_WIDTHS`); parameters are
+    (query vector, project, embedder, query vector, k).
+
+    The partial index `memories_vec_<width>` is over `embedding::vector(<width>)` where
+    `vector_dims(embedding) = <width>`: the ordering repeats that cast and the filter repeats
+    that predicate word for word (the width written in, not a parameter), which is what lets
+    the planner pick it. The filter also keeps any other width away from the cast. `exact`
+    orders by an expression the index cannot serve, so the rows are scanned instead."""
+    if width not in VECTOR_WIDTHS:
+        raise ValueError(f"no index for vectors of {width} values")
+    distance = f"embedding::vector({width}) <=> %s::vector({width})"
+    order = f"({distance}) + 0" if exact else distance
+    return (f"SELECT uid, {distance} AS d FROM memories WHERE vector_dims(embedding) = {width} "
+            f"AND project = %s AND status = 'active' AND embedder = %s ORDER BY {order} LIMIT %s")
 
 
 def load(team: TeamStore, uids: list[str]) -> dict[str, tuple[str, str, str, str | None]]:

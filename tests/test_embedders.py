@@ -18,7 +18,10 @@ def cosine(a: bytes, b: bytes) -> float:
     return sum(x * y for x, y in zip(array("f", a), array("f", b)))
 
 
-def test_the_default_is_hashing_and_the_config_picks_another(loreline_home: Path) -> None:
+def test_the_default_is_minilm_and_the_config_picks_another(loreline_home: Path) -> None:
+    assert default_embedder().fingerprint.startswith("minilm-")
+    loreline_home.mkdir(parents=True, exist_ok=True)
+    (loreline_home / "config.toml").write_text('[embed]\nmodel = "hashing"\n')
     assert default_embedder().fingerprint.startswith("hashing-")
     loreline_home.mkdir(parents=True, exist_ok=True)
     (loreline_home / "config.toml").write_text('[embed]\nmodel = "static"\n')

@@ -105,7 +105,7 @@ def test_a_vector_of_the_wrong_size_is_refused(loreline_home: Path) -> None:
         with store.write():
             mid = rows.insert(store, rows.NewMemory("/p", "fact", "use pnpm", None, "t"))
         with pytest.raises(apsw.ConstraintError), store.write():
-            search.put_vector(store, mid, b"\0" * 12)  # three floats next to 256-float vectors
+            search.put_vector(store, mid, b"\0" * 6)  # not whole float32 values
         assert store.scalar("SELECT count(*) FROM memory_vec") == 0
 
 
@@ -113,3 +113,17 @@ def test_a_knn_reads_only_the_project_s_vectors_in_id_order(loreline_home: Path)
     with Store() as store:
         plan = " | ".join(str(r[-1]) for r in store.rows("EXPLAIN QUERY PLAN " + search.KNN, (EMB.embed("x"), "/p", 5)))
     assert "COVERING INDEX memories_by_project_id (project=?)" in plan and "INTEGER PRIMARY KEY" in plan
+
+
+def test_vectors_of_another_width_are_kept_after_the_width_migration(tmp_path: Path) -> None:
+    """0012 lets a store hold the sentence model's 384-value vectors; the 256-value ones made
+    before it are carried over unchanged."""
+    written = _old_store(tmp_path / "old.db", 3)
+    with Store(tmp_path / "old.db") as store:
+        assert "0012_vector_widths" in {r[0] for r in store.rows("SELECT name FROM migrations")}
+        kept = {int(i): bytes(v) for i, v in store.rows("SELECT memory_id, embedding FROM memory_vec")}
+        assert {mid: vec for mid, (_, vec) in written.items()} == kept
+        with store.write():
+            mid = rows.insert(store, rows.NewMemory("/p", "fact", "use pnpm", None, "t"))
+            search.put_vector(store, mid, b"\0\0\x80?" * 384)
+        assert len(store.scalar("SELECT embedding FROM memory_vec WHERE memory_id = ?", (mid,))) == 1536

@@ -56,10 +56,11 @@ def define(key: str, setting: Setting) -> None:
 define("distill.backend", Setting(str, "auto", "distiller: auto (an API key if one is configured, else a "
                                   "logged-in Claude Code, else rules), anthropic, claude-code, or rules (offline)",
                                   choices=("auto", "anthropic", "claude-code", "rules")))
-define("embed.model", Setting(str, "hashing", "embedder for the vector half of recall: hashing (built in, "
-                                         "lexical) or static (the wordllama wheel's word-piece table, if "
-                                         "installed); after a change run `loreline reembed`",
-                              choices=("hashing", "static")))
+define("embed.model", Setting(str, "minilm", "embedder for the vector half of recall: minilm (the bundled "
+                                        "sentence model, by meaning), hashing (by spelling, no model) or "
+                                        "static (the wordllama wheel's word-piece table, if installed); "
+                                        "after a change run `loreline reembed`",
+                              choices=("minilm", "hashing", "static")))
 define("distill.model", Setting(str, "claude-haiku-4-5", "Claude model used to distill memories"))
 define("distill.claude_code_model", Setting(str, "claude-haiku-4-5", "model the claude-code backend asks "
                                             "Claude Code for (a full name or an alias such as haiku)"))

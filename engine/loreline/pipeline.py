@@ -39,7 +39,8 @@ class Options:
     distiller: Distiller
     dry_run: bool = False
     actor: str = "import"
-    embedder: Embedder = field(default_factory=default_embedder)
+    #: None: the store's own embedder (`embed.default_embedder(store)`), chosen on import
+    embedder: Embedder | None = None
     progress: Progress | None = None
     #: compares near duplicates and judges contradictions; None = no model (exact merges and
     #: near-identical versioning only)
@@ -72,6 +73,8 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
 def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
     """Import each `(path, tool)`; a failing session is reported and the rest go on."""
     report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
+    if options.embedder is None:
+        options.embedder = default_embedder(store)
     if not options.dry_run:
         vectors.ensure(store, options.embedder)
     meter = _meter(store, options, report)
@@ -223,7 +226,7 @@ def _import_chunk(
             report.chunks_replayed += 1
         else:
             for plan in plans:
-                _count(report, beliefs.apply(store, plan, options.embedder)[0])
+                _count(report, beliefs.apply(store, plan, options.embedder or default_embedder(store))[0])
             replays.record(store, key, stored(piece.path), piece.line_start, piece.line_end, options.distiller.policy)
         if entry is not None:
             ledger.record(store, entry)
@@ -237,7 +240,7 @@ def _plan(
     # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
                           options.actor, options.hold)
-    return beliefs.plan(store, candidate, ctx, options.embedder, options.judge)
+    return beliefs.plan(store, candidate, ctx, options.embedder or default_embedder(store), options.judge)
 
 
 def _count(report: ImportReport, outcome: beliefs.Outcome) -> None:

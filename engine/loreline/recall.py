@@ -41,12 +41,16 @@ T = TypeVar("T", int, str)
 @dataclass(frozen=True, slots=True)
 class Fusion:
     """How the two rankings combine: the vector ranking's weight against bm25's (1.0), the
-    similarity below which a neighbour is ignored, and the higher similarity a memory the
-    vectors alone found (no word in common with the query) must reach to be shown at all."""
+    similarity below which a neighbour is ignored, the higher similarity a memory the
+    vectors alone found (no word in common with the query) must reach to be shown at all,
+    and, for an embedder that compares meaning, the similarity a memory bm25 found must still
+    reach (a shared word is not enough: "deploy the mobile app" is not about a note that
+    mentions an app); None keeps every bm25 hit."""
 
     vector_weight: float
     min_similarity: float
     vector_only_similarity: float
+    lexical_floor: float | None = None
 
 
 #: per embedder family (the fingerprint's first word); tuned on the tuning half of
@@ -54,6 +58,7 @@ class Fusion:
 FUSIONS = {
     "hashing": Fusion(vector_weight=0.15, min_similarity=0.2, vector_only_similarity=0.45),
     "static": Fusion(vector_weight=2.0, min_similarity=0.2, vector_only_similarity=0.35),
+    "minilm": Fusion(vector_weight=2.0, min_similarity=0.2, vector_only_similarity=0.3, lexical_floor=0.4),
 }
 
 
@@ -71,7 +76,7 @@ def recall(
     embedder: Embedder | None = None,
     fusion: Fusion | None = None,
 ) -> list[RecallHit]:
-    embedder = embedder or default_embedder()
+    embedder = embedder or default_embedder(store)
     fusion = fusion or fusion_for(embedder)
     vectors.ensure(store, embedder, stamp=False)
     statuses = ("active", "superseded", "forgotten") if include_inactive else ("active",)
@@ -84,7 +89,17 @@ def recall(
     status_of = rows.statuses(store, [mid for mid, _ in nearest])
     semantic = [(mid, 1.0 - dist) for mid, dist in nearest
                 if status_of.get(mid) in allowed and 1.0 - dist >= fusion.min_similarity]
+    if fusion.lexical_floor is not None:
+        lexical = _close_enough(store, vector, lexical, dict(nearest), fusion.lexical_floor) if has_features else []
     return _fuse(store, lexical, semantic, limit, fusion)
+
+
+def _close_enough(store: Store, vector: bytes, lexical: list[int], distances: dict[int, float],
+                  floor: float) -> list[int]:
+    """The bm25 hits whose vectors are at least `floor` similar to the query's."""
+    similar = {mid: 1.0 - dist for mid, dist in distances.items()}
+    similar.update(search.similarities(store, vector, [mid for mid in lexical if mid not in similar]))
+    return [mid for mid in lexical if similar.get(mid, 0.0) >= floor]
 
 
 def fused_scores(lexical: Sequence[T], semantic: Sequence[tuple[T, float]],

@@ -85,7 +85,8 @@ def _store(ctx: Context, project: Path) -> Path:
     items = [replace(s, project=key) for s in recall_bench.specs(MEMORIES, MEMORIES, ctx.seed)]
     embedder = default_embedder()
     with ctx.step(f"building a store of {MEMORIES:,} memories for the language server"):
-        recall_bench.build(home / "loreline.db", items, [embedder.embed(s.text) for s in items], []).close()
+        vectors = recall_bench.embed_all(embedder, [s.text for s in items])
+        recall_bench.build(home / "loreline.db", items, vectors, []).close()
     return home
 
 

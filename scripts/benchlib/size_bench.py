@@ -42,7 +42,7 @@ def _one_each(seed: int) -> list[recall_bench.Spec]:
 
 def _build(path: Path, items: list[recall_bench.Spec]) -> Path:
     embedder = default_embedder()
-    store = recall_bench.build(path, items, [embedder.embed(s.text) for s in items], [])
+    store = recall_bench.build(path, items, recall_bench.embed_all(embedder, [s.text for s in items]), [])
     with store:
         store.conn.execute("DROP TABLE floor_vec")  # the recall floor's own table: not Loreline's
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -74,7 +74,8 @@ def _sync_rows(ctx: Context, dsn: str) -> list[Row]:
              for s in recall_bench.specs(SYNC_MEMORIES, SYNC_MEMORIES, ctx.seed)]
     embedder = default_embedder()
     with ctx.step(f"building machine A with {SYNC_MEMORIES:,} memories"):
-        store_a = recall_bench.build(ctx.work / "ana" / "loreline.db", items, [embedder.embed(s.text) for s in items], [])
+        vectors = recall_bench.embed_all(embedder, [s.text for s in items])
+        store_a = recall_bench.build(ctx.work / "ana" / "loreline.db", items, vectors, [])
         with store_a.write() as conn:
             conn.execute("INSERT INTO audit(at, actor, action, memory_id) SELECT ?, 'import', 'add', id FROM memories",
                          (now(),))
@@ -112,7 +113,7 @@ def _recall_rows(ctx: Context, server: Any) -> list[Row]:
     largest = max(ctx.memories)
     with ctx.step(f"embedding {largest:,} memory texts"):
         items = recall_bench.specs(largest, ctx.project_memories, ctx.seed)
-        vectors = [embedder.embed(s.text) for s in items]
+        vectors = recall_bench.embed_all(embedder, [s.text for s in items])
     rng = random.Random(ctx.seed)
     queries = [rng.choice(recall_bench.QUERIES) for _ in range(ctx.queries)]
     out = []

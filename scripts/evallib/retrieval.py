@@ -83,9 +83,12 @@ class Result:
 
 
 def candidates() -> dict[str, Callable[[], Embedder]]:
-    """The embedders to compare: hashing always; the static model when its package is there."""
-    found: dict[str, Callable[[], Embedder]] = {"hashing": HashingEmbedder}
+    """The embedders to compare: the bundled sentence model and hashing always; the static model
+    when its package is there."""
     from loreline.embed import static
+    from loreline.embed.minilm import MiniLMEmbedder
+
+    found: dict[str, Callable[[], Embedder]] = {"minilm": MiniLMEmbedder, "hashing": HashingEmbedder}
 
     if static.model_dir() is not None:
         found["static"] = static.StaticEmbedder

@@ -156,7 +156,7 @@ class Loreline:
         (or, when it repeats an active memory, a new source of that one)."""
         from ..embed import default_embedder
 
-        _, memory_id = review.remember(self.store, project, text, kind, reason, actor, default_embedder())
+        _, memory_id = review.remember(self.store, project, text, kind, reason, actor, default_embedder(self.store))
         return rows.get(self.store, memory_id)
 
     def approve(self, memory_id: int, text: str | None = None) -> Memory:

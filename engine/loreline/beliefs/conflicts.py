@@ -78,7 +78,7 @@ def resolve(store: Store, conflict_id: int, verdict: str, *, decided_by: str = "
         conflict = get(store, conflict_id)
         if conflict.status != "pending":
             raise LorelineError(f"conflict #{conflict_id} is already resolved ({conflict.resolution}); revert it first")
-        undo = _apply(store, conflict, verdict, decided_by, merge_text, embedder or default_embedder())
+        undo = _apply(store, conflict, verdict, decided_by, merge_text, embedder or default_embedder(store))
         table.mark_resolved(store, conflict_id, verdict, decided_by, reason or conflict.reason,
                             orjson.dumps(undo).decode())
         rows.audit(store, decided_by, f"resolve:{verdict}", conflict.new.id, conflict_id=conflict_id,

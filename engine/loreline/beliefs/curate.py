@@ -65,7 +65,7 @@ def edit(store: Store, memory_id: int, text: str, actor: str = "user",
     if old.status != "active":
         raise LorelineError(f"memory #{memory_id} is {old.status}; only an active memory can be edited")
     with store.write():
-        new_id = supersede_with(store, old, text, actor, embedder or default_embedder())
+        new_id = supersede_with(store, old, text, actor, embedder or default_embedder(store))
     return rows.get(store, new_id)
 
 

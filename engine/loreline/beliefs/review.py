@@ -36,7 +36,7 @@ def approve(store: Store, memory_id: int, actor: str = "user", text: str | None 
     with store.write():
         if wording and wording != memory.text:
             rows.reword(store, memory_id, wording)
-            search.put_vector(store, memory_id, (embedder or default_embedder()).embed(wording))
+            search.put_vector(store, memory_id, (embedder or default_embedder(store)).embed(wording))
         rows.release_hold(store, memory_id)
         rows.audit(store, actor, "approve", memory_id, before={"status": "held", "hold_reason": memory.hold_reason},
                    after={"status": "active", **({"text": wording} if wording and wording != memory.text else {})})

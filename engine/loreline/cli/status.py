@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     here = found.counts
     print(f"This       {found.project}: {here.active} active · {here.pending_conflicts} pending conflicts")
     print(f"Distiller  {info['backend']} · embedder {info['embedder']}")
+    if info.get("embedder_target") not in (None, info["embedder"]):
+        print(f"           `loreline reembed` moves the vectors to {info['embedder_target']}")
     print(f"Model use  today {spent['attended_calls']} attended · {spent['unattended_calls']}/"
           f"{spent['daily_unattended_cap']} unattended calls · {spent['input_tokens']:,} tokens in"
           f" · {spent['output_tokens']:,} out")

@@ -174,6 +174,6 @@ def sync_deleted(store: Store, path: str, report: SyncReport) -> None:
 
 
 def prepare(store: Store, embedder: Embedder | None) -> Embedder:
-    embedder = embedder or default_embedder()
+    embedder = embedder or default_embedder(store)
     vectors.ensure(store, embedder)
     return embedder

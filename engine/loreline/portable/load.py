@@ -93,7 +93,7 @@ def _check_header(path: Path, records: list[dict[str, Any]]) -> None:
 def load(store: Store, records: list[dict[str, Any]], *, project: str | None = None,
          paths: PathMap = PathMap(), embedder: Embedder | None = None) -> LoadReport:
     """Write the records into the store (one transaction)."""
-    embedder = embedder or default_embedder()
+    embedder = embedder or default_embedder(store)
     vectors.ensure(store, embedder)
     report = LoadReport()
     body = [_mapped(r, paths) for r in records[1:]]

@@ -395,6 +395,24 @@ def _file_anchors(store: Store) -> None:
     store.conn.execute(FILE_ANCHORS)
 
 
+VECTOR_WIDTHS = """
+CREATE TABLE memory_vec_any_width(
+    memory_id INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+    embedding BLOB NOT NULL CHECK (length(embedding) BETWEEN 4 AND 16384 AND length(embedding) % 4 = 0)
+);
+INSERT INTO memory_vec_any_width(memory_id, embedding) SELECT memory_id, embedding FROM memory_vec;
+DROP TABLE memory_vec;
+ALTER TABLE memory_vec_any_width RENAME TO memory_vec;
+"""
+
+
+def _vector_widths(store: Store) -> None:
+    """Vectors of any width (float32, up to 4,096 values): the sentence embedder's are 384
+    wide, the hashing embedder's 256. A store holds one embedder's vectors at a time
+    (`vectors.ensure`), so widths never mix in a comparison."""
+    store.conn.execute(VECTOR_WIDTHS)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -407,6 +425,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0009_assistant_actor", _assistant_actor),
     ("0010_team_sync", _team_sync),
     ("0011_file_anchors", _file_anchors),
+    ("0012_vector_widths", _vector_widths),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

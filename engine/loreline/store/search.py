@@ -63,6 +63,17 @@ def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, fl
     return [(int(r[0]), float(r[1])) for r in rows if r[1] is not None]
 
 
+def similarities(store: Store, vector: bytes, memory_ids: list[int]) -> dict[int, float]:
+    """Cosine similarity of the given memories' vectors to `vector` (memories without one are
+    left out)."""
+    if not memory_ids:
+        return {}
+    marks = ",".join("?" * len(memory_ids))
+    rows = store.rows(f"SELECT memory_id, vec_distance_cosine(embedding, ?) FROM memory_vec "
+                      f"WHERE memory_id IN ({marks})", (vector, *memory_ids))
+    return {int(r[0]): 1.0 - float(r[1]) for r in rows if r[1] is not None}
+
+
 def put_vector(store: Store, memory_id: int, vector: bytes) -> None:
     """Store (or replace) a memory's vector; the memory's project comes from its row."""
     store.conn.execute("INSERT OR REPLACE INTO memory_vec(memory_id, embedding) VALUES(?, ?)", (memory_id, vector))

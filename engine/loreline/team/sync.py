@@ -78,7 +78,7 @@ def sync(store: Store, settings: TeamSettings, *, embedder: Embedder | None = No
          judge: beliefs.Judge | None = None, team: TeamStore | None = None,
          projects: tuple[str, ...] = ()) -> SyncReport:
     """Push then pull every registered project; TeamUnreachableError when the server is away."""
-    embedder = embedder or default_embedder()
+    embedder = embedder or default_embedder(store)
     me = teamsync.origin(store)
     remotes = register(store, settings, projects)
     report = SyncReport(remotes=sorted(set(remotes.values())))

@@ -14,7 +14,7 @@ import pytest
 
 from loreline import evidence
 from loreline.chunk import chunk
-from loreline.distill.rules import RulesDistiller, classify, own_words
+from loreline.distill.rules import RulesDistiller, classify, own_words, score, words
 from loreline.distill.rules_text import statements
 from loreline.models import Chunk, Turn
 
@@ -136,6 +136,35 @@ def test_list_items_stay_apart_and_code_fences_are_not_read() -> None:
             "```\nnever commit generated files\n```")
     assert statements(text) == ["Setup notes:", "we're using pnpm so we should not use npm install",
                                 "tests run with vitest"]
+
+
+def test_an_abbreviation_does_not_end_a_sentence_however_long_the_sentence() -> None:
+    text = ("We lint with ruff, mypy etc. and always run them before pushing. Then ship it.\n\n"
+            "Set the timeout to approx. 30 seconds. It was fine.")
+    assert statements(text) == ["We lint with ruff, mypy etc. and always run them before pushing.", "Then ship it.",
+                                "Set the timeout to approx. 30 seconds.", "It was fine."]
+
+
+def test_fences_intros_and_spacing_are_read_whatever_the_whitespace() -> None:
+    fenced = "\t```\nnever commit generated files\n\u00a0```\nok let's go with esbuild"
+    assert statements(fenced) == ["ok let's go with esbuild"]
+    pasted = "the docs say:   \nalways run the migrations by hand\n\nok let's go with alembic"
+    assert statements(pasted) == ["ok let's go with alembic"]
+    inline = "the docs say: always run the migrations by hand"  # the colon does not end the line: no paste follows
+    assert statements(inline) == [inline]
+    assert statements("use  pnpm\u00a0\u00a0for\tinstalls") == ["use pnpm for installs"]
+
+
+def test_words_are_runs_of_letters_in_any_script_with_one_apostrophe() -> None:
+    assert words("DON'T Use `pnpm` v2, rock'n'roll!") == {"don't", "use", "pnpm", "v", "rock'n", "roll"}
+    assert words("don\u2019t mock") == {"don't", "mock"}
+    assert words("Wir verwenden immer pytest für Tests") == {"wir", "verwenden", "immer", "pytest", "für", "tests"}
+
+
+def test_a_question_or_hedge_stops_a_sentence_a_cue_matched() -> None:
+    assert score("we always use pnpm for installs") == ("preference", 5)
+    assert score("we always use pnpm for installs, maybe") is None
+    assert score("do we always use pnpm for installs?") is None
 
 
 def test_quoted_and_pasted_material_is_not_the_persons_statement() -> None:

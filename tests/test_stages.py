@@ -44,6 +44,15 @@ def test_chunks_of_only_context_are_dropped() -> None:
     assert [c.line_start for c in chunk(ts, session_id="s", path="p", budget=30, context_until=10)] == [50]
 
 
+def test_a_chunks_text_is_its_turns_rendered_in_order() -> None:
+    ts = [Turn("user", "a" * 50, 1, 1), Turn("assistant", "line\n" * 400, 2, 4), Turn("user", "b", 5, 5)]
+    pieces = chunk(ts, session_id="s", path="p", budget=600)
+    assert len(pieces) > 2  # the long assistant turn is cut into pieces that keep its label
+    for piece in pieces:
+        assert piece.text == "\n\n".join(render(t) for t in piece.turns)
+    assert "".join(t.text for p in pieces for t in p.turns if t.speaker == "assistant").count("line") == 400
+
+
 def test_render_labels_a_span() -> None:
     assert render(Turn("assistant", "hi", 3, 5)) == "L3-5 [ASSISTANT] hi"
 

@@ -7,7 +7,7 @@ lines. Turns are never split unless one alone is over the budget; its pieces kee
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .models import Chunk, Turn
 
@@ -34,36 +34,37 @@ def chunk(
     """Split `turns` into chunks; chunks made only of context turns are dropped."""
     chunks: list[Chunk] = []
     current: list[Turn] = []
+    rendered: list[str] = []  # each turn is rendered once: its length decides, its text is joined
     size = 0
-    for turn in _fit(turns, budget):
-        cost = len(render(turn)) + 2
+    for turn, text in _fit(turns, budget):
+        cost = len(text) + 2
         if current and size + cost > budget:
-            chunks.append(_make(current, session_id, path, len(chunks), context_until))
-            current, size = [], 0
+            chunks.append(_make(current, rendered, session_id, path, len(chunks), context_until))
+            current, rendered, size = [], [], 0
         current.append(turn)
+        rendered.append(text)
         size += cost
     if current:
-        chunks.append(_make(current, session_id, path, len(chunks), context_until))
+        chunks.append(_make(current, rendered, session_id, path, len(chunks), context_until))
     return [c for c in chunks if c.line_end > context_until]
 
 
-def _make(turns: list[Turn], session_id: str, path: str, index: int, context_until: int) -> Chunk:
-    text = "\n\n".join(render(t) for t in turns)
-    return Chunk(session_id, path, index, tuple(turns), text, context_until)
+def _make(turns: list[Turn], rendered: list[str], session_id: str, path: str, index: int,
+          context_until: int) -> Chunk:
+    return Chunk(session_id, path, index, tuple(turns), "\n\n".join(rendered), context_until)
 
 
-def _fit(turns: Sequence[Turn], budget: int) -> list[Turn]:
-    """Turns, with any turn longer than the budget cut into budget-sized pieces."""
-    out: list[Turn] = []
+def _fit(turns: Sequence[Turn], budget: int) -> Iterator[tuple[Turn, str]]:
+    """Each turn with its rendering, any turn longer than the budget cut into budget-sized pieces."""
     room = max(budget - 64, 256)
     for turn in turns:
-        if len(render(turn)) <= budget:
-            out.append(turn)
+        text = render(turn)
+        if len(text) <= budget:
+            yield turn, text
             continue
         for piece in _pieces(turn.text, room):
-            out.append(Turn(turn.speaker, piece, turn.line_start, turn.line_end, turn.timestamp, turn.files,
-                            turn.origin))
-    return out
+            part = Turn(turn.speaker, piece, turn.line_start, turn.line_end, turn.timestamp, turn.files, turn.origin)
+            yield part, render(part)
 
 
 def _pieces(text: str, room: int) -> list[str]:

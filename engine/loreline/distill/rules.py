@@ -45,6 +45,7 @@ _INJECTED = (
     "<system-reminder>", "<user-prompt-submit-hook>",
 )
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_ASCII_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")  #: `_WORD` on ASCII text, where letters are A-Z
 
 
 class RulesDistiller:
@@ -97,13 +98,17 @@ class RulesDistiller:
 def own_words(text: str) -> bool:
     """False for text the person did not type: injected bodies and pasted documents."""
     head = text.lstrip()[:200].lower()
-    if any(head.startswith(marker) or marker in head[:60] for marker in _INJECTED):
+    opening = head[:60]
+    if head.startswith(_INJECTED) or any(marker in opening for marker in _INJECTED):
         return False
     return not head.startswith("# ")  # a slash-command or skill body, or a pasted document, opens with a title
 
 
 def words(sentence: str) -> set[str]:
-    return set(_WORD.findall(sentence.lower().replace("’", "'")))
+    lowered = sentence.lower()
+    if lowered.isascii():  # most sentences: the same words, found without Unicode classes
+        return set(_ASCII_WORD.findall(lowered))
+    return set(_WORD.findall(lowered.replace("’", "'")))
 
 
 def classify(sentence: str, *, short_answer: bool = False) -> str | None:
@@ -125,12 +130,11 @@ def score(sentence: str, *, short_answer: bool = False, without: frozenset[str] 
     if not cues and not short_answer:
         return None
     text = sentence.replace("’", "'").replace("`", "")
-    if text.rstrip().endswith("?") or pat.HEDGE.search(text) or pat.TRANSIENT.search(text):
-        return None
     matched = [cue for cue in cues if cue.pattern.search(sentence if cue.raw else text)]
     if short_answer and pat.IMPERATIVE.match(text):
         matched.append(_CORRECTION)
-    if not matched:
+    # the guards run only on a sentence some cue matched: they scan the whole sentence, a cue rarely does
+    if not matched or text.rstrip().endswith("?") or pat.HEDGE.search(text) or pat.TRANSIENT.search(text):
         return None
     best = max(matched, key=lambda cue: cue.weight)  # the first of the strongest
     return best.kind, best.weight + _support(text, seen, matched)

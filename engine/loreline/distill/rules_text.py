@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
+_FENCES = ("```", "~~~")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)]|[a-z][.)])\s+")
 _LOG_LINE = re.compile(r"^\s*(?:\S+\s+\|\s|\[?\d{4}-\d\d-\d\d[ T]\d\d:|at \S+ \(|\$ |❯ |>>> |Traceback |File \")")
 _QUOTE_INTRO = re.compile(
@@ -26,7 +26,9 @@ _QUOTE_INTRO = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|z\.b|bzw|p\.ej|ej)\.|\b[A-Za-z]\.|[\s\"(]\d{1,2}\.)$",
                            re.IGNORECASE)  # "8. Collapsed Sections" inside a sentence is a number, not an end
-_WS = re.compile(r"\s+")
+#: an abbreviation match is at most 7 characters ("approx."), so only a piece's tail is searched
+#: (`\b` still sees the character before it): a search from the start costs a try at every position
+_ABBREVIATION_TAIL = 16
 #: text an editor, a tool or the harness put into the turn: not the person's words
 _TAGGED = re.compile(r"<(ide_opened_file|ide_selection|system-reminder|bash-notification|task-notification|"
                      r"pasted_content|bash-stdout|bash-stderr|local-command-stdout)\b[^>]*>.*?(?:</\1>|\Z)", re.S)
@@ -48,11 +50,11 @@ def _paragraphs(text: str) -> list[str]:
     current: list[str] = []
     fenced = pasted = False
     for line in text.splitlines():
-        if _FENCE.match(line):
+        stripped = line.strip()
+        if stripped.startswith(_FENCES):  # what `^\s*(```|~~~)` matches: `strip` knows the same whitespace
             fenced = not fenced
             _flush(current, paragraphs)
             continue
-        stripped = line.strip()
         if fenced or stripped.startswith(">") or _LOG_LINE.match(line):
             _flush(current, paragraphs)
             continue
@@ -65,7 +67,7 @@ def _paragraphs(text: str) -> list[str]:
         if _LIST_ITEM.match(line) or stripped.startswith("#"):
             _flush(current, paragraphs)
         current.append(stripped)
-        if _QUOTE_INTRO.search(stripped):
+        if stripped.endswith(":") and _QUOTE_INTRO.search(stripped):  # every intro ends the line with a colon
             current[-1] = ""
             _flush(current, paragraphs)
             pasted = True
@@ -74,6 +76,8 @@ def _paragraphs(text: str) -> list[str]:
 
 
 def _flush(current: list[str], paragraphs: list[str]) -> None:
+    if not current:
+        return
     joined = " ".join(part for part in current if part)
     if joined:
         paragraphs.append(_LIST_ITEM.sub("", joined, count=1).strip())
@@ -85,12 +89,17 @@ def _split(paragraph: str) -> list[str]:
     carry = ""
     for piece in _SENTENCE_END.split(paragraph):
         piece = carry + piece if not carry else f"{carry} {piece}"
-        if _ABBREVIATION.search(piece):
+        if _ABBREVIATION.search(piece, max(0, len(piece) - _ABBREVIATION_TAIL)):
             carry = piece
             continue
         carry = ""
         if piece.strip():
-            pieces.append(_WS.sub(" ", piece).strip())
+            pieces.append(_collapse(piece))
     if carry.strip():
-        pieces.append(_WS.sub(" ", carry).strip())
+        pieces.append(_collapse(carry))
     return pieces
+
+
+def _collapse(text: str) -> str:
+    """Runs of whitespace made one space, ends trimmed (`str.split` knows the same whitespace as `\\s`)."""
+    return " ".join(text.split())

@@ -7,7 +7,7 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 
 from __future__ import annotations
 
-from . import (capture_bench, dryrun_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench,
+from . import (capture_bench, dryrun_bench, embed_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench,
                stale_bench, team_bench, throughput)
 from .registry import Benchmark
 
@@ -17,6 +17,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "redaction": throughput.redaction,
     "dry-run": dryrun_bench.dry_run_vs_orjson,
     "reimport": reimport.unchanged_sessions,
+    "embed": embed_bench.embedding_cost,
     "recall": recall_bench.recall_latency,
     "store-size": size_bench.store_size,
     "peak-rss": rss.peak_rss,

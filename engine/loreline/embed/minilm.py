@@ -61,7 +61,7 @@ class MiniLMEmbedder:
 
 class _Model:
     def __init__(self) -> None:
-        import numpy as np
+        import numpy as np  # with one BLAS thread (see `loreline/__init__.py`)
 
         from .wordpiece import WordPiece
 

@@ -209,7 +209,7 @@ def _open_index(path: str, project: str, stamp: str) -> sqlite3.Connection | Non
         found = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     except (sqlite3.Error, OSError):
         return None
-    if found.get("stamp") == stamp and found.get("project") == project:
+    if found.get("stamp") == stamp and found.get("project") == project and found.get("format") == INDEX_FORMAT:
         return conn
     conn.close()
     return None
@@ -221,6 +221,7 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
     from pathlib import Path
 
     from loreline import home
+    from loreline.embed import concepts
 
     store = _connect(db)
     try:
@@ -234,9 +235,11 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
         index = sqlite3.connect(tmp)
         try:
             index.executescript(INDEX_SCHEMA)
-            index.executemany("INSERT INTO m(rowid, kind, text) VALUES(?, ?, ?)", rows)
+            index.executemany("INSERT INTO m(rowid, kind, text, topics) VALUES(?, ?, ?, ?)",
+                              [(i, kind, text, " ".join(concepts.categories(text))) for i, kind, text in rows])
             index.executemany("INSERT INTO meta(key, value) VALUES(?, ?)",
-                              (("stamp", stamp), ("project", project), ("rows", str(len(rows)))))
+                              (("stamp", stamp), ("project", project), ("rows", str(len(rows))),
+                               ("format", INDEX_FORMAT)))
             index.commit()
         finally:
             index.close()
@@ -247,8 +250,12 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
         tmp.unlink(missing_ok=True)
 
 
+#: the index's layout; an index file of another format is rebuilt
+INDEX_FORMAT = "2"
+#: `topics`: the categories of the developer tools the memory names (`embed.concepts`), so a
+#: prompt in category words ("which package manager") reaches "we use pnpm"; only `text` is shown
 INDEX_SCHEMA = """
-CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, tokenize='porter unicode61');
+CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, topics, tokenize='porter unicode61');
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 

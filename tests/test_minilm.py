@@ -73,8 +73,8 @@ def test_vectors_are_unit_length_deterministic_and_compare_meaning(minilm: MiniL
 
 def test_the_glossary_names_what_a_tool_is_and_only_for_whole_terms() -> None:
     assert concepts.categories("Tests run with vitest, not jest; install with pnpm") == \
-        ["test framework", "package manager"]
-    assert concepts.categories("Spring Boot on AWS") == ["backend web framework", "deployment"]
+        ["test framework", "javascript package manager"]
+    assert concepts.categories("Spring Boot on AWS") == ["java web framework", "cloud hosting provider"]
     assert concepts.categories("see src/redis.py and node_modules/pnpmfile") == []
     assert concepts.expand("nothing here") == "nothing here"
     assert concepts.version() in MiniLMEmbedder().fingerprint

@@ -12,7 +12,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 GLOSSARY = Path(__file__).with_name("data") / "concepts.txt"
 
@@ -30,9 +32,30 @@ def _glossary() -> tuple[re.Pattern[str], dict[str, str], str]:
             term = term.strip().lower()
             if term:
                 category_of.setdefault(term, category)
-    ordered = sorted(category_of, key=len, reverse=True)  # longest first: "spring boot" before "spring"
-    pattern = re.compile(r"(?<![\w./-])(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w-]|\.\w)", re.IGNORECASE)
+    pattern = re.compile(r"(?<![\w./-])" + _trie(category_of) + r"(?![\w-]|\.\w)", re.IGNORECASE)
     return pattern, category_of, hashlib.sha256(raw.encode()).hexdigest()[:8]
+
+
+def _trie(terms: Iterable[str]) -> str:
+    """One regular expression for all `terms`, shaped as their letter trie: a position is tried
+    against the letters that can follow, not against every term in turn (thousands of terms
+    cost microseconds, not milliseconds). Longer terms win; a shorter one is tried when the
+    longer one does not end at a word boundary."""
+    root: dict[str, Any] = {}
+    for term in terms:
+        node = root
+        for char in term:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + pattern(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 and "" not in node else "(?:" + "|".join(branches) + ")"
+        return body + "?" if "" in node else body
+
+    return pattern(root)
 
 
 def version() -> str:

@@ -11,7 +11,7 @@ from loreline.beliefs import conflicts, curate
 from loreline.errors import TeamError, TeamUnreachableError
 from loreline.store import Store, teamsync
 from loreline.store import memories as rows
-from loreline.embed import HashingEmbedder
+from loreline.embed import HashingEmbedder, default_embedder
 from loreline.store.team import VECTOR_WIDTHS, TeamStore, check_dsn
 from loreline.store.team import search as team_search
 from loreline.store.team.changes import SharedMemory, publish
@@ -184,8 +184,9 @@ def test_team_recall_fuses_full_text_and_vectors_and_names_the_author(tmp_path: 
         hits = team_recall.recall(team, "which locks do billing jobs use?", "github.com/acme/billing")
         compound = "advisorylocks billingjobs"  # no word in common: only the vectors see the likeness
         lexical = team_search.fts(team, compound, "github.com/acme/billing", 10)
-        nearest = team_search.knn(team, HashingEmbedder().embed(compound), "github.com/acme/billing", 10,
-                                  HashingEmbedder().fingerprint)
+        embedder = default_embedder()  # the one that made ana's vectors
+        nearest = team_search.knn(team, embedder.embed(compound), "github.com/acme/billing", 10,
+                                  embedder.fingerprint)
         loaded = team_search.load(team, [uid for uid, _ in nearest])
     assert hits[0].text == LOCKS and hits[0].author == "ana"
     assert lexical == [] and loaded[nearest[0][0]][2] == LOCKS

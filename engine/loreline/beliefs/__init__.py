@@ -103,10 +103,13 @@ class Plan:
     offline: bool = False
 
 
-def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None) -> Plan:
-    """Decide what a candidate would do (reads and model calls only, no writes)."""
+def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None,
+         vector: bytes | None = None) -> Plan:
+    """Decide what a candidate would do (reads and model calls only, no writes). `vector`, when
+    given, is what `embedder` makes of the candidate's text, already computed (a teammate's
+    memory arrives with the vector their identical embedder made): it is used as it is."""
     digest = rows.content_hash(candidate.text)
-    result = Plan(candidate, ctx, digest, embedder.embed(candidate.text))
+    result = Plan(candidate, ctx, digest, embedder.embed(candidate.text) if vector is None else vector)
     if rows.is_tombstoned(store, ctx.project, digest):
         result.forgotten = True
         return result
@@ -228,7 +231,7 @@ def _version(store: Store, old: Memory, p: Plan, embedder: Embedder) -> int:
     ctx = p.ctx
     details = {"relation": p.relations.get(old.id, "near-identical"), **_source(ctx)}
     new_id = curate.supersede_with(store, old, p.candidate.text, ctx.actor, embedder, kind=p.candidate.kind,
-                                   action="version", details=details)
+                                   action="version", details=details, vector=p.vector)
     rows.restamp_version(store, new_id, old.id, ctx.provenance.observed_at, p.candidate.extractor)
     rows.add_provenance(store, new_id, ctx.provenance, ctx.replay_key)
     _tie(store, ctx, new_id)

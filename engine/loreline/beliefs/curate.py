@@ -70,8 +70,10 @@ def edit(store: Store, memory_id: int, text: str, actor: str = "user",
 
 
 def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: Embedder,
-                   kind: str | None = None, action: str = "edit", details: dict[str, Any] | None = None) -> int:
-    """Add the next version of `old` with `text` and supersede `old` (inside a transaction)."""
+                   kind: str | None = None, action: str = "edit", details: dict[str, Any] | None = None,
+                   vector: bytes | None = None) -> int:
+    """Add the next version of `old` with `text` and supersede `old` (inside a transaction);
+    `vector` is `embedder`'s vector of `text` when the caller already has it."""
     stamp = rows.now()
     new_id = rows.insert(store, rows.NewMemory(
         project=old.project, kind=kind or old.kind, text=text, observed_at=stamp, extractor=f"{actor}",
@@ -79,7 +81,7 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
     ))
     rows.copy_sources(store, new_id, old.id, stamp)
     rows.set_status(store, old.id, "superseded", stamp)
-    search.put_vector(store, new_id, embedder.embed(text))
+    search.put_vector(store, new_id, embedder.embed(text) if vector is None else vector)
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

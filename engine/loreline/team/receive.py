@@ -12,6 +12,13 @@
   here, unless this machine said it too; published again, it arrives again;
 - rows this machine published itself are skipped.
 `plan()` runs outside the write transaction (it may ask the judge); `apply()` inside it.
+
+A row made by the same embedder as this machine's (same fingerprint, same width) keeps the
+vector it arrived with (`their_vector`): the text is not embedded again, and the vector stored
+here is the one embedding it would give (same model, and the team store gives vectors back bit
+for bit). Rows published before vectors travelled with nine digits carry six: kept too, they
+are within 5e-7 per value of it (cosine 1 - 1e-12). Any other row (another embedder, another
+width, no vector) is embedded here.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ def prepare(store: Store, changed: list[SharedMemory], project: str, me: str, em
         item = Incoming(row)
         if row.status == "active" and _arrives_anew(store, teamsync.link(store, row.uid)):
             candidate, ctx = _candidate(row, project)
-            item.plan = beliefs.plan(store, candidate, ctx, embedder, judge)
+            item.plan = beliefs.plan(store, candidate, ctx, embedder, judge, vector=their_vector(row, embedder))
         out.append(item)
     return out
 
@@ -64,7 +71,7 @@ def apply(store: Store, item: Incoming, project: str, embedder: Embedder) -> str
         return "restored"
     if item.plan is None:  # became unlinked between prepare and apply: plan now, without a judge
         candidate, ctx = _candidate(row, project)
-        item.plan = beliefs.plan(store, candidate, ctx, embedder, None)
+        item.plan = beliefs.plan(store, candidate, ctx, embedder, None, vector=their_vector(row, embedder))
     outcome, memory_id = beliefs.apply(store, item.plan, embedder)
     if memory_id is not None:
         for source in _provenance(row)[1:]:
@@ -72,6 +79,15 @@ def apply(store: Store, item: Incoming, project: str, embedder: Embedder) -> str
     root = _root(store, memory_id)
     teamsync.put_link(store, Link(row.uid, row.project, root, row.author, "in", row.content_hash, row.status))
     return outcome.value
+
+
+def their_vector(row: SharedMemory, embedder: Embedder) -> bytes | None:
+    """The vector the row arrived with when this machine's embedder would make the same one
+    (same fingerprint and width); None when the text must be embedded here."""
+    vector = row.embedding
+    if vector is None or row.embedder != embedder.fingerprint or len(vector) != 4 * embedder.dim:
+        return None
+    return vector
 
 
 def _arrives_anew(store: Store, link: Link | None) -> bool:
@@ -134,7 +150,8 @@ def _update(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> 
     if current is None or content_hash(current.text) == row.content_hash:
         return "unchanged"
     curate.supersede_with(store, rows.get(store, current.id), row.text, "import", embedder, kind=row.kind,
-                          action="team-edit", details={"author": row.author, "uid": row.uid})
+                          action="team-edit", details={"author": row.author, "uid": row.uid},
+                          vector=their_vector(row, embedder))
     return "edited"
 
 

@@ -2,7 +2,11 @@
 
 psycopg 3 is imported lazily (`connect()`): the CLI's start-up, hooks and the local store
 never load it. Vectors travel in pgvector's text form (`[0.1,0.2,…]`) cast to `vector`
-on the server, so no numpy and no client-side adapter are needed.
+on the server, so no numpy and no client-side adapter are needed. Each value is written with
+nine significant digits, enough for any float32 to read back as itself, and pgvector prints the
+shortest form that does the same: a vector goes to the server and back bit for bit
+(`vector_text`, `vector_bytes`), so a receiver can keep the sender's vector instead of
+embedding the text again.
 
 Invariants:
 - the DSN never holds a password: the password comes from the OS keyring (`keys`) or from
@@ -56,13 +60,22 @@ def vector_width(vector: bytes) -> int:
 
 
 def vector_text(vector: bytes) -> str | None:
-    """pgvector's text form of a float32 vector; None for an all-zero one (no direction)."""
+    """pgvector's text form of a float32 vector (exact: nine significant digits per value); None
+    for an all-zero one (no direction)."""
     from array import array
 
     values = array("f", vector)
     if not any(values):
         return None
-    return "[" + ",".join(f"{v:.6g}" for v in values) + "]"
+    return "[" + ",".join(f"{v:.9g}" for v in values) + "]"
+
+
+def vector_bytes(text: str) -> bytes:
+    """A float32 vector from pgvector's text form (`[0.1,0.2,…]`): the inverse of `vector_text`."""
+    from array import array
+
+    inner = text.strip()[1:-1]
+    return array("f", map(float, inner.split(",")) if inner else ()).tobytes()
 
 
 class TeamStore:

@@ -8,16 +8,17 @@ its own width, which must be one the table indexes (`vector_width`): a row of an
 would be stored but never found.
 
 `changes_after()` reads a project's rows with `seq` above a cursor, oldest first, with
-their sources: the incremental pull.
+their sources and, for an active row, its vector and the fingerprint of the embedder that
+made it (exact, see `vector_bytes`): the incremental pull.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from . import TeamStore, vector_text, vector_width
+from . import TeamStore, vector_bytes, vector_text, vector_width
 
 PULL_BATCH = 500
 
@@ -35,7 +36,8 @@ class SharedSource:
 @dataclass(frozen=True, slots=True)
 class SharedMemory:
     """One memory chain as the team sees it. A retracted one (`forgotten`, or `superseded`:
-    withdrawn) has empty text and no sources."""
+    withdrawn) has empty text and no sources. A pulled active row carries its vector (float32
+    bytes) and the fingerprint of the embedder that made it, when it was published with one."""
 
     uid: str
     project: str
@@ -50,6 +52,8 @@ class SharedMemory:
     extractor: str
     sources: tuple[SharedSource, ...] = ()
     seq: int = 0
+    embedder: str | None = None
+    embedding: bytes | None = field(default=None, repr=False)
 
 
 _UPSERT = """
@@ -130,8 +134,8 @@ def _source_columns(memories: Sequence[tuple[SharedMemory, bytes | None, str | N
 def changes_after(team: TeamStore, project: str, cursor: int, limit: int = PULL_BATCH) -> list[SharedMemory]:
     """The project's changed rows with seq > cursor, oldest change first."""
     rows = team.rows(
-        "SELECT uid, project, origin, author, kind, text, content_hash, status, version, observed_at, extractor, seq "
-        "FROM memories WHERE project = %s AND seq > %s ORDER BY seq LIMIT %s",
+        "SELECT uid, project, origin, author, kind, text, content_hash, status, version, observed_at, extractor, seq, "
+        "embedder, embedding::text FROM memories WHERE project = %s AND seq > %s ORDER BY seq LIMIT %s",
         (project, cursor, limit),
     )
     sources = _sources(team, [str(r[0]) for r in rows])
@@ -141,7 +145,8 @@ def changes_after(team: TeamStore, project: str, cursor: int, limit: int = PULL_
 def _shared(r: tuple[Any, ...], sources: tuple[SharedSource, ...]) -> SharedMemory:
     return SharedMemory(uid=str(r[0]), project=str(r[1]), origin=str(r[2]), author=str(r[3]), kind=str(r[4]),
                         text=str(r[5]), content_hash=str(r[6]), status=str(r[7]), version=int(r[8]),
-                        observed_at=r[9], extractor=str(r[10]), sources=sources, seq=int(r[11]))
+                        observed_at=r[9], extractor=str(r[10]), sources=sources, seq=int(r[11]),
+                        embedder=r[12], embedding=vector_bytes(r[13]) if r[13] is not None else None)
 
 
 def _sources(team: TeamStore, uids: list[str]) -> dict[str, tuple[SharedSource, ...]]:

@@ -72,7 +72,9 @@ HOOKS = ROOT / "hooks" / "loreline_hooks"
 #: the light modules it needs (each standard-library only)
 HOOK_LIGHT = frozenset({"loreline", "loreline.capture", "loreline.capture.hookread", "loreline.home",
                         "loreline.errors", "loreline.project", "loreline.privacy", "loreline.privacy.display",
-                        "loreline.privacy.identifiers"})
+                        "loreline.privacy.identifiers",
+                        # the prompt index's rebuild names each memory's tool categories (regex only)
+                        "loreline.embed", "loreline.embed.hashing", "loreline.embed.concepts"})
 #: the bench tool times the hook; it is run by hand, never by a hook, and plants sample sessions
 HOOK_TOOLS = {"bench.py": frozenset({"loreline.samples"})}
 #: the engine's inside, which a front end reaches only through `loreline.api`

@@ -154,7 +154,15 @@ def test_a_branch_switch_flags_and_switching_back_clears(tmp_path: Path, repo: P
     assert check(repo).flagged == (mid,)
 
 
+def _spelling_embedder() -> None:
+    from loreline import home
+
+    home.config_path().parent.mkdir(parents=True, exist_ok=True)
+    home.config_path().write_text('[embed]\nmodel = "hashing"\n')
+
+
 def test_recall_puts_a_stale_memory_below_an_equal_fresh_one(tmp_path: Path, repo: Path) -> None:
+    _spelling_embedder()  # two memories equally close to the query, so only trust orders them
     stale_id = import_session(tmp_path, repo, "In this repo we run the queue workers with systemd, never docker.")
     fresh_id = import_session(tmp_path, repo, "In this repo we run the queue workers with nomad, never docker.", read="src/other.py")
     from loreline.recall import recall
@@ -170,6 +178,7 @@ def test_recall_puts_a_stale_memory_below_an_equal_fresh_one(tmp_path: Path, rep
 
 
 def test_recall_prefers_a_recently_confirmed_memory(tmp_path: Path, repo: Path) -> None:
+    _spelling_embedder()  # two memories equally close to the query, so only trust orders them
     first = import_session(tmp_path, repo, "In this repo we run the queue workers with systemd, never docker.")
     second = import_session(tmp_path, repo, "In this repo we run the queue workers with nomad, never docker.")
     from loreline.api import Loreline

@@ -28,7 +28,7 @@ def _import(store: Store, tmp_path: Path) -> None:
 def test_the_store_is_stamped_and_another_embedder_is_refused(tmp_path: Path) -> None:
     with Store() as store:
         _import(store, tmp_path)
-        assert store.meta(EMBEDDER_KEY) == "hashing-v1-256"
+        assert store.meta(EMBEDDER_KEY).startswith("minilm-")  # the default embedder
         other = HashingEmbedder(dim=256)
         other.fingerprint = "hashing-v2-256"
         with pytest.raises(StoreError, match="loreline reembed"):
@@ -43,7 +43,30 @@ def test_reembed_rewrites_the_vectors(tmp_path: Path, loreline_home: Path) -> No
         _import(store, tmp_path)
         store.conn.execute("UPDATE memory_vec SET embedding = ? WHERE memory_id = 1", (array.array("f", [0.0] * 256).tobytes(),))
     out = cli(loreline_home, "reembed").stdout
-    assert "Re-embedded 2 memories with hashing-v1-256" in out
+    assert "Re-embedded 2 memories with minilm-" in out
     with Store() as store:
         vector = array.array("f", store.scalar("SELECT embedding FROM memory_vec WHERE memory_id = 1"))
     assert any(vector)
+
+
+def test_a_store_made_before_the_sentence_model_keeps_its_vectors_until_reembed(tmp_path: Path,
+                                                                                 loreline_home: Path) -> None:
+    """An upgrade never breaks recall: with no embedder configured, a store stamped by the
+    hashing embedder goes on with it; status says what `reembed` would do, and reembed does it."""
+    loreline_home.mkdir(parents=True, exist_ok=True)
+    config = loreline_home / "config.toml"
+    config.write_text('[embed]\nmodel = "hashing"\n')
+    with Store() as store:
+        _import(store, tmp_path)
+        assert store.meta(EMBEDDER_KEY) == "hashing-v1-256"
+    config.unlink()
+    assert "pnpm" in cli(loreline_home, "recall", "pnpm", "--project", "/work/v").stdout
+    status = cli(loreline_home, "status").stdout
+    assert "embedder hashing-v1-256" in status and "`loreline reembed` moves the vectors to minilm-" in status
+    assert "Re-embedded 2 memories with minilm-" in cli(loreline_home, "reembed").stdout
+    with Store() as store:
+        assert store.meta(EMBEDDER_KEY).startswith("minilm-")
+        assert len(store.scalar("SELECT embedding FROM memory_vec WHERE memory_id = 1")) == 384 * 4
+        hits = recall(store, "which package manager", "/work/v")
+    assert hits and "pnpm" in hits[0].memory.text
+    assert "moves the vectors" not in cli(loreline_home, "status").stdout

@@ -1,7 +1,8 @@
 """The team store: sync throughput, and recall latency against PostgreSQL + pgvector next to
 the local store's, on a throwaway server started here (the tests' launcher, tests/pg_server).
 
-Sync: machine A holds `SYNC_MEMORIES` memories of one project (policy `all`, so every active
+Sync: machine A holds `SYNC_MEMORIES` memories of one project (half the queried project's
+size when that is smaller: the tests' tiny runs) (policy `all`, so every active
 one is published) and pushes them; machine B, empty, pulls them all through the belief
 pipeline (each one planned against B's store: tombstone, exact and near duplicates); then B
 syncs again with nothing new (the incremental no-op). Figures are memories per second and
@@ -72,10 +73,11 @@ def _settings(dsn: str, author: str) -> TeamSettings:
 
 def _sync_rows(ctx: Context, dsn: str) -> list[Row]:
     project_a, project_b = _machine(ctx, "ana"), _machine(ctx, "raj")
+    count = min(SYNC_MEMORIES, max(ctx.project_memories // 2, 10))
     items = [recall_bench.Spec(project_a, s.kind, s.text, s.status)
-             for s in recall_bench.specs(SYNC_MEMORIES, SYNC_MEMORIES, ctx.seed)]
+             for s in recall_bench.specs(count, count, ctx.seed)]
     embedder = default_embedder()
-    with ctx.step(f"building machine A with {SYNC_MEMORIES:,} memories"):
+    with ctx.step(f"building machine A with {count:,} memories"):
         vectors = [embedder.embed(s.text) for s in items]
         store_a = recall_bench.build(ctx.work / "ana" / "loreline.db", items, vectors, [])
         with store_a.write() as conn:

@@ -1,7 +1,10 @@
 """Recall: the memories of a project that answer a query, each with its provenance.
 
 Two rankings are fused by reciprocal rank (k = 60): FTS5 bm25 over the memory text and
-sqlite-vec KNN over the embeddings, both within the project (plus user-scope memories).
+the nearest embeddings (`store.vectorcache`: the project's vectors held in memory between
+store changes, else sqlite-vec in SQL), both within the project (plus user-scope memories).
+With an embedder that compares meaning, a bm25 hit must also be close enough in meaning
+(`Fusion.lexical_floor`), so a shared word alone never shows a memory.
 Superseded and forgotten memories are left out unless asked for.
 
 Then trust: a memory that may be stale (its files changed since, `staleness`) counts for
@@ -9,10 +12,9 @@ Then trust: a memory that may be stale (its files changed since, `staleness`) co
 more (halving every `RECENCY_HALF_LIFE_DAYS`), so of two equally relevant memories the one
 confirmed last week comes before the one nobody has looked at for a year.
 
-The weights come from `scripts/eval` (retrieval): with the built-in hashing embedder, which
-compares spelling rather than meaning, the vector ranking only breaks ties and catches
-near-spellings bm25 misses (typos, compound identifiers); given more weight it lowered MRR
-(0.78 → 0.72 at equal weight) without finding a single extra answer.
+The weights come from `scripts/eval` (retrieval), per embedder, chosen on the tuning half of
+its question set: with the sentence model the vectors weigh twice bm25 and carry the
+paraphrases; with the hashing embedder, which compares spelling, they only break ties.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .embed import Embedder, default_embedder
 from .models import RecallHit
 from .store import Store
 from .store import memories as rows
-from .store import search
+from .store import search, vectorcache
 
 RRF_K = 60
 USER_SCOPE = "(user)"
@@ -85,7 +87,7 @@ def recall(
     vector = embedder.embed(query)
     allowed = set(statuses)
     has_features = any(vector)  # an all-zero vector (no words at all) has no neighbours
-    nearest = search.knn(store, vector, project, depth) if has_features else []
+    nearest = vectorcache.knn(store, vector, project, depth) if has_features else []
     status_of = rows.statuses(store, [mid for mid, _ in nearest])
     semantic = [(mid, 1.0 - dist) for mid, dist in nearest
                 if status_of.get(mid) in allowed and 1.0 - dist >= fusion.min_similarity]

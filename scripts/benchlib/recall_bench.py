@@ -9,7 +9,9 @@ embedded and their vectors cycled over the rest (the sentence model takes millis
 text, and a KNN costs the same whatever its vectors say). Every query is embedded for real.
 
 The figure is `loreline.recall.recall` per query, p50 and p95 over `ctx.queries` queries,
-median over runs. The floor answers the same query with no index at all: a cosine scan of
+median over runs, each query embedded by the default embedder. The first query of a run reads
+the project's vectors into memory (`store.vectorcache`, as a language or MCP server does once
+per store change); the others multiply by that matrix. The floor answers the same query with no index at all: a cosine scan of
 all the project's vectors (sqlite-vec's `vec_distance_cosine` over a plain BLOB column, in
 C) and a scan of all the project's memory text counting query words (`instr`, in C), fused
 by reciprocal rank and loaded the same way.

@@ -8,6 +8,8 @@ recomputes every memory's vector in one transaction and re-stamps the store.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .embed import Embedder
 from .errors import StoreError
 from .store import Store, search
@@ -35,8 +37,9 @@ def stamp(store: Store) -> str | None:
     return store.meta(EMBEDDER_KEY)
 
 
-def reembed(store: Store, embedder: Embedder) -> int:
-    """Recompute every memory's vector with `embedder`; returns how many were written."""
+def reembed(store: Store, embedder: Embedder, progress: Callable[[int], None] | None = None) -> int:
+    """Recompute every memory's vector with `embedder`; returns how many were written.
+    `progress` hears the running count after each batch of `BATCH`."""
     count = 0
     with store.write():
         last = 0
@@ -48,5 +51,7 @@ def reembed(store: Store, embedder: Embedder) -> int:
                 search.put_vector(store, memory_id, embedder.embed(text))
                 count += 1
             last = batch[-1][0]
+            if progress is not None:
+                progress(count)
         store.set_meta(EMBEDDER_KEY, embedder.fingerprint)
     return count

@@ -4,7 +4,8 @@ How a memory is chosen (lexical, standard library only, a few milliseconds):
 - the prompt's words, lowercased, minus stop words and generic request words ("please",
   "fix", "file", ...), at most `MAX_TERMS`, from its first `MAX_PROMPT_CHARS` characters;
 - the project's active memories (and the user's) are indexed with FTS5 in a private file in
-  the state dir, rebuilt when the store changed, and each word's matches found there
+  the state dir, with the categories of the tools each names (`loreline.embed.concepts`:
+  "pnpm" → package manager), rebuilt when the store changed, and each word's matches found there
   (`loreline.capture.hookread.prompt_candidates`);
 - the floor (`relevant`): among the 20 best by bm25, a memory qualifies when the prompt's
   words it holds carry at least `FLOOR` of the prompt's word weight (idf). Nothing

@@ -7,6 +7,7 @@ answer is a model noun (`Memory`, `RecallHit`, `Conflict`) or a result of `api.r
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -170,11 +171,12 @@ class Loreline:
     def revert(self, conflict_id: int) -> Conflict:
         return conflicts.revert(self.store, conflict_id)
 
-    def reembed(self) -> tuple[int, str, str | None]:
-        """Rebuild every vector with the current embedder: (count, new fingerprint, old one)."""
+    def reembed(self, progress: Callable[[int], None] | None = None) -> tuple[int, str, str | None]:
+        """Rebuild every vector with the current embedder: (count, new fingerprint, old one);
+        `progress` hears the running count every few hundred memories."""
         from .. import vectors
         from ..embed import default_embedder
 
         embedder = default_embedder()
         before = vectors.stamp(self.store)
-        return vectors.reembed(self.store, embedder), embedder.fingerprint, before
+        return vectors.reembed(self.store, embedder, progress), embedder.fingerprint, before

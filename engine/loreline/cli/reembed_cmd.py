@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .common import open_api
 
@@ -13,7 +14,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    def progress(done: int) -> None:
+        print(f"  {done:,} memories re-embedded …", file=sys.stderr, flush=True)
+
     with open_api() as lore:
-        count, fingerprint, before = lore.reembed()
+        count, fingerprint, before = lore.reembed(progress)
     print(f"Re-embedded {count} memories with {fingerprint}" + (f" (was {before})." if before else "."))
     return 0

@@ -76,7 +76,8 @@ def test_the_glossary_names_what_a_tool_is_and_only_for_whole_terms() -> None:
         ["test framework", "javascript package manager"]
     assert concepts.categories("Spring Boot on AWS") == ["java web framework", "cloud hosting provider"]
     assert concepts.categories("see src/redis.py and node_modules/pnpmfile") == []
-    assert concepts.expand("nothing here") == "nothing here"
+    assert concepts.note("nothing here") == ""
+    assert concepts.note("we use pnpm and pytest") == "(javascript package manager; test framework)"
     assert concepts.version() in MiniLMEmbedder().fingerprint
 
 

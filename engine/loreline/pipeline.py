@@ -73,10 +73,8 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
 def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
     """Import each `(path, tool)`; a failing session is reported and the rest go on."""
     report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
-    if options.embedder is None:
-        options.embedder = default_embedder(store)
     if not options.dry_run:
-        vectors.ensure(store, options.embedder)
+        vectors.ensure(store, _embedder(store, options))
     meter = _meter(store, options, report)
     for index, (given, tool) in enumerate(sessions, start=1):
         if _stopping(options, report):
@@ -226,7 +224,7 @@ def _import_chunk(
             report.chunks_replayed += 1
         else:
             for plan in plans:
-                _count(report, beliefs.apply(store, plan, options.embedder or default_embedder(store))[0])
+                _count(report, beliefs.apply(store, plan, _embedder(store, options))[0])
             replays.record(store, key, stored(piece.path), piece.line_start, piece.line_end, options.distiller.policy)
         if entry is not None:
             ledger.record(store, entry)
@@ -240,7 +238,14 @@ def _plan(
     # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
                           options.actor, options.hold)
-    return beliefs.plan(store, candidate, ctx, options.embedder or default_embedder(store), options.judge)
+    return beliefs.plan(store, candidate, ctx, _embedder(store, options), options.judge)
+
+
+def _embedder(store: Store, options: Options) -> Embedder:
+    """The import's embedder: the one given, else the store's own (chosen once, then kept)."""
+    if options.embedder is None:
+        options.embedder = default_embedder(store)
+    return options.embedder
 
 
 def _count(report: ImportReport, outcome: beliefs.Outcome) -> None:

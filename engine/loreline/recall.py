@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from . import vectors
-from .embed import Embedder, default_embedder
+from .embed import Embedder, default_embedder, family
 from .models import RecallHit
 from .store import Store
 from .store import memories as rows
@@ -65,7 +65,7 @@ FUSIONS = {
 
 
 def fusion_for(embedder: Embedder) -> Fusion:
-    return FUSIONS.get(embedder.fingerprint.split("-", 1)[0], FUSIONS["hashing"])
+    return FUSIONS.get(family(embedder.fingerprint) or "", FUSIONS["hashing"])
 
 
 def recall(

@@ -140,6 +140,15 @@ def embed_all(embedder: Embedder, texts_: list[str]) -> list[bytes]:
     return [made[i % len(made)] for i in range(len(texts_))] if made else []
 
 
+def store_share(items: list[Spec], vectors: list[bytes], total: int,
+                project_memories: int) -> tuple[list[Spec], list[bytes]]:
+    """The first `total` of `specs()`'s memories for one store size: the queried project's
+    (`project_memories` at most) and as many of the other projects' as make up the rest."""
+    in_project = min(total, project_memories)
+    others = slice(project_memories, project_memories + total - in_project)
+    return items[:in_project] + items[others], vectors[:in_project] + vectors[others]
+
+
 def recall_latency(ctx: Context) -> list[Row]:
     embedder = default_embedder()
     largest = max(ctx.memories)
@@ -155,8 +164,7 @@ def recall_latency(ctx: Context) -> list[Row]:
     out = []
     for total in sorted(ctx.memories):
         in_project = min(total, ctx.project_memories)
-        others = slice(ctx.project_memories, ctx.project_memories + total - in_project)
-        subset, subset_vectors = items[:in_project] + items[others], vectors[:in_project] + vectors[others]
+        subset, subset_vectors = store_share(items, vectors, total, ctx.project_memories)
         with ctx.step(f"building a store of {total:,} memories"):
             store = build(ctx.work / f"recall-{total}" / "loreline.db", subset, subset_vectors, users)
         with store:

@@ -125,8 +125,7 @@ def _recall_rows(ctx: Context, server: Any) -> list[Row]:
     out = []
     for total in sorted(ctx.memories):
         in_project = min(total, ctx.project_memories)
-        others = slice(ctx.project_memories, ctx.project_memories + total - in_project)
-        subset, subset_vectors = items[:in_project] + items[others], vectors[:in_project] + vectors[others]
+        subset, subset_vectors = recall_bench.store_share(items, vectors, total, ctx.project_memories)
         with ctx.step(f"building a local store of {total:,} memories"):
             local = recall_bench.build(ctx.work / f"team-recall-{total}" / "loreline.db", subset, subset_vectors, [])
         dsn = _database(server, f"bench_{total}")

@@ -1,8 +1,8 @@
 """The developer-tool glossary (`data/concepts.txt`): naming what a tool is, for the embedder.
 
 A small sentence model knows English well and developer tools poorly: it does not place
-"pnpm" next to "package manager" or "vitest" next to "test runner". `expand(text)` appends
-the category of every glossary term the text names ("… (package manager; test framework)"),
+"pnpm" next to "package manager" or "vitest" next to "test runner". The embedder appends
+`note(text)`, the category of every glossary term the text names ("(package manager; test framework)"),
 so a question asked in category words reaches a memory that only names the tool. Terms match
 whole (not inside longer words or paths), case-insensitively.
 """
@@ -72,6 +72,8 @@ def categories(text: str) -> list[str]:
     return list(seen)
 
 
-def expand(text: str) -> str:
+def note(text: str) -> str:
+    """What the embedder appends to `text`: its categories in brackets ("(package manager;
+    test framework)"), or "" when it names no glossary term."""
     found = categories(text)
-    return f"{text} ({'; '.join(found)})" if found else text
+    return f"({'; '.join(found)})" if found else ""

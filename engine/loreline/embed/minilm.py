@@ -8,7 +8,7 @@ feed-forward layer, each followed by a residual LayerNorm), mean-pooled over the
 normalised: the same vectors as the original model within int8 rounding.
 
 Each text is embedded with the categories of the developer tools it names appended
-(`concepts.expand`), so "which package manager?" finds "we use pnpm". On this machine a short
+(`concepts.note`), so "which package manager?" finds "we use pnpm". On this machine a short
 query takes a few milliseconds; the weights load on first use (tens of milliseconds), never at
 import, so nothing that only might embed pays for them.
 """
@@ -44,8 +44,7 @@ class MiniLMEmbedder:
 
     def embed(self, text: str) -> bytes:
         model = self._load()
-        found = concepts.categories(text)
-        ids = model.pieces(text, f"({'; '.join(found)})" if found else "")
+        ids = model.pieces(text, concepts.note(text))
         if len(ids) <= 2:
             return bytes(4 * self.dim)
         vector = model.forward(ids)

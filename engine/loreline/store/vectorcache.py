@@ -7,7 +7,8 @@ as one float32 matrix and answers a KNN with a matrix-vector product (well under
 millisecond). The matrix is dropped when the store changes: any commit, by this connection
 (`total_changes`) or another one (`PRAGMA data_version`), gives the store a new generation,
 and the next KNN reads the vectors again. Projects over `MAX_VECTORS` vectors are not held
-(the memory would be too much); their KNN stays in SQL.
+(the memory would be too much), nor are vectors of a width other than the query's: their KNN
+stays in SQL, and that choice is kept for the generation like a matrix.
 
 Results are `search.knn`'s: (memory id, cosine distance), nearest first, ties by id, vectors
 with no direction left out.
@@ -34,7 +35,7 @@ COUNT_OF_PROJECT = "SELECT count(*) FROM memories WHERE project = ?"
 @dataclass(slots=True)
 class _Held:
     generation: tuple[int, int]
-    ids: Any  # int64 memory ids
+    ids: Any  # int64 memory ids; None: this project's KNN is answered in SQL
     matrix: Any  # float32, one unit row per memory (rows of vectors with no direction dropped)
 
 
@@ -45,18 +46,22 @@ _held: weakref.WeakKeyDictionary[Any, dict[str, _Held]] = weakref.WeakKeyDiction
 def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, float]]:
     """The k nearest vectors of one project, as `search.knn` answers it."""
     generation = _generation(store)
+    width = len(vector) // 4
     held = _lookup(store, project, generation)
-    if held is None:
+    if held is None or (held.ids is not None and held.matrix.shape[1] != width):
         if int(store.scalar(COUNT_OF_PROJECT, (project,)) or 0) > MAX_VECTORS:
-            return search.knn(store, vector, project, k)
-        held = _load(store, project, generation, len(vector) // 4)
-    if held is None or not len(held.ids):
-        return search.knn(store, vector, project, k) if held is None else []
+            held = _keep(store, project, _Held(generation, None, None))
+        else:
+            held = _load(store, project, generation, width)
+    if held.ids is None:
+        return search.knn(store, vector, project, k)
+    if not len(held.ids):
+        return []
     import numpy as np
 
     query = np.frombuffer(vector, dtype=np.float32)
     norm = float(np.sqrt(query @ query))
-    if norm == 0.0 or held.matrix.shape[1] != query.shape[0]:
+    if norm == 0.0:
         return search.knn(store, vector, project, k)
     similarity = held.matrix @ (query / norm)
     count = min(k, len(similarity))
@@ -76,18 +81,23 @@ def _lookup(store: Store, project: str, generation: tuple[int, int]) -> _Held | 
     return held if held is not None and held.generation == generation else None
 
 
-def _load(store: Store, project: str, generation: tuple[int, int], width: int) -> _Held | None:
+def _load(store: Store, project: str, generation: tuple[int, int], width: int) -> _Held:
+    """The project's matrix, or the mark that its KNN stays in SQL (no vectors, or some of another
+    width); either is kept for this generation."""
     import numpy as np
 
     rows = store.rows(VECTORS_OF_PROJECT, (project,))
     blobs = [(int(mid), bytes(blob)) for mid, blob in rows if len(blob) == 4 * width]
-    if len(blobs) != len(rows):
-        return None  # vectors of another width: leave this store to SQL
+    if not rows or len(blobs) != len(rows):
+        return _keep(store, project, _Held(generation, None, None))
     ids = np.array([mid for mid, _ in blobs], dtype=np.int64)
     matrix = np.frombuffer(b"".join(blob for _, blob in blobs), dtype=np.float32).reshape(len(blobs), width)
-    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix)) if len(blobs) else np.zeros(0, dtype=np.float32)
+    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
     keep = norms > 0
-    held = _Held(generation, ids[keep], (matrix[keep] / norms[keep, None]).astype(np.float32))
+    return _keep(store, project, _Held(generation, ids[keep], (matrix[keep] / norms[keep, None]).astype(np.float32)))
+
+
+def _keep(store: Store, project: str, held: _Held) -> _Held:
     with _lock:
         _held.setdefault(store.conn, {})[project] = held
     return held

@@ -3,6 +3,7 @@
     scripts/eval [all|extraction|retrieval] [--backend rules,anthropic] [--real rules] [--cv] [--verbose]
     scripts/eval redaction [ARGS…]      → scripts/eval_redaction.py main(ARGS)
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
+    scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ import orjson
 
 from benchlib import docs
 
-from . import backends, dataset, extraction, realcv, realreport, realset, report, retrieval
+from . import backends, dataset, extraction, learnedcv, realcv, realreport, realset, report, retrieval
 
 RESULTS = docs.ROOT / ".bench" / "eval.json"
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scripts/eval", description="Loreline's extraction and retrieval evaluation.")
-    p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions"),
+    p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions", "learned"),
                    help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
     p.add_argument("--backend", default="rules,anthropic",
                    help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
@@ -52,6 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.what == "make-sessions":
         cases = dataset.write()
         print(f"wrote {len(cases)} cases to {dataset.SESSIONS} and {dataset.LABELS}")
+        return 0
+    if args.what == "learned":
+        rows = learnedcv.evaluate()
+        print(learnedcv.render(rows))
+        if not args.no_docs and rows:
+            docs.write_section("learned", learnedcv.markdown(rows), args.docs)
         return 0
     try:
         chosen = backends.select([n.strip() for n in args.backend.split(",") if n.strip()])

@@ -141,7 +141,8 @@ def held_out_scores(x: Any, items: list[Statement]) -> Any:
 def measure(name: str, scores: Any, items: list[Statement], labels: int) -> Row:
     order = sorted(range(len(items)), key=lambda i: -scores[i])
     at: dict[int, tuple[float, float]] = {}
-    best, hits, found = 0.0, 0, set()
+    best, hits = 0.0, 0
+    found: set[tuple[str, int, str]] = set()
     for rank, index in enumerate(order, start=1):
         hits += 1 if items[index].labels else 0
         found |= items[index].labels

@@ -238,10 +238,11 @@ def test_retrieval_scores_and_reciprocal_rank(tmp_path: Path) -> None:
             assert score.abstentions > 0 and score.paraphrases > 0
 
 
-def test_retrieval_set_paraphrases_share_no_content_word_with_their_answer() -> None:
+@pytest.mark.parametrize("spec_path", retrieval.SETS, ids=lambda p: p.name)
+def test_retrieval_set_paraphrases_share_no_content_word_with_their_answer(spec_path: Path) -> None:
     """The set's labels hold: a question marked `paraphrase` has no content word in common
     with any memory that answers it (so lexical search cannot find it by spelling)."""
-    spec = json.loads(retrieval.SPEC.read_text(encoding="utf-8"))
+    spec = json.loads(spec_path.read_text(encoding="utf-8"))
     text = {m["key"]: m["text"] for m in spec["memories"]}
     marked = [q for q in spec["questions"] if q.get("paraphrase")]
     assert len(marked) >= 20 and len(spec["questions"]) >= 40
@@ -296,8 +297,32 @@ def test_the_eval_command_writes_json_and_only_its_docs_section(tmp_path: Path,
     (rules_run,) = data["extraction"]
     assert rules_run["backend"] == "rules" and rules_run["expected"] >= 19
     assert 0 <= rules_run["precision"] <= 1 and rules_run["scope_errors"] == 0
-    assert len(data["retrieval"]["methods"]) >= 2
+    assert [r["name"] for r in data["retrieval"]] == ["retrieval.json", "retrieval2.json"]
+    assert all(len(r["methods"]) >= 2 for r in data["retrieval"])
     text = doc.read_text()
     assert "BENCH KEPT" in text and "<!-- eval:start -->" in text and "recall@5" in text
     assert "Extraction" in capsys.readouterr().out
     assert eval_main.main(["--backend", "nope"]) == 2
+
+
+def test_the_retrieval_set_checker_passes_both_sets_and_catches_a_broken_one(tmp_path: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    sys.path.insert(0, str(retrieval.SPEC.parent))
+    try:
+        import check_retrieval_set as checker
+    finally:
+        sys.path.remove(str(retrieval.SPEC.parent))
+    assert checker.main([str(p) for p in retrieval.SETS]) == 0
+    spec = json.loads(retrieval.SETS[1].read_text(encoding="utf-8"))
+    paraphrase = next(q for q in spec["questions"] if q.get("paraphrase"))
+    answer = next(m for m in spec["memories"] if m["key"] == paraphrase["relevant"][0])
+    paraphrase["q"] += " " + max(answer["text"].split(), key=len)  # now shares a content word with its answer
+    moved = next(q for q in spec["questions"] if q is not paraphrase)
+    moved["split"] = "tune" if moved["split"] == "test" else "test"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(spec), encoding="utf-8")
+    capsys.readouterr()
+    assert checker.main([str(broken)]) == 1
+    out = capsys.readouterr()
+    assert f"{paraphrase['q']!r}: paraphrase shares" in out.out + out.err
+    assert f"{moved['q']!r}: split should be" in out.out + out.err

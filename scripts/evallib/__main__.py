@@ -4,6 +4,7 @@
     scripts/eval redaction [ARGS…]      → scripts/eval_redaction.py main(ARGS)
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
     scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
+    scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ from pathlib import Path
 import orjson
 
 from benchlib import docs
+from loreline.recall import FUSIONS
 
-from . import backends, dataset, extraction, learnedcv, realcv, realreport, realset, report, retrieval
+from . import backends, dataset, extraction, fusiongrid, learnedcv, realcv, realreport, realset, report, retrieval
 
 RESULTS = docs.ROOT / ".bench" / "eval.json"
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scripts/eval", description="Loreline's extraction and retrieval evaluation.")
-    p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions", "learned"),
+    p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions", "learned", "fusion-grid"),
                    help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
     p.add_argument("--backend", default="rules,anthropic",
                    help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
@@ -54,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         cases = dataset.write()
         print(f"wrote {len(cases)} cases to {dataset.SESSIONS} and {dataset.LABELS}")
         return 0
+    if args.what == "fusion-grid":
+        raws = [raw for i, spec in enumerate(fusiongrid.sets())
+                for raw in fusiongrid.raw_tune_half(spec, Path(tempfile.mkdtemp(prefix=f"loreline-grid-{i}-")))]
+        print(fusiongrid.render(fusiongrid.grid(raws), len(raws), FUSIONS["minilm"]))
+        return 0
     if args.what == "learned":
         rows = learnedcv.evaluate()
         print(learnedcv.render(rows))
@@ -74,7 +81,7 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
     runs: list[extraction.Run] = []
     real: list[tuple[str, realset.HalfScore]] = []
     cv: tuple[list[realcv.GroupScore], realcv.GroupScore, dict[str, realcv.CueTally]] | None = None
-    result: retrieval.Result | None = None
+    results: list[retrieval.Result] = []
     cases = dataset.load()
     skipped = [b for b in chosen if b.make is None] if args.what in ("all", "extraction") else []
     try:
@@ -88,26 +95,26 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
                     if backend.name == "rules" and args.cv:
                         cv = realcv.cross_validate()
         if args.what in ("all", "retrieval"):
-            result = retrieval.evaluate(work / "home-retrieval")
+            results = [retrieval.evaluate(work / f"home-retrieval-{n}", spec) for n, spec in enumerate(retrieval.SETS)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started
     info = docs.machine()
-    print(report.render(runs, skipped, result, info, args.verbose))
+    print(report.render(runs, skipped, results, info, args.verbose))
     if real:
         print(realreport.render(real))
     if cv is not None:
         print(realcv.render(*cv))
     print(f"total {elapsed:.1f} s")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    document = report.as_json(runs, skipped, result, info, elapsed)
+    document = report.as_json(runs, skipped, results, info, elapsed)
     document["real"] = [{"backend": name, **realset.as_json(score)} for name, score in real]
     if cv is not None:
         document["real_cv"] = [realcv.as_json(group) for group in [*cv[0], cv[1]]]
     args.json.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
     if not args.no_docs:
         sessions = sum(len(c.sessions) for c in cases)
-        section = report.markdown(runs, skipped, result, info, elapsed, len(cases), sessions)
+        section = report.markdown(runs, skipped, results, info, elapsed, len(cases), sessions)
         if real:
             section += "\n" + realreport.markdown(real)
         if cv is not None:

@@ -10,6 +10,10 @@ counts as already shown). Reported: the share of questions whose answer is among
 and how many prompts no memory answers got anything (must be 0), for two halves: the floor
 (`recall.FLOOR`) was chosen on the first (the first 14 questions and `UNRELATED`); the second
 (the other 14 questions and `HELD_OUT_UNRELATED`, written before any run) was not looked at.
+A third figure comes from the second retrieval set (`retrieval2.json`, written after the floor
+was chosen): all its answerable questions, and its abstention questions as the prompts no memory
+answers; these are near the project's topics ("which css framework do we use?"), not unrelated
+chatter.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from loreline.embed import default_embedder
 from loreline.home import using as loreline_home
 from loreline.store import Store
 
-from .retrieval import SPEC, fill
+from .retrieval import SETS, SPEC, fill
 
 UNRELATED = (
     "What is the capital of France?",
@@ -78,8 +82,16 @@ def evaluate(seed: int = 7) -> dict[str, dict[str, float | int]]:
     with tempfile.TemporaryDirectory(prefix="loreline-prompt-eval-") as tmp, loreline_home(Path(tmp)):
         with Store() as store:
             keyed = fill(store, spec, seed, default_embedder())
-        return {"tuned half": _half(spec, keyed, questions[:TUNED], UNRELATED, "t"),
-                "held-out half": _half(spec, keyed, questions[TUNED:], HELD_OUT_UNRELATED, "h")}
+        out = {"tuned half": _half(spec, keyed, questions[:TUNED], UNRELATED, "t"),
+               "held-out half": _half(spec, keyed, questions[TUNED:], HELD_OUT_UNRELATED, "h")}
+    second = json.loads(SETS[1].read_text(encoding="utf-8"))
+    answerable = [q for q in second["questions"] if not q.get("abstain")]
+    near_topic = tuple(q["q"] for q in second["questions"] if q.get("abstain"))
+    with tempfile.TemporaryDirectory(prefix="loreline-prompt-eval-") as tmp, loreline_home(Path(tmp)):
+        with Store() as store:
+            keyed = fill(store, second, seed, default_embedder())
+        out["second set (held out)"] = _half(second, keyed, answerable, near_topic, "s")
+    return out
 
 
 def _half(spec: dict[str, Any], keyed: dict[int, tuple[str, str]], questions: list[dict[str, Any]],

@@ -37,6 +37,9 @@ from loreline.store import Store, search
 from .dataset import EVAL_DIR
 
 SPEC = EVAL_DIR / "retrieval.json"
+#: every retrieval set: the first, and a larger second one written after the embedder was chosen,
+#: without running anything on it (`tests/eval/check_retrieval_set.py` checks both)
+SETS = (SPEC, EVAL_DIR / "retrieval2.json")
 TOP = 5
 DEPTH = 10
 HALVES = ("tune", "test")
@@ -80,6 +83,7 @@ class Result:
     questions: int
     memories: int
     methods: list[MethodScore]
+    name: str = "retrieval.json"
 
 
 def candidates() -> dict[str, Callable[[], Embedder]]:
@@ -148,7 +152,7 @@ def evaluate(home: Path, spec_path: Path = SPEC, seed: int = 7,
                 methods.append(score("FTS only (bm25)", "—", by_fts, store, spec, keyed))
             for label, fn in methods_for(embedder).items():
                 methods.append(score(label, name, fn, store, spec, keyed))
-    return Result(len(spec["questions"]), memories, methods)
+    return Result(len(spec["questions"]), memories, methods, spec_path.name)
 
 
 def score(name: str, embedder: str, fn: Search, store: Store, spec: dict[str, Any],

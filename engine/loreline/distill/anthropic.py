@@ -36,12 +36,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any, NoReturn
+from typing import Any
 
 from ..config import Config
 from ..errors import AuthError, DistillError, ModelOutputError, RateLimitedError
 from ..models import KINDS, Candidate, Chunk, Evidence, Usage
 from . import ToolCaller, UsageMeter
+from .caller import MeteredCaller
 
 NAME = "anthropic"
 PROMPT_VERSION = "1"
@@ -115,8 +116,10 @@ class TooLongToWait(RateLimitedError):
         self.reason, self.seconds = reason, seconds
 
 
-class ModelClient:
+class ModelClient(MeteredCaller):
     """Forced tool calls against a Messages API endpoint; the SDK retries, we defer."""
+
+    SERVICE = "the Anthropic API"
 
     def __init__(self, settings: Settings, key: str, key_source: str, *, meter: UsageMeter | None = None) -> None:
         self.settings = settings
@@ -129,19 +132,15 @@ class ModelClient:
     def __repr__(self) -> str:  # never show the key
         return f"ModelClient(model={self.settings.model!r}, key from {self._key_source})"
 
-    def call_tool(self, tool: Mapping[str, Any], system: str, user: str, *,
-                  max_tokens: int | None = None) -> tuple[dict[str, Any], Usage]:
-        """Ask the model to answer by calling `tool`; returns the tool input and the tokens spent."""
-        if self._down is not None:
-            raise RateLimitedError(f"not tried: {self._down}")
-        if self.meter is not None:
-            self.meter.before_call()
-        message = self._send(request(tool, system, user, self.settings.model,
-                                     max_tokens or self.settings.max_output_tokens))
-        spent = _usage(message)
-        if self.meter is not None:
-            self.meter.record(spent)
-        return _tool_input(message, str(tool["name"])), spent
+    def _answer(self, tool: Mapping[str, Any], system: str, user: str, max_tokens: int) -> tuple[Any, Usage]:
+        message = self._send(request(tool, system, user, self.settings.model, max_tokens))
+        return message, _usage(message)
+
+    def _accept(self, answer: Any, tool: Mapping[str, Any]) -> dict[str, Any]:
+        return _tool_input(answer, str(tool["name"]))
+
+    def _max_output_tokens(self) -> int:
+        return self.settings.max_output_tokens
 
     def _send(self, body: dict[str, Any]) -> Any:
         sdk, errors = self._client()
@@ -185,10 +184,6 @@ class ModelClient:
         detail = _one_line(getattr(err, "api_message", None) or _error_type(err) or "")
         hint = "; check distill.model and distill.base_url" if status == 404 else ""
         raise DistillError(f"the Anthropic API refused the request (HTTP {status}: {detail}){hint}") from None
-
-    def _give_up(self, why: str) -> NoReturn:
-        self._down = f"the Anthropic API was unavailable earlier in this run ({why})"
-        raise RateLimitedError(f"the Anthropic API is unavailable ({why}); deferred: the next run retries")
 
 
 def auth_message(status: int, source: str) -> str:

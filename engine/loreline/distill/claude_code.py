@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..config import Config
-from ..errors import AuthError, ModelOutputError, RateLimitedError
+from ..errors import AuthError, ModelOutputError
 from ..models import Usage
 from . import UsageMeter
 from .anthropic import ToolDistiller
+from .caller import MeteredCaller
 
 NAME = "claude-code"
 SERVER = "loreline"
@@ -74,8 +75,10 @@ class _Outcome:
     result: dict[str, Any] = field(default_factory=dict)
 
 
-class CodeClient:
+class CodeClient(MeteredCaller):
     """Tool calls through the `claude` CLI and the user's login; satisfies `ToolCaller`."""
+
+    SERVICE = "Claude Code"
 
     def __init__(self, settings: CodeSettings, *, meter: UsageMeter | None = None) -> None:
         self.settings = settings
@@ -85,21 +88,18 @@ class CodeClient:
     def __repr__(self) -> str:
         return f"CodeClient(model={self.settings.model!r}, cli={str(self.settings.cli)!r})"
 
-    def call_tool(self, tool: Mapping[str, Any], system: str, user: str, *,
-                  max_tokens: int | None = None) -> tuple[dict[str, Any], Usage]:
-        """Ask Claude Code to answer by calling `tool`; returns the tool input and the tokens spent."""
-        if self._down is not None:
-            raise RateLimitedError(f"not tried: {self._down}")
-        if self.meter is not None:
-            self.meter.before_call()
-        outcome = self._run(tool, system, user, max_tokens or self.settings.max_output_tokens)
-        spent = usage_of(outcome.result)
-        if self.meter is not None:
-            self.meter.record(spent)
-        if not outcome.answers:
+    def _answer(self, tool: Mapping[str, Any], system: str, user: str, max_tokens: int) -> tuple[Any, Usage]:
+        outcome = self._run(tool, system, user, max_tokens)
+        return outcome, usage_of(outcome.result)
+
+    def _accept(self, answer: Any, tool: Mapping[str, Any]) -> dict[str, Any]:
+        if not answer.answers:
             raise ModelOutputError(f"the model answered without calling {tool['name']} "
-                                   f"(result {outcome.result.get('subtype', 'unknown')})")
-        return outcome.answers[0], spent
+                                   f"(result {answer.result.get('subtype', 'unknown')})")
+        return answer.answers[0]
+
+    def _max_output_tokens(self) -> int:
+        return self.settings.max_output_tokens
 
     def _run(self, tool: Mapping[str, Any], system: str, user: str, max_tokens: int) -> _Outcome:
         import anyio
@@ -159,9 +159,6 @@ class CodeClient:
                             "/login, or pick another backend with --backend") from None
         self._give_up(f"HTTP {status}: {detail}" if status else detail)
 
-    def _give_up(self, why: str) -> NoReturn:
-        self._down = f"Claude Code was unavailable earlier in this run ({why})"
-        raise RateLimitedError(f"Claude Code is unavailable ({why}); deferred: the next run retries")
 
 
 def child_env(settings: CodeSettings, max_tokens: int) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,35 @@ REAL = FIXTURES / "real"
 VENV_BIN = Path(sys.executable).parent
 
 
+#: hooks run by tests choose by words unless a test asks for the warm recall process
+#: (tests/test_warm_recall.py, tests/e2e_real): otherwise every SessionStart a test runs would
+#: leave a background process with the sentence model loaded
+PROMPT_RECALL_IN_TESTS = "words"
+WARM_IDLE_IN_TESTS = "20"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_warm_process_outlives_the_tests() -> Iterator[None]:
+    import time
+
+    started = time.time()
+    yield
+    import psutil
+
+    for proc in psutil.process_iter(["cmdline", "create_time"]):
+        try:
+            if "loreline_warm" in (proc.info["cmdline"] or []) and proc.info["create_time"] >= started - 1:
+                proc.kill()
+        except (psutil.Error, TypeError):
+            continue
+
+
 @pytest.fixture(autouse=True)
 def loreline_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "loreline-home"
     monkeypatch.setenv("LORELINE_HOME", str(home))
+    monkeypatch.setenv("LORELINE_PROMPT_RECALL", PROMPT_RECALL_IN_TESTS)
+    monkeypatch.setenv("LORELINE_WARM_IDLE_SECONDS", WARM_IDLE_IN_TESTS)
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("LORELINE_OFF", raising=False)

@@ -80,7 +80,8 @@ HOOK_TOOLS = {"bench.py": frozenset({"loreline.samples"})}
 #: the engine's inside, which a front end reaches only through `loreline.api`
 FRONT_END_FORBIDDEN = ("loreline.store", "loreline.pipeline", "loreline.beliefs", "loreline.recall",
                        "loreline.status", "loreline.vectors", "loreline.distill")
-FRONT_ENDS = [*sorted((ENGINE / "cli").glob("*.py")), *sorted((ROOT / "lsp" / "loreline_lsp").glob("*.py"))]
+FRONT_ENDS = [*sorted((ENGINE / "cli").glob("*.py")), *sorted((ROOT / "lsp" / "loreline_lsp").glob("*.py")),
+              *sorted((ROOT / "lsp" / "loreline_warm").glob("*.py"))]
 #: where SQL may be written: the store, and the hook's one read (documented in capture/hookread.py)
 SQL_HOMES = (ENGINE / "store", ENGINE / "capture" / "hookread.py")
 #: a statement as this code base writes them (keywords in capitals)

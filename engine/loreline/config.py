@@ -91,6 +91,12 @@ define("capture.failed_retention_days", Setting(int, 7, "days a failed capture j
 define("capture.max_attempts", Setting(int, 3, "failed attempts before a capture job is marked failed", minimum=1))
 define("capture.reconcile_tries", Setting(int, 5, "waits for a lagging transcript before importing what it has",
                                           minimum=0))
+define("capture.prompt_recall", Setting(str, "meaning", "how the prompt hook picks memories for each prompt: "
+                                        "meaning (a background process keeps the sentence model loaded; by "
+                                        "words until it is up), words (lexical only, no background process) "
+                                        "or off", choices=("meaning", "words", "off")))
+define("capture.warm_minutes", Setting(int, 30, "minutes the background recall process stays after the last "
+                                       "prompt it answered", minimum=1))
 TEAM_SHARE_POLICIES = ("approved", "pinned", "all")
 define("team.dsn", Setting(str, "", "the team's PostgreSQL (pgvector) server, without a password: "
                            "postgresql://user@host:5432/db (the password goes to the OS keyring)",

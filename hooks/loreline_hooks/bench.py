@@ -6,7 +6,8 @@ Runs in a throwaway HOME with `LORELINE_HOME` unset, as a user's hook runs (the 
 dirs are resolved, the config is absent). Measured: `Stop` (one spool file), `SessionStart`
 without a store, `SessionStart` injecting memories from a store filled by importing
 Loreline's bundled sample sessions, and `UserPromptSubmit` on that store for a prompt one
-memory answers (its lookup included) and for an unrelated prompt (nothing added). The store is filled by the `loreline` CLI in a
+memory answers (its lookup included) and for an unrelated prompt (nothing added), by words and
+by meaning (the warm recall process answering; it is started and waited for first). The store is filled by the `loreline` CLI in a
 subprocess, so this module itself stays standard-library only. The budget is a median of
 40 ms (DESIGN §7); this reports, it does not judge.
 """
@@ -77,6 +78,7 @@ def measure(runs: int = 40) -> dict[str, dict[str, float]]:
         hook = hook_command()
         stop = json.dumps({"session_id": "bench-session", "transcript_path": str(project / "s.jsonl"),
                            "cwd": str(project), "hook_event_name": "Stop", "last_assistant_message": "Done." * 40})
+        env["LORELINE_PROMPT_RECALL"] = "words"  # no warm process until the prompts by meaning
         results = {"python -c pass": time_runs([sys.executable, "-c", "pass"], b"", env, runs),
                    "Stop": time_runs([*hook, "Stop"], stop.encode(), env, runs)}
         start = {"session_id": "bench-session", "cwd": str(project), "hook_event_name": "SessionStart"}
@@ -93,16 +95,32 @@ def measure(runs: int = 40) -> dict[str, dict[str, float]]:
 
 
 def _prompts(hook: list[str], env: dict[str, str], cwd: str, runs: int) -> dict[str, dict[str, float]]:
-    """UserPromptSubmit timings; each run is a new session, so the memory is added every time."""
+    """UserPromptSubmit timings, by words and by meaning (the warm process answering; started
+    and waited for first); each run is a new session, so the memory is added every time."""
     found: dict[str, dict[str, float]] = {}
-    for label, prompt in (("relevant", RELEVANT_PROMPT), ("unrelated", UNRELATED_PROMPT)):
-        payload = {"cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
-        stdins = [json.dumps({**payload, "session_id": f"bench-{label}-{n}"}).encode() for n in range(runs + 1)]
-        name = f"UserPromptSubmit ({label})"
-        found[name] = time_runs([*hook, "UserPromptSubmit"], stdins[:-1], env, runs)
-        shown = subprocess.run([*hook, "UserPromptSubmit"], input=stdins[-1], capture_output=True, env=env, check=False)
-        found[name]["output_chars"] = len(shown.stdout)
+    for how, suffix in (("words", ""), ("meaning", ", warm")):
+        mode = {**env, "LORELINE_PROMPT_RECALL": how}
+        if how == "meaning" and not warm_up(mode):
+            continue
+        for label, prompt in (("relevant", RELEVANT_PROMPT), ("unrelated", UNRELATED_PROMPT)):
+            payload = {"cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+            stdins = [json.dumps({**payload, "session_id": f"bench-{how}-{label}-{n}"}).encode()
+                      for n in range(runs + 1)]
+            name = f"UserPromptSubmit ({label}{suffix})"
+            found[name] = time_runs([*hook, "UserPromptSubmit"], stdins[:-1], mode, runs)
+            shown = subprocess.run([*hook, "UserPromptSubmit"], input=stdins[-1], capture_output=True, env=mode,
+                                   check=False)
+            found[name]["output_chars"] = len(shown.stdout)
     return found
+
+
+def warm_up(env: dict[str, str], seconds: float = 120.0) -> bool:
+    """Start the warm recall process for the home `env` names and wait until it listens."""
+    code = ("import sys, time\nfrom loreline_hooks import warm\nwarm.start()\n"
+            f"end = time.monotonic() + {seconds}\n"
+            "while not warm.listening() and time.monotonic() < end:\n    time.sleep(0.05)\n"
+            "sys.exit(0 if warm.listening() else 1)\n")
+    return subprocess.run([sys.executable, "-c", code], env=env, check=False).returncode == 0
 
 
 def main(argv: list[str] | None = None) -> int:

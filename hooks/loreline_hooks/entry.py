@@ -67,8 +67,10 @@ def _run(args: list[str]) -> None:
         return
     if event == "SessionStart":
         _session_start(cwd, settings.session_start_chars, _text(payload.get("session_id"), 256))
+        if capture.prompt_recall(settings) == "meaning":
+            _warm_up()
     elif event == "UserPromptSubmit":
-        _prompt(payload, cwd)
+        _prompt(payload, cwd, capture.prompt_recall(settings))
     elif event in RECORDED:
         _record(event, payload, cwd, settings)
 
@@ -136,11 +138,21 @@ def _session_start(cwd: str, limit: int, session_id: str | None) -> None:
     _print(text)
 
 
-def _prompt(payload: dict[str, Any], cwd: str) -> None:
+def _warm_up() -> None:
+    """Start the warm recall process for this session's prompts (after the block is printed)."""
+    from . import warm
+
+    try:
+        warm.start()
+    except Exception as err:  # no process: prompts are answered by words
+        spool.log_error("SessionStart", err)
+
+
+def _prompt(payload: dict[str, Any], cwd: str, how: str) -> None:
     from . import recall
 
     try:
-        text = recall.output(payload, cwd)
+        text = recall.output(payload, cwd, how)
     except Exception as err:  # a missing, busy or damaged store: add nothing to the prompt
         spool.log_error("UserPromptSubmit", err)
         return

@@ -35,6 +35,7 @@ MAX_TERMS = 24
 MAX_PROMPT_CHARS = 4000
 MAX_ROWS = 3000
 CANDIDATES = 20
+WARM_LIMIT = 10  #: most notes asked of the warm process (`loreline_warm.server.MAX_LIMIT`)
 #: the share of the prompt's word weight a memory must hold (set on half of the retrieval
 #: eval set; `python -m evallib.prompt_recall` reports the other half)
 FLOOR = 0.3
@@ -89,6 +90,18 @@ def relevant(total: int, counts: dict[str, int],
     return [row for share, _, row in sorted(shares, key=lambda s: (-s[0], s[1])) if share >= FLOOR]
 
 
+def by_meaning(project: str, prompt: str, seen: int, words: list[int]) -> list[tuple[int, str, str]] | None:
+    """The warm process's notes (enough to fill the block past those already shown), or None
+    when it cannot answer now; `words`: the memories the prompt's words chose, which the warm
+    process keeps at a lower similarity. A prompt that found no process running starts one."""
+    from . import warm
+
+    rows, reachable = warm.ask(project, prompt[:MAX_PROMPT_CHARS], min(MAX_MEMORIES + seen, WARM_LIMIT), words)
+    if not reachable:
+        warm.start()
+    return rows
+
+
 def pick(rows: list[tuple[int, str, str]], seen: set[int]) -> list[tuple[int, str, str]]:
     """At most `MAX_MEMORIES` not yet shown in the session, within `MAX_CHARS` of lines."""
     chosen: list[tuple[int, str, str]] = []
@@ -114,21 +127,30 @@ def render(rows: list[tuple[int, str, str]]) -> str:
     return "\n".join([context.OPEN, HEADER, *(line(r) for r in rows), context.CLOSE])
 
 
-def output(payload: dict[str, Any], cwd: str) -> str | None:
-    """The hook's stdout JSON for UserPromptSubmit, or None when nothing relevant is new."""
+def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | None:
+    """The hook's stdout JSON for UserPromptSubmit, or None when nothing relevant is new.
+    `how` is `capture.prompt_recall`: "meaning" asks the warm process first (`warm`) and chooses
+    by words when it cannot answer; "words" only by words; "off" adds nothing."""
     prompt = payload.get("prompt")
     session_id = payload.get("session_id")
-    words = terms(prompt) if isinstance(prompt, str) else []
+    words = terms(prompt) if isinstance(prompt, str) and how != "off" else []
     db = os.path.abspath(home.db_path())
-    if not words or not os.path.isfile(db):
+    if not words or not isinstance(prompt, str) or not os.path.isfile(db):
         return None
-    from loreline.capture.hookread import prompt_candidates
     from loreline.project import project_key
 
-    cache = str(home.state_dir() / "prompt-index")
-    total, counts, ranked = prompt_candidates(db, project_key(cwd), words, MAX_ROWS, CANDIDATES, cache)
+    project = project_key(cwd)
     session = session_id if isinstance(session_id, str) and session_id else None
-    chosen = pick(relevant(total, counts, ranked), injected.read(session) if session else set())
+    seen = injected.read(session) if session else set()
+    from loreline.capture.hookread import prompt_candidates
+
+    cache = str(home.state_dir() / "prompt-index")
+    total, counts, ranked = prompt_candidates(db, project, words, MAX_ROWS, CANDIDATES, cache)
+    rows = relevant(total, counts, ranked)
+    if how == "meaning":  # the warm process's answer, when it gives one, replaces the words' choice
+        meant = by_meaning(project, prompt, len(seen), [row[0] for row in rows])
+        rows = rows if meant is None else meant
+    chosen = pick(rows, seen)
     if not chosen:
         return None
     if session:

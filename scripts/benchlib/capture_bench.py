@@ -2,8 +2,9 @@
 
 Uses `loreline_hooks.bench.measure`: each figure is the median of many cold process starts
 with a throwaway HOME (the floor is the interpreter's own start-up, measured in the same run).
-Per-prompt recall (`UserPromptSubmit`) is timed on the sample store and on a project of
-`PROMPT_MEMORIES` generated memories, its lookup included.
+Per-prompt recall (`UserPromptSubmit`) is timed on the sample store, by words and by meaning
+(the warm recall process answering), and by words on a project of `PROMPT_MEMORIES` generated
+memories, its lookup included.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ def hook_wall(ctx: Context) -> list[Row]:
     figure = (f"Stop median {stop:.1f} ms, SessionStart with memories {start:.1f} ms "
               f"(floor `python -c pass` {floor:.1f} ms; {stop / floor:.1f}×)")
     hit, miss = middle("UserPromptSubmit (relevant)"), middle("UserPromptSubmit (unrelated)")
+    warm_hit, warm_miss = middle("UserPromptSubmit (relevant, warm)"), middle("UserPromptSubmit (unrelated, warm)")
     big_hit, big_miss = _large_project(ctx)
-    worst = max(hit, miss, big_hit, big_miss)
-    prompt = (f"relevant {hit:.1f} ms, unrelated {miss:.1f} ms on the sample store; {big_hit:.1f} / "
+    worst = max(hit, miss, warm_hit, warm_miss, big_hit, big_miss)
+    prompt = (f"by meaning (warm process) relevant {warm_hit:.1f} ms, unrelated {warm_miss:.1f} ms; by words "
+              f"relevant {hit:.1f} ms, unrelated {miss:.1f} ms on the sample store, {big_hit:.1f} / "
               f"{big_miss:.1f} ms over {PROMPT_MEMORIES} memories (floor `python -c pass` {floor:.1f} ms)")
     return [Row("hook entry, wall", figure, max(stop, start), "ms", "median ≤ 40 ms",
                 max(stop, start) <= BUDGET_MS, len(rounds), detail=results,
@@ -52,6 +55,7 @@ def _large_project(ctx: Context) -> tuple[float, float]:
     home = ctx.work / "prompt-home"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["LORELINE_HOME"] = str(home)
+    env["LORELINE_PROMPT_RECALL"] = "words"
     rng = random.Random(ctx.seed)
     with ctx.step(f"filling a project with {PROMPT_MEMORIES} memories"):
         target = _fill(home, rng)

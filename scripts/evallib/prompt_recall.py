@@ -1,6 +1,6 @@
 """Per-prompt recall (the UserPromptSubmit hook's choice) on the retrieval eval set.
 
-    PYTHONPATH=scripts .venv/bin/python -m evallib.prompt_recall
+    PYTHONPATH=scripts .venv/bin/python -m evallib.prompt_recall [--warm-grid]
 
 The store is filled as `evallib.retrieval` fills it (the 24 answering memories, a second
 project, 400 distractors sharing the everyday vocabulary); each question then goes through
@@ -14,6 +14,10 @@ A third figure comes from the second retrieval set (`retrieval2.json`, written a
 was chosen): all its answerable questions, and its abstention questions as the prompts no memory
 answers; these are near the project's topics ("which css framework do we use?"), not unrelated
 chatter.
+
+By meaning (the warm process, `recall.for_prompt`): the floor was chosen on the retrieval sets'
+tuning halves (`--warm-grid`, with `UNRELATED` and the tuning abstentions); the default run reports
+their test halves, with `HELD_OUT_UNRELATED` and the test abstentions as the prompts no memory answers.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ _SHOWN = re.compile(r"^- #(\d+) ", re.M)
 def shown(prompt: str, project: str, session: str) -> list[int]:
     from loreline_hooks import recall
 
-    out = recall.output({"session_id": session, "prompt": prompt}, project)
+    out = recall.output({"session_id": session, "prompt": prompt}, project, "words")
     return [int(i) for i in _SHOWN.findall(json.loads(out)["hookSpecificOutput"]["additionalContext"])] if out else []
 
 
@@ -109,6 +113,80 @@ def _half(spec: dict[str, Any], keyed: dict[int, tuple[str, str]], questions: li
             "unrelated_prompts": len(unrelated), "unrelated_with_memories": noisy}
 
 
+
+
+# --- the warm path: recall by meaning in a running process (`loreline_warm`) -------------------
+
+def warm_shown(store: Store, prompt: str, project: str, floors: tuple[float, float]) -> list[int]:
+    """What the hook adds by meaning (`floors`: the floor, and the one for memories its words chose)."""
+    from loreline import home
+    from loreline.capture.hookread import prompt_candidates
+    from loreline.recall import for_prompt
+    from loreline_hooks import recall as hook
+
+    words: list[int] = []
+    if terms := hook.terms(prompt):
+        cache = str(home.state_dir() / "prompt-index")
+        total, counts, ranked = prompt_candidates(str(home.db_path()), project, terms, hook.MAX_ROWS,
+                                                  hook.CANDIDATES, cache)
+        words = [row[0] for row in hook.relevant(total, counts, ranked)]
+    found = for_prompt(store, prompt, project, floor=floors[0], word_floor=floors[1], words=words,
+                       limit=hook.MAX_MEMORIES)
+    return [hit.memory.id for hit, _ in found or []]
+
+
+def warm_halves(floors: tuple[tuple[float, float], ...], seed: int = 7, halves: tuple[str, ...] = ("tune",),
+                words_too: bool = False) -> dict[str, Any]:
+    """Per floor and retrieval-set half: hit@3, precision and the prompts with no answer that got a
+    memory (the unrelated prompts and the set's abstention questions). Floors are chosen on the
+    `tune` halves (with `UNRELATED`); the `test` halves go with `HELD_OUT_UNRELATED`."""
+    out: dict[str, Any] = {}
+    for number, spec_path in enumerate(SETS, start=1):
+        spec = json.loads(spec_path.read_text(encoding="utf-8"))
+        with tempfile.TemporaryDirectory(prefix="loreline-prompt-eval-") as tmp, loreline_home(Path(tmp)):
+            with Store() as store:
+                keyed = fill(store, spec, seed, default_embedder())
+                for half in halves:
+                    asked = [q for q in spec["questions"] if q["split"] == half]
+                    chatter = UNRELATED if half == "tune" else HELD_OUT_UNRELATED
+                    unanswered = tuple(q["q"] for q in asked if q.get("abstain")) + (chatter if number == 1 else ())
+                    answerable = [q for q in asked if not q.get("abstain")]
+                    for floor in floors:
+                        out[f"set {number} {half}, by meaning at {floor[0]}, worded at {floor[1]}"] = _warm_half(
+                            store, spec, keyed, answerable, unanswered, floor)
+                    if words_too:
+                        out[f"set {number} {half}, by words"] = _half(spec, keyed, answerable, unanswered,
+                                                                      f"w{number}{half}")
+    return out
+
+
+def _warm_half(store: Store, spec: dict[str, Any], keyed: dict[int, tuple[str, str]],
+               questions: list[dict[str, Any]], unanswered: tuple[str, ...],
+               floor: tuple[float, float]) -> dict[str, float | int]:
+    hits = added = answering = 0
+    for question in questions:
+        keys = [keyed.get(i, ("", ""))[0] for i in warm_shown(store, question["q"], spec["project"], floor)]
+        relevant = set(question["relevant"])
+        hits += bool(relevant & set(keys))
+        added += len(keys)
+        answering += sum(1 for k in keys if k in relevant)
+    noisy = sum(1 for p in unanswered if warm_shown(store, p, spec["project"], floor))
+    return {"questions": len(questions), "hit_at_3": round(hits / len(questions), 3) if questions else 0.0,
+            "precision": round(answering / added, 3) if added else 0.0, "added": added,
+            "unanswered_prompts": len(unanswered), "unanswered_with_memories": noisy}
+
+
+#: (floor, floor for the memories the hook's words chose); 1.0 turns the second off
+WARM_FLOORS = tuple((floor, worded) for floor in (0.4, 0.45, 0.5) for worded in (1.0, 0.3, 0.35, 0.4))
+
 if __name__ == "__main__":
-    json.dump(evaluate(), sys.stdout, indent=2)
+    from loreline.recall import PROMPT_FLOOR, PROMPT_WORD_FLOOR
+
+    if "--warm-grid" in sys.argv[1:]:  # choosing the floor: tuning halves only
+        json.dump(warm_halves(WARM_FLOORS, halves=("tune",)), sys.stdout, indent=2)
+    else:
+        json.dump({"by words, as tuned": evaluate(),
+                   "test halves, both ways": warm_halves(((PROMPT_FLOOR, PROMPT_WORD_FLOOR),), halves=("test",),
+                                                                words_too=True)},
+                  sys.stdout, indent=2)
     print()

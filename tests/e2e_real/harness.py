@@ -171,7 +171,9 @@ class Sandbox:
         path += ["/usr/local/bin", "/usr/bin", "/bin"]
         env = {"PATH": os.pathsep.join(dict.fromkeys(path)), "HOME": str(self.home), "LANG": "C.UTF-8",
                "TERM": "dumb", "LORELINE_HOME": str(self.loreline_home), "CODEX_HOME": str(self.codex_home),
-               "TMPDIR": str(self.root / "tmp")}
+               "TMPDIR": str(self.root / "tmp"),
+               # a warm recall process a hook starts leaves a minute after the last prompt
+               "LORELINE_WARM_IDLE_SECONDS": "60"}
         (self.root / "tmp").mkdir(exist_ok=True)
         if not self.isolation.netns:
             env.update({"HTTP_PROXY": DEAD_PROXY, "HTTPS_PROXY": DEAD_PROXY, "http_proxy": DEAD_PROXY,
@@ -191,6 +193,16 @@ class Sandbox:
         if check:
             assert done.returncode == 0, f"loreline {' '.join(args)} exited {done.returncode}: {done.stderr.strip()}"
         return done
+
+    def warm(self, *, start: bool) -> bool:
+        """Whether the warm recall process answers for this sandbox's home (after starting it and
+        waiting up to a minute, with `start`)."""
+        code = ("import sys, time\nfrom loreline_hooks import warm\n"
+                + ("warm.start()\nend = time.monotonic() + 60\n"
+                   "while not warm.listening() and time.monotonic() < end:\n    time.sleep(0.1)\n" if start else "")
+                + "sys.exit(0 if warm.listening() else 1)\n")
+        return subprocess.run([sys.executable, "-c", code], env=self.loreline_env(), cwd=self.repo,
+                              timeout=120).returncode == 0
 
     def loreline_json(self, *args: str) -> Any:
         return json.loads(self.loreline(*args, "--json").stdout)

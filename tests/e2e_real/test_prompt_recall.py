@@ -6,7 +6,9 @@ nothing for an unrelated prompt.
 The store holds a preference, a decision and a fact, imported from a session in the project;
 `capture.session_start_chars = 400` lets SessionStart show only the preference, so what the
 decision's words bring is per-prompt recall's doing, and the preference (already shown at
-SessionStart) must not come again though the prompt names it.
+SessionStart) must not come again though the prompt names it. The warm recall process is started
+and waited for before the first session, so the prompts are answered by meaning (`loreline_warm`):
+the decision comes because the prompt's words chose it and it is near the prompt in meaning.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Story:
     box: Sandbox
     ids: dict[str, int] = field(default_factory=dict)
     runs: dict[str, Run] = field(default_factory=dict)
+    warm: bool = False
 
     def __repr__(self) -> str:
         return f"Story({self.box.root})"
@@ -69,6 +72,7 @@ def tell(story: Story) -> Story:
     box.loreline("connect", "claude-code")
     (box.codex_home / "config.toml").write_text(USER_CONFIG, encoding="utf-8")
     box.loreline("connect", "codex")
+    story.warm = box.warm(start=True)  # the sessions' prompts are answered by meaning
     for step, prompt in (("relevant", RELEVANT), ("unrelated", UNRELATED)):
         story.runs[f"claude-{step}"] = box.claude(f"claude-{step}", ["-p", prompt, "--output-format", "json"],
                                                   REPLIES).check()
@@ -99,6 +103,13 @@ def test_the_request_after_a_prompt_carries_the_memory_it_is_about(story: Story,
         assert f"#{story.ids[PREFERENCE]} " not in recall[: recall.find("loreline-memories>")], \
             "the preference SessionStart showed came again"
         assert FACT not in recall[: recall.find("loreline-memories>")]
+
+
+def test_the_prompts_were_answered_by_the_warm_recall_process(story: Story) -> None:
+    assert story.warm, "the warm recall process did not start"
+    assert story.box.warm(start=False), "the warm recall process did not stay up through the sessions"
+    errors = story.box.loreline_home / "state" / "hook-errors.log"
+    assert not errors.exists() or "UserPromptSubmit" not in errors.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("client", "api"), [("claude", "anthropic"), ("codex", "openai")])

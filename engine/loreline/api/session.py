@@ -7,7 +7,7 @@ answer is a model noun (`Memory`, `RecallHit`, `Conflict`) or a result of `api.r
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -18,7 +18,7 @@ from .. import status as facts
 from ..beliefs import conflicts, curate, review
 from ..models import Memory, RecallHit
 from ..project import project_key
-from ..recall import USER_SCOPE, recall
+from ..recall import USER_SCOPE, for_prompt, recall
 from ..store import Store, anchors, search
 from ..store import conflicts as conflict_rows
 from ..store import memories as rows
@@ -66,6 +66,13 @@ class Loreline:
 
     def recall(self, project: str, query: str, *, limit: int = 10, include_inactive: bool = False) -> list[RecallHit]:
         return recall(self.store, query, project, limit=limit, include_inactive=include_inactive)
+
+    def prompt_notes(self, project: str, prompt: str, *, limit: int = 3,
+                     words: Sequence[int] = ()) -> list[tuple[RecallHit, float]] | None:
+        """The few memories a prompt bears on, with their similarity (None: the store's embedder
+        does not compare meaning); `words`: the memories chosen by the prompt's words. See
+        `recall.for_prompt`."""
+        return for_prompt(self.store, prompt, project, limit=limit, words=words)
 
     def file_memories(self, project: str, file_path: str) -> list[Memory]:
         """Active memories tied to a file, named relative to the project or as given."""

@@ -60,7 +60,8 @@ class Settings:
     """The `[capture]` settings with their defaults (a plain class: no dataclasses import)."""
 
     __slots__ = ("mode", "exclude", "include", "session_start_chars", "spool_max_mb",
-                 "failed_retention_days", "max_attempts", "reconcile_tries", "review")
+                 "failed_retention_days", "max_attempts", "reconcile_tries", "review", "prompt_recall",
+                 "warm_minutes")
 
     def __init__(self) -> None:
         self.mode = "all"
@@ -73,6 +74,11 @@ class Settings:
         self.reconcile_tries = 5
         #: "ask": what background capture learns waits in the review inbox (held) until approved
         self.review = "auto"
+        #: how UserPromptSubmit chooses: "meaning" (the warm recall process, words until it is up),
+        #: "words" (lexical only, no background process) or "off"
+        self.prompt_recall = "meaning"
+        #: minutes the warm recall process stays after the last prompt it answered
+        self.warm_minutes = 30
 
     @property
     def spool_max_bytes(self) -> int:
@@ -81,7 +87,8 @@ class Settings:
 
 #: whole-number keys and their minimum (the same rules as `config.SCHEMA`)
 _INT_KEYS = {"session_start_chars": 0, "spool_max_mb": 1, "failed_retention_days": 0, "max_attempts": 1,
-             "reconcile_tries": 0}
+             "reconcile_tries": 0, "warm_minutes": 1}
+PROMPT_RECALL = ("meaning", "words", "off")
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -154,6 +161,11 @@ def _settings_from(table: dict[str, Any], path: Path) -> Settings:
     if review not in ("auto", "ask"):
         raise ConfigError(f"{path}: capture.review must be \"auto\" or \"ask\", not {review!r}")
     settings.review = review
+    prompt_recall = table.get("prompt_recall", settings.prompt_recall)
+    if prompt_recall not in PROMPT_RECALL:
+        raise ConfigError(f"{path}: capture.prompt_recall must be one of {', '.join(PROMPT_RECALL)}, "
+                          f"not {prompt_recall!r}")
+    settings.prompt_recall = prompt_recall
     for key in ("exclude", "include"):
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -172,6 +184,13 @@ def opted_out(environ: dict[str, str] | os._Environ[str] | None = None) -> bool:
     """True when `LORELINE_OFF` asks for no capture in this session."""
     value = (environ if environ is not None else os.environ).get("LORELINE_OFF", "")
     return value.strip().lower() in _OFF_VALUES
+
+
+def prompt_recall(settings: Settings, environ: dict[str, str] | os._Environ[str] | None = None) -> str:
+    """How this session's prompt hook chooses: `LORELINE_PROMPT_RECALL` (meaning, words or off)
+    when set to one of those, else `capture.prompt_recall`."""
+    value = (environ if environ is not None else os.environ).get("LORELINE_PROMPT_RECALL", "").strip().lower()
+    return value if value in PROMPT_RECALL else settings.prompt_recall
 
 
 def captured(settings: Settings, cwd: str | None) -> bool:

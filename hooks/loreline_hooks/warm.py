@@ -1,0 +1,172 @@
+"""The prompt hook's side of warm recall: ask the running recall process, or start it.
+
+Loading the sentence model takes longer than a prompt hook may (about a quarter second, plus
+numpy), so recall by meaning runs in a background process (`loreline_warm`) that keeps the model
+and the store open and answers on a Unix socket in the state dir. The hook:
+- asks it (`ask`) with a hard deadline (`DEADLINE`); any failure (no process, a stale socket,
+  no answer in time, a malformed answer) returns None and the hook chooses by words instead;
+- starts it (`start`) at SessionStart and whenever a prompt found none running, at most once per
+  `RESPAWN_SECONDS` (a process that cannot start is not retried on every prompt). It runs
+  detached, in its own session, with the assistant's credentials removed from its environment,
+  and leaves by itself after `capture.warm_minutes` without a prompt.
+
+Only the person who owns the state dir can reach the socket: it sits in the private state dir,
+or, when that path is too long for a socket address, in a private folder of their own under the
+temporary directory (checked to be theirs and closed to others before use).
+Standard library only: this module is imported by the hook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import sys
+import time
+
+from loreline import home
+
+SOCKET_NAME = "recall.sock"
+SPAWN_MARK = "recall.spawned"
+DEADLINE = 0.25  #: seconds the hook waits for an answer, connecting included
+RESPAWN_SECONDS = 30.0
+MAX_ANSWER = 1 << 20
+MAX_ADDRESS = 100  #: longest socket path used as is (the OS limit is 104 to 108 bytes)
+
+TYPE_CHECKING = False  # importing typing costs the hook milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def supported() -> bool:
+    return hasattr(socket, "AF_UNIX")
+
+
+def socket_path() -> str:
+    """Where the warm process listens: the state dir, or a private short folder for long paths."""
+    path = os.path.join(os.path.abspath(home.state_dir()), SOCKET_NAME)
+    if len(os.fsencode(path)) <= MAX_ADDRESS:
+        return path
+    import tempfile
+
+    folder = os.path.join(tempfile.gettempdir(), f"loreline-{os.getuid()}")
+    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return os.path.join(folder, f"{digest}.sock")
+
+
+def private_folder(path: str) -> bool:
+    """Make sure the socket's folder exists, is a real folder of this user and is closed to others."""
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    import stat
+
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+
+
+def ask(project: str, prompt: str, limit: int, words: list[int] | None = None) -> tuple[list[tuple[int, str, str]] | None, bool]:
+    """(rows, reachable): the warm process's notes for `prompt`, most relevant first, or None when
+    it gave none usable (then choose by words); `words` are the memories the prompt's words chose;
+    `reachable` is False when no process listens."""
+    if not supported():
+        return None, True
+    deadline = time.monotonic() + DEADLINE
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        client.settimeout(DEADLINE)
+        try:
+            client.connect(socket_path())
+        except (FileNotFoundError, ConnectionRefusedError):
+            return None, False
+        request = {"v": 1, "project": project, "prompt": prompt, "limit": limit, "words": words or []}
+        client.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+        answer = _read_line(client, deadline)
+    except OSError:
+        return None, True
+    finally:
+        client.close()
+    return _rows(answer), True
+
+
+def _read_line(client: socket.socket, deadline: float) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no answer in time")
+        client.settimeout(left)
+        chunk = client.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if chunk.endswith(b"\n") or size > MAX_ANSWER:
+            break
+    return b"".join(chunks)
+
+
+def _rows(answer: bytes) -> list[tuple[int, str, str]] | None:
+    try:
+        data: Any = json.loads(answer)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("ok") is not True or data.get("meaning") is not True:
+        return None
+    notes = data.get("notes")
+    if not isinstance(notes, list):
+        return None
+    rows = []
+    for note in notes:
+        if (isinstance(note, list) and len(note) >= 3 and isinstance(note[0], int) and isinstance(note[1], str)
+                and isinstance(note[2], str)):
+            rows.append((note[0], note[1], note[2]))
+    return rows
+
+
+def start() -> bool:
+    """Start the warm process unless one answers or one was started moments ago."""
+    if not supported() or not os.path.isfile(home.db_path()):
+        return False
+    mark = home.state_dir() / SPAWN_MARK
+    try:
+        if time.time() - os.stat(mark).st_mtime < RESPAWN_SECONDS:
+            return False
+    except OSError:
+        pass
+    if listening():
+        return False
+    try:
+        home.write_private(mark, str(os.getpid()))
+    except OSError:
+        return False
+    import subprocess
+
+    from .launch import worker_env
+
+    subprocess.Popen(
+        [sys.executable, "-P", "-m", "loreline_warm"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        close_fds=True, start_new_session=True, cwd=home.ensure_private_dir(home.data_dir()),
+        env=worker_env(os.environ),
+    )
+    return True
+
+
+def listening() -> bool:
+    """True when something accepts connections on the socket right now."""
+    if not supported():
+        return False
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(0.05)
+    try:
+        probe.connect(socket_path())
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True

@@ -1,0 +1,1 @@
+"""Loreline's warm recall process: the sentence model kept loaded for the prompt hook."""

@@ -1,0 +1,5 @@
+import sys
+
+from loreline_warm.server import main
+
+sys.exit(main())

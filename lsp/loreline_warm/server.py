@@ -1,0 +1,192 @@
+"""`python -m loreline_warm`: answer the prompt hook's recall questions by meaning, warm.
+
+The prompt hook cannot load the sentence model within its budget, so this process keeps the
+model and the store open and answers one question per connection on a Unix socket
+(`loreline_hooks.warm.socket_path()`): one JSON line in,
+`{"v": 1, "project": KEY, "prompt": TEXT, "limit": N, "words": [IDS]}` (`words`: the memories the
+hook chose by the prompt's words), one JSON line out, `{"ok": true, "meaning": true, "notes":
+[[id, kind, text, similarity], …]}` (the engine's `Loreline.prompt_notes`, `recall.for_prompt`).
+`"meaning": false` says the store's embedder compares spelling only, and the hook then chooses by
+words; a bad request gets `{"ok": false, "error": …}` and the process carries on.
+
+One process per state dir: the first takes `recall.lock` and the others leave at once. It
+leaves by itself after `capture.warm_minutes` without a question (`LORELINE_WARM_IDLE_SECONDS`
+overrides that, for tests), and at once when its socket file is removed or replaced (the home
+it serves is gone). The socket is created closed to everyone but its owner. Errors go to the
+hooks' error log, never to a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from loreline import capture, home
+from loreline.api import Loreline
+from loreline.errors import ConfigError
+from loreline_hooks import spool, warm
+
+MAX_REQUEST = 64 * 1024
+MAX_LIMIT = 10
+MAX_WORDS = 50
+READ_SECONDS = 2.0
+TICK_SECONDS = 1.0
+LOCK_NAME = "recall.lock"
+
+
+def main() -> int:
+    try:
+        return serve()
+    except Exception as err:  # a detached process: the log is the only place to say it
+        spool.log_error("warm", err)
+        return 1
+
+
+def serve() -> int:
+    state = home.ensure_private_dir(home.state_dir())
+    if not warm.supported() or not home.db_path().is_file():
+        return 0
+    lock = FileLock(str(state / LOCK_NAME))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return 0  # another warm process serves this state dir
+    try:
+        with Loreline() as api:
+            api.prompt_notes("(warm-up)", "warm up")  # load the model before the first question
+            path = warm.socket_path()
+            if not warm.private_folder(path):
+                return 1
+            with _listen(path) as listener:
+                _loop(api, listener, path)
+    finally:
+        lock.release()
+    return 0
+
+
+class _listen:
+    """A listening socket at `path` (a stale file there is replaced), removed again on exit."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.inode = 0
+
+    def __enter__(self) -> socket.socket:
+        try:
+            os.unlink(self.path)  # we hold the lock: whatever is there is a dead process's
+        except FileNotFoundError:
+            pass
+        old = os.umask(0o177)
+        try:
+            self.sock.bind(self.path)
+        finally:
+            os.umask(old)
+        os.chmod(self.path, 0o600)
+        self.inode = os.stat(self.path).st_ino
+        self.sock.listen(16)
+        self.sock.settimeout(TICK_SECONDS)
+        return self.sock
+
+    def __exit__(self, *exc: object) -> None:
+        self.sock.close()
+        try:
+            if os.stat(self.path).st_ino == self.inode:
+                os.unlink(self.path)
+        except OSError:
+            pass
+
+
+def idle_seconds() -> float:
+    override = os.environ.get("LORELINE_WARM_IDLE_SECONDS", "").strip()
+    try:
+        return max(0.1, float(override)) if override else 60.0 * capture.load_settings().warm_minutes
+    except (ValueError, ConfigError):
+        return 60.0 * capture.Settings().warm_minutes
+
+
+def _loop(api: Loreline, listener: socket.socket, path: str) -> None:
+    idle = idle_seconds()
+    inode = os.stat(path).st_ino
+    last = time.monotonic()
+    while time.monotonic() - last < idle:
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            if not _still_ours(path, inode):
+                return
+            continue
+        with conn:
+            if _serve_one(api, conn):
+                last = time.monotonic()
+
+
+def _still_ours(path: str, inode: int) -> bool:
+    try:
+        return os.stat(path).st_ino == inode and home.db_path().is_file()
+    except OSError:
+        return False
+
+
+def _serve_one(api: Loreline, conn: socket.socket) -> bool:
+    """Answer one connection; True when it asked a question (a probe that only connects is not one)."""
+    conn.settimeout(READ_SECONDS)
+    try:
+        raw = _read_request(conn)
+        if not raw:
+            return False
+        reply = answer(api, raw)
+        conn.sendall(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
+    except OSError:
+        return False
+    return True
+
+
+def _read_request(conn: socket.socket) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size <= MAX_REQUEST:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if b"\n" in chunk:
+            break
+    return b"".join(chunks)[: MAX_REQUEST + 1]
+
+
+def answer(api: Loreline, raw: bytes) -> dict[str, Any]:
+    """The reply to one request line."""
+    if len(raw) > MAX_REQUEST:
+        return {"ok": False, "error": f"request over {MAX_REQUEST} bytes"}
+    try:
+        request = json.loads(raw)
+    except ValueError:
+        return {"ok": False, "error": "not a JSON line"}
+    if not isinstance(request, dict):
+        return {"ok": False, "error": "not a JSON object"}
+    project, prompt, limit = request.get("project"), request.get("prompt"), request.get("limit", 3)
+    if not isinstance(project, str) or not project or not isinstance(prompt, str):
+        return {"ok": False, "error": "project and prompt must be strings"}
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        return {"ok": False, "error": f"limit must be a whole number from 1 to {MAX_LIMIT}"}
+    words = request.get("words", [])
+    if not isinstance(words, list) or len(words) > MAX_WORDS or \
+            not all(isinstance(w, int) and not isinstance(w, bool) for w in words):
+        return {"ok": False, "error": f"words must be a list of at most {MAX_WORDS} memory ids"}
+    try:
+        notes = api.prompt_notes(project, prompt, limit=limit, words=words)
+    except Exception as err:  # a busy or damaged store: say so, keep serving
+        spool.log_error("warm", err)
+        return {"ok": False, "error": "recall failed; see the hook error log"}
+    if notes is None:
+        return {"ok": True, "meaning": False, "notes": []}
+    return {"ok": True, "meaning": True,
+            "notes": [[hit.memory.id, hit.memory.kind, hit.memory.text, round(similarity, 4)]
+                      for hit, similarity in notes]}

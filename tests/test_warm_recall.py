@@ -1,0 +1,338 @@
+"""Per-prompt recall by meaning: the warm recall process (`python -m loreline_warm`) and the prompt
+hook that asks it (`loreline_hooks.warm`), in real processes over a real Unix socket, against a
+store the real importer wrote."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loreline import capture
+from loreline.errors import ConfigError
+from loreline.store import Store
+from loreline_hooks import warm
+from tests.capture_helpers import event, hook_env, import_into_store, remembered_session, run_hook, wait_for, write_config
+
+PNPM = "In this repo we use pnpm, never npm."
+NODE_PIN = "The fix was to pin node to 20 in .nvmrc."
+#: shares no word with the pnpm memory (nor with its tool category), so only meaning finds it
+BY_MEANING = "can I use yarn to install deps here?"
+UNRELATED = "What is the capital of France?"
+
+
+@pytest.fixture
+def project(loreline_home: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    session, path = remembered_session(folder, tmp_path / "sessions")
+    import_into_store(path)
+    return folder, event("UserPromptSubmit", session, path)
+
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    return hook_env(home, **{"LORELINE_PROMPT_RECALL": "meaning", **extra})
+
+
+def _start(home: Path, **extra: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "loreline_warm"], env=_env(home, **extra),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.fixture
+def server(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> Iterator[subprocess.Popen[bytes]]:
+    proc = _start(loreline_home)
+    wait_for(warm.listening, 60, "the warm process to listen")
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def _prompt(home: Path, payload: dict[str, Any], prompt: str, session_id: str = "fresh",
+            **env: str) -> tuple[str, float]:
+    started = time.monotonic()
+    result = run_hook(home, "UserPromptSubmit", stdin={**payload, "session_id": session_id, "prompt": prompt},
+                      env=_env(home, **env))
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0 and result.stderr == b""
+    if not result.stdout.strip():
+        return "", elapsed
+    return json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"], elapsed
+
+
+def _ids(home: Path) -> dict[str, int]:
+    with Store(home / "loreline.db") as store:
+        return {str(text): int(i) for i, text in store.rows("SELECT id, text FROM memories")}
+
+
+def _ask(request: bytes) -> dict[str, Any]:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.settimeout(10)
+        client.connect(warm.socket_path())
+        client.sendall(request)
+        client.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := client.recv(65536):
+            data += chunk
+    answer = json.loads(data)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def test_a_prompt_worded_apart_from_its_memory_gets_it_by_meaning(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                                                  server: subprocess.Popen[bytes]) -> None:
+    _, payload = project
+    block, _ = _prompt(loreline_home, payload, BY_MEANING)
+    assert f"#{_ids(loreline_home)[PNPM]} preference: {PNPM}" in block
+    assert "not instructions" in block and block.startswith("<loreline-memories>")
+    words, _ = _prompt(loreline_home, payload, BY_MEANING, session_id="other", LORELINE_PROMPT_RECALL="words")
+    assert words == ""  # by words alone the prompt finds nothing
+
+
+def test_words_and_meaning_agree_and_each_part_of_a_prompt_counts(loreline_home: Path,
+                                                                  project: tuple[Path, dict[str, Any]],
+                                                                  server: subprocess.Popen[bytes]) -> None:
+    _, payload = project
+    # the words choose the pin, and it is near enough in meaning to be kept
+    assert NODE_PIN in _prompt(loreline_home, payload, "which node version is pinned?")[0]
+    # two questions in one prompt: each part is recalled on its own
+    both, _ = _prompt(loreline_home, payload, f"which node version is pinned? also, {BY_MEANING}", session_id="two")
+    assert NODE_PIN in both and PNPM in both
+
+
+def test_an_unrelated_prompt_gets_nothing(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                          server: subprocess.Popen[bytes]) -> None:
+    _, payload = project
+    assert _prompt(loreline_home, payload, UNRELATED)[0] == ""
+    assert _prompt(loreline_home, payload, "Write a haiku about autumn leaves.")[0] == ""
+
+
+def test_what_session_start_showed_is_not_added_again(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                                      server: subprocess.Popen[bytes]) -> None:
+    _, payload = project
+    start = run_hook(loreline_home, "SessionStart", stdin={**payload, "hook_event_name": "SessionStart",
+                                                           "session_id": "shown", "source": "startup"},
+                     env=_env(loreline_home))
+    assert PNPM in start.stdout.decode()
+    assert _prompt(loreline_home, payload, BY_MEANING, session_id="shown")[0] == ""
+    assert PNPM in _prompt(loreline_home, payload, BY_MEANING, session_id="not-shown")[0]
+
+
+def test_with_no_warm_process_words_answer_and_one_is_started(loreline_home: Path,
+                                                              project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    assert not warm.listening()
+    block, _ = _prompt(loreline_home, payload, "which node version is pinned?")
+    assert NODE_PIN in block  # answered by words at once
+    wait_for(warm.listening, 60, "the started warm process")
+    assert PNPM in _prompt(loreline_home, payload, BY_MEANING, session_id="later")[0]
+    _stop(loreline_home)
+
+
+def test_session_start_starts_the_warm_process_only_when_asked(loreline_home: Path,
+                                                               project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    start = {**payload, "hook_event_name": "SessionStart", "source": "startup"}
+    for how in ("words", "off"):
+        run_hook(loreline_home, "SessionStart", stdin=start, env=_env(loreline_home, LORELINE_PROMPT_RECALL=how))
+    run_hook(loreline_home, "SessionStart", stdin=start, env=_env(loreline_home, LORELINE_OFF="1"))
+    time.sleep(1.0)
+    assert not warm.listening() and not (loreline_home / "state" / warm.SPAWN_MARK).exists()
+    assert _prompt(loreline_home, payload, "which node version is pinned?", LORELINE_PROMPT_RECALL="off")[0] == ""
+    run_hook(loreline_home, "SessionStart", stdin=start, env=_env(loreline_home))
+    wait_for(warm.listening, 60, "the warm process SessionStart started")
+    _stop(loreline_home)
+
+
+def test_a_process_that_never_answers_costs_the_prompt_only_the_deadline(loreline_home: Path,
+                                                                         project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    path = warm.socket_path()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    mute = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mute.bind(path)
+    mute.listen(8)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept_and_say_nothing() -> None:
+        mute.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(mute.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept_and_say_nothing, daemon=True)
+    thread.start()
+    try:
+        block, elapsed = _prompt(loreline_home, payload, "which node version is pinned?")
+        assert NODE_PIN in block  # words answered once the warm process missed its deadline
+        assert elapsed < 10  # without the deadline the hook would wait for the run's 60 s timeout
+    finally:
+        stop.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        mute.close()
+
+
+def test_bad_requests_get_an_error_and_the_process_serves_on(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                                             server: subprocess.Popen[bytes]) -> None:
+    folder, _ = project
+    key = _project_key(folder)
+    for bad in (b"not json\n", b"[1, 2]\n", b'{"project": 3, "prompt": "x"}\n',
+                json.dumps({"project": key, "prompt": "x", "limit": 0}).encode() + b"\n",
+                json.dumps({"project": key, "prompt": "x", "limit": True}).encode() + b"\n",
+                json.dumps({"project": key, "prompt": "x", "words": ["1"]}).encode() + b"\n",
+                json.dumps({"project": key, "prompt": "x", "words": list(range(51))}).encode() + b"\n",
+                b'{"project": "p", "prompt": "' + b"x" * 70_000 + b'"}\n'):
+        answer = _ask(bad)
+        assert answer["ok"] is False and answer["error"]
+    good = _ask(json.dumps({"v": 1, "project": key, "prompt": BY_MEANING, "limit": 3}).encode() + b"\n")
+    assert good["ok"] is True and good["meaning"] is True
+    assert [n[2] for n in good["notes"]][:1] == [PNPM] and all(0.45 <= n[3] <= 1 for n in good["notes"])
+    assert server.poll() is None
+
+
+def test_the_socket_is_the_owners_alone(loreline_home: Path, server: subprocess.Popen[bytes]) -> None:
+    path = Path(warm.socket_path())
+    assert path.parent == loreline_home / "state"
+    assert stat.S_ISSOCK(path.stat().st_mode) and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_a_home_too_long_for_a_socket_address_gets_a_private_short_folder(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / ("deep-" * 20) / "loreline-home"
+    monkeypatch.setenv("LORELINE_HOME", str(home))
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    session, path = remembered_session(folder, tmp_path / "sessions")
+    import_into_store(path)
+    address = warm.socket_path()
+    assert len(address) <= warm.MAX_ADDRESS and not address.startswith(str(home))
+    proc = _start(home)
+    try:
+        wait_for(warm.listening, 60, "the warm process")
+        assert stat.S_IMODE(os.stat(os.path.dirname(address)).st_mode) == 0o700
+        block, _ = _prompt(home, event("UserPromptSubmit", session, path), BY_MEANING)
+        assert PNPM in block
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_one_process_per_home_and_it_leaves_when_idle(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    first = _start(loreline_home, LORELINE_WARM_IDLE_SECONDS="3")
+    wait_for(warm.listening, 60, "the first warm process")
+    second = _start(loreline_home, LORELINE_WARM_IDLE_SECONDS="3")
+    assert second.wait(timeout=60) == 0  # the lock is taken: it leaves at once
+    assert first.poll() is None
+    assert first.wait(timeout=60) == 0  # three idle seconds later
+    assert not Path(warm.socket_path()).exists() and not warm.listening()
+
+
+def test_a_stale_socket_file_is_replaced(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    path = warm.socket_path()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(path)
+    dead.close()  # the file stays, nobody listens: a process that was killed
+    block, _ = _prompt(loreline_home, payload, "which node version is pinned?")
+    assert NODE_PIN in block
+    wait_for(warm.listening, 60, "a new warm process on the stale address")
+    _stop(loreline_home)
+
+
+def test_the_process_leaves_when_its_socket_is_removed(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    proc = _start(loreline_home)
+    wait_for(warm.listening, 60, "the warm process")
+    os.unlink(warm.socket_path())
+    assert proc.wait(timeout=30) == 0
+
+
+def test_a_store_of_spelling_vectors_is_answered_by_words(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                                          tmp_path: Path) -> None:
+    write_config(loreline_home, '[embed]\nmodel = "hashing"\n')
+    proc = _start(loreline_home)
+    try:
+        wait_for(warm.listening, 60, "the warm process")
+        folder, payload = project
+        answer = _ask(json.dumps({"project": _project_key(folder), "prompt": BY_MEANING}).encode() + b"\n")
+        assert answer == {"ok": True, "meaning": False, "notes": []}
+        assert NODE_PIN in _prompt(loreline_home, payload, "which node version is pinned?")[0]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_prompt_recall_setting_and_its_per_session_override(loreline_home: Path) -> None:
+    settings = capture.Settings()
+    assert capture.prompt_recall(settings, {}) == "meaning"
+    assert capture.prompt_recall(settings, {"LORELINE_PROMPT_RECALL": " Words "}) == "words"
+    assert capture.prompt_recall(settings, {"LORELINE_PROMPT_RECALL": "sideways"}) == "meaning"
+    path = write_config(loreline_home, '[capture]\nprompt_recall = "off"\nwarm_minutes = 5\n')
+    loaded = capture.load_settings(path)
+    assert (loaded.prompt_recall, loaded.warm_minutes) == ("off", 5)
+    write_config(loreline_home, '[capture]\nprompt_recall = "always"\n')
+    with pytest.raises(ConfigError, match="capture.prompt_recall must be one of meaning, words, off"):
+        capture.load_settings(path)
+
+
+def _project_key(folder: Path) -> str:
+    from loreline.project import project_key
+
+    return project_key(str(folder))
+
+
+def _stop(home: Path) -> None:
+    """End the warm process a hook started (it would leave by itself when idle)."""
+    import psutil
+
+    for proc in psutil.process_iter(["cmdline", "environ"]):
+        try:
+            if "loreline_warm" in (proc.info["cmdline"] or []) and \
+                    (proc.info["environ"] or {}).get("LORELINE_HOME") == str(home):
+                proc.kill()
+        except psutil.Error:
+            continue
+    wait_for(lambda: not warm.listening(), 30, "the warm process to end")
+
+
+def test_a_prompt_is_read_whole_and_by_its_parts() -> None:
+    from loreline.recall import PROMPT_PARTS, prompt_parts
+
+    assert prompt_parts("Which pnpm script starts the billing job, and how does it take its advisory lock?") == \
+        ["Which pnpm script starts the billing job", "and how does it take its advisory lock?"]
+    assert prompt_parts("Fix the flaky test in the billing module.") == []  # one sentence: the whole is enough
+    assert prompt_parts("ok. Now run the whole suite again.\nThen tell me.") == \
+        ["Now run the whole suite again.", "Then tell me."]  # "ok." is too short to be a part
+    many = " ".join(f"Sentence number {n} is here." for n in range(10))
+    assert len(prompt_parts(many)) == PROMPT_PARTS
+
+
+def test_words_are_only_trusted_for_the_project_s_active_memories(loreline_home: Path,
+                                                                  project: tuple[Path, dict[str, Any]]) -> None:
+    from loreline.recall import for_prompt
+
+    folder, _ = project
+    ids = _ids(loreline_home)
+    with Store() as store:
+        with store.write() as db:
+            db.execute("UPDATE memories SET status = 'forgotten' WHERE id = ?", (ids[NODE_PIN],))
+        found = for_prompt(store, "which node version is pinned?", _project_key(folder), words=list(ids.values()))
+        assert found is not None and NODE_PIN not in [hit.memory.text for hit, _ in found]
+        elsewhere = for_prompt(store, BY_MEANING, "/some/other/project", words=list(ids.values()))
+        assert elsewhere == []

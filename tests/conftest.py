@@ -24,16 +24,16 @@ WARM_IDLE_IN_TESTS = "20"
 
 
 @pytest.fixture(scope="session", autouse=True)
-def no_warm_process_outlives_the_tests() -> Iterator[None]:
-    import time
-
-    started = time.time()
+def no_warm_process_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """End the warm recall processes this run's homes started (never one of the developer's own)."""
+    base = str(tmp_path_factory.getbasetemp())
     yield
     import psutil
 
-    for proc in psutil.process_iter(["cmdline", "create_time"]):
+    for proc in psutil.process_iter(["cmdline", "environ"]):
         try:
-            if "loreline_warm" in (proc.info["cmdline"] or []) and proc.info["create_time"] >= started - 1:
+            if "loreline_warm" in (proc.info["cmdline"] or []) and \
+                    (proc.info["environ"] or {}).get("LORELINE_HOME", "").startswith(base):
                 proc.kill()
         except (psutil.Error, TypeError):
             continue

@@ -128,3 +128,20 @@ def test_recall_finds_by_meaning_and_shows_nothing_for_an_unrelated_question(lor
         assert keyed[recall(store, "what test runner is configured", "/shop")[0].memory.id] == texts[1]
         # "run" is shared with the vitest note, but the question is about something else
         assert recall(store, "who will run the weekly retro meeting on friday", "/shop") == []
+
+
+def test_several_texts_in_one_pass_give_each_text_s_own_vector() -> None:
+    import numpy as np
+
+    from loreline.embed.minilm import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder()
+    texts = ["In this repo we use pnpm, never npm.", "", "How do I publish a release of the packages?",
+             "The billing job takes a Postgres advisory lock so that only one worker runs it at a time."]
+    together = embedder.embed_many(texts)
+    alone = [embedder.embed(t) for t in texts]
+    assert together[1] == alone[1] == bytes(4 * embedder.dim)  # no words: no direction
+    for a, b in zip(together, alone, strict=True):
+        assert np.allclose(np.frombuffer(a, dtype=np.float32), np.frombuffer(b, dtype=np.float32), atol=1e-5)
+    # the texts did not leak into each other: each differs from its neighbours
+    assert len({bytes(v) for v in together}) == len(texts)

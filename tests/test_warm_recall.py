@@ -29,6 +29,7 @@ NODE_PIN = "The fix was to pin node to 20 in .nvmrc."
 #: shares no word with the pnpm memory (nor with its tool category), so only meaning finds it
 BY_MEANING = "can I use yarn to install deps here?"
 UNRELATED = "What is the capital of France?"
+DEPLOY = "We decided to deploy the docker image to production with Fly.io from the main branch."
 
 
 @pytest.fixture
@@ -75,10 +76,10 @@ def _ids(home: Path) -> dict[str, int]:
         return {str(text): int(i) for i, text in store.rows("SELECT id, text FROM memories")}
 
 
-def _ask(request: bytes) -> dict[str, Any]:
+def _ask(request: bytes, path: str | None = None) -> dict[str, Any]:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.settimeout(10)
-        client.connect(warm.socket_path())
+        client.connect(path or warm.socket_path())
         client.sendall(request)
         client.shutdown(socket.SHUT_WR)
         data = b""
@@ -178,7 +179,7 @@ def test_a_process_that_never_answers_costs_the_prompt_only_the_deadline(lorelin
     try:
         block, elapsed = _prompt(loreline_home, payload, "which node version is pinned?")
         assert NODE_PIN in block  # words answered once the warm process missed its deadline
-        assert elapsed < 10  # without the deadline the hook would wait for the run's 60 s timeout
+        assert elapsed < 3  # the 0.25 s deadline and a cold start; without it: the run's 60 s timeout
     finally:
         stop.set()
         thread.join()
@@ -312,7 +313,7 @@ def _stop(home: Path) -> None:
 
 
 def test_a_prompt_is_read_whole_and_by_its_parts() -> None:
-    from loreline.recall import PROMPT_PARTS, prompt_parts
+    from loreline.prompt_notes import PARTS, prompt_parts
 
     assert prompt_parts("Which pnpm script starts the billing job, and how does it take its advisory lock?") == \
         ["Which pnpm script starts the billing job", "and how does it take its advisory lock?"]
@@ -320,12 +321,12 @@ def test_a_prompt_is_read_whole_and_by_its_parts() -> None:
     assert prompt_parts("ok. Now run the whole suite again.\nThen tell me.") == \
         ["Now run the whole suite again.", "Then tell me."]  # "ok." is too short to be a part
     many = " ".join(f"Sentence number {n} is here." for n in range(10))
-    assert len(prompt_parts(many)) == PROMPT_PARTS
+    assert len(prompt_parts(many)) == PARTS
 
 
 def test_words_are_only_trusted_for_the_project_s_active_memories(loreline_home: Path,
                                                                   project: tuple[Path, dict[str, Any]]) -> None:
-    from loreline.recall import for_prompt
+    from loreline.prompt_notes import for_prompt
 
     folder, _ = project
     ids = _ids(loreline_home)
@@ -333,6 +334,109 @@ def test_words_are_only_trusted_for_the_project_s_active_memories(loreline_home:
         with store.write() as db:
             db.execute("UPDATE memories SET status = 'forgotten' WHERE id = ?", (ids[NODE_PIN],))
         found = for_prompt(store, "which node version is pinned?", _project_key(folder), words=list(ids.values()))
-        assert found is not None and NODE_PIN not in [hit.memory.text for hit, _ in found]
+        assert found is not None and NODE_PIN not in [memory.text for memory, _ in found]
         elsewhere = for_prompt(store, BY_MEANING, "/some/other/project", words=list(ids.values()))
         assert elsewhere == []
+
+
+def _request(folder: Path, prompt: str, **extra: Any) -> bytes:
+    return json.dumps({"v": 1, "project": _project_key(folder), "prompt": prompt, **extra}).encode() + b"\n"
+
+
+def test_the_process_serves_on_after_requests_that_break_things(loreline_home: Path,
+                                                                project: tuple[Path, dict[str, Any]],
+                                                                server: subprocess.Popen[bytes]) -> None:
+    folder, _ = project
+    assert _ask(b"[" * 60_000 + b"\n")["ok"] is False  # nesting deep enough to break a JSON parser
+    assert _ask(_request(folder, "x\udc80y"))["ok"] in (True, False)  # a lone surrogate in the prompt
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as slow:  # a client that trickles
+        slow.connect(warm.socket_path())
+        started, cut_off = time.monotonic(), False
+        while time.monotonic() - started < 8 and not cut_off:
+            try:
+                slow.sendall(b" ")
+            except OSError:
+                cut_off = True
+            time.sleep(0.5)
+        assert cut_off  # the whole request must arrive within the read deadline, not byte by byte
+    assert _ask(_request(folder, BY_MEANING))["notes"][0][2] == PNPM
+    assert server.poll() is None
+
+
+def test_memories_added_and_forgotten_while_it_runs_are_seen(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                                             server: subprocess.Popen[bytes], tmp_path: Path) -> None:
+    from loreline.samples.builder import ClaudeSession
+
+    folder, _ = project
+    assert _ask(_request(folder, "how do we ship the docker image to production?"))["notes"] == []
+    later = ClaudeSession(cwd=str(folder))
+    later.user(DEPLOY)
+    later.assistant("Noted.")
+    import_into_store(later.write(tmp_path / "later" / f"{later.session_id}.jsonl"))
+    assert DEPLOY in _ids(loreline_home)
+    notes = _ask(_request(folder, "how do we ship the docker image to production?"))["notes"]
+    assert [n[2] for n in notes][:1] == [DEPLOY]
+    with Store() as store, store.write() as db:
+        db.execute("UPDATE memories SET status = 'forgotten' WHERE id = ?", (notes[0][0],))
+    assert _ask(_request(folder, "how do we ship the docker image to production?"))["notes"] == []
+
+
+def test_memories_the_session_was_shown_are_left_out_before_the_few_are_picked(
+        loreline_home: Path, project: tuple[Path, dict[str, Any]], server: subprocess.Popen[bytes]) -> None:
+    folder, _ = project
+    ids = _ids(loreline_home)
+    both = f"which node version is pinned? also, {BY_MEANING}"
+    words = [ids[NODE_PIN], ids[PNPM]]
+    first = _ask(_request(folder, both, limit=1, words=words))["notes"]
+    assert len(first) == 1
+    rest = _ask(_request(folder, both, limit=1, words=words, shown=[first[0][0]]))["notes"]
+    assert len(rest) == 1 and rest[0][0] != first[0][0] and rest[0][0] in words
+
+
+def test_a_hook_of_another_version_sends_the_process_away(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                                          server: subprocess.Popen[bytes]) -> None:
+    folder, _ = project
+    answer = _ask(_request(folder, BY_MEANING, loreline="0.0.0-older"))
+    assert answer["ok"] is False and "another Loreline version" in answer["error"]
+    assert server.wait(timeout=30) == 0 and not warm.listening()
+
+
+def test_a_probe_does_not_keep_it_alive_and_it_leaves_without_its_store(loreline_home: Path,
+                                                                        project: tuple[Path, dict[str, Any]]) -> None:
+    proc = _start(loreline_home, LORELINE_WARM_IDLE_SECONDS="3")
+    wait_for(warm.listening, 60, "the warm process")
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        warm.listening()  # connects and asks nothing
+        time.sleep(0.5)
+    assert proc.returncode == 0  # idle despite the probes
+    again = _start(loreline_home)
+    wait_for(warm.listening, 60, "a second warm process")
+    for name in os.listdir(loreline_home):
+        if name.startswith("loreline.db"):
+            os.unlink(loreline_home / name)
+    assert again.wait(timeout=30) == 0
+
+
+def test_the_hook_refuses_a_socket_in_a_folder_others_could_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / ("deep-" * 20) / "loreline-home"
+    monkeypatch.setenv("LORELINE_HOME", str(home))
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    session, path = remembered_session(folder, tmp_path / "sessions")
+    import_into_store(path)
+    address = warm.socket_path()
+    os.makedirs(os.path.dirname(address), exist_ok=True)
+    os.chmod(os.path.dirname(address), 0o777)  # as if someone else had made it, open to all
+    impostor = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    impostor.bind(address)
+    impostor.listen(4)
+    try:
+        assert not warm.listening()
+        rows, reachable = warm.ask(_project_key(folder), BY_MEANING, 3)
+        assert rows is None and not reachable
+        proc = _start(home)
+        assert proc.wait(timeout=60) == 1  # the warm process will not serve from there either
+    finally:
+        impostor.close()
+        os.chmod(os.path.dirname(address), 0o700)

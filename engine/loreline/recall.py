@@ -19,7 +19,6 @@ paraphrases; with the hashing embedder, which compares spelling, they only break
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -65,22 +64,6 @@ FUSIONS = {
 }
 
 
-#: embedder families that compare meaning (for_prompt answers only with these)
-MEANING = frozenset({"minilm", "static"})
-#: the similarity a memory needs to be added to a prompt (`for_prompt`); chosen on the tuning
-#: halves of both retrieval sets (`python -m evallib.prompt_recall --warm-grid`; the test halves
-#: are reported by `python -m evallib.prompt_recall`). Letting a memory that shares a word with the
-#: prompt in at a lower similarity added more unrelated notes than answers there, except for the
-#: memories the hook's own word match chose (`PROMPT_WORD_FLOOR`).
-PROMPT_FLOOR = 0.45
-PROMPT_WORD_FLOOR = 0.35
-MAX_WORD_IDS = 20
-MAX_PROMPT_CHARS = 4000
-PROMPT_PARTS = 4
-MIN_PART = 12
-_PART_BREAK = re.compile(r"(?<=[.?!;])\s+|\n+|,\s+(?=(?:and|but|also|then|so)\b)", re.IGNORECASE)
-
-
 def fusion_for(embedder: Embedder) -> Fusion:
     return FUSIONS.get(family(embedder.fingerprint) or "", FUSIONS["hashing"])
 
@@ -113,46 +96,6 @@ def recall(
     if fusion.lexical_floor is not None:
         lexical = _close_enough(store, vector, lexical, dict(nearest), fusion.lexical_floor) if has_features else []
     return _fuse(store, lexical, semantic, limit, fusion)
-
-
-def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor: float = PROMPT_FLOOR,
-               words: Sequence[int] = (), word_floor: float = PROMPT_WORD_FLOOR,
-               embedder: Embedder | None = None) -> list[tuple[RecallHit, float]] | None:
-    """The few active memories a prompt bears on, each with its similarity to the prompt, most
-    similar first. The whole prompt and each of its first parts (`prompt_parts`: "which pnpm
-    script starts the job, and how does it take its lock?" asks two things) are recalled in turn,
-    a memory counting with its best similarity to any of them. A memory is kept when it is at
-    least `floor` similar, or, when it is among `words` (the memories the prompt hook chose by
-    its words), at least `word_floor` similar: a note that shares a prompt's specific words and
-    is near it in meaning. An unrelated note costs the assistant's attention, so both bars are
-    higher than recall's. None when the store's embedder does not compare meaning (hashing): the
-    caller then chooses by words."""
-    embedder = embedder or default_embedder(store)
-    if family(embedder.fingerprint) not in MEANING:
-        return None
-    text = prompt[:MAX_PROMPT_CHARS]
-    by_words = [m for m in rows.load(store, list(dict.fromkeys(words))[:MAX_WORD_IDS])
-                if m.status == "active" and m.project in (project, USER_SCOPE)]
-    best: dict[int, tuple[RecallHit, float]] = {}
-    for part in (text, *prompt_parts(text)):
-        vector = embedder.embed(part)
-        hits = recall(store, part, project, limit=max(limit * 3, 10), embedder=embedder, query_vector=vector)
-        hits += [RecallHit(m, 0.0, rank, None) for rank, m in enumerate(by_words, start=1)]
-        similar = search.similarities(store, vector, [hit.memory.id for hit in hits])
-        for hit in hits:
-            similarity = similar.get(hit.memory.id, 0.0)
-            if similarity > best.get(hit.memory.id, (hit, -1.0))[1]:
-                best[hit.memory.id] = (hit, similarity)
-    worded = {m.id for m in by_words}
-    kept = [(hit, s) for hit, s in best.values() if s >= floor or (hit.memory.id in worded and s >= word_floor)]
-    return sorted(kept, key=lambda pair: (-pair[1], pair[0].memory.id))[:limit]
-
-
-def prompt_parts(text: str) -> list[str]:
-    """The first `PROMPT_PARTS` sentences or joined questions of a prompt ("…, and how …"), when it
-    has more than one; each at least `MIN_PART` characters."""
-    parts = [part.strip() for part in _PART_BREAK.split(text) if part and len(part.strip()) >= MIN_PART]
-    return parts[:PROMPT_PARTS] if len(parts) > 1 else []
 
 
 def _close_enough(store: Store, vector: bytes, lexical: list[int], distances: dict[int, float],

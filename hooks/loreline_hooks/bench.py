@@ -30,6 +30,10 @@ PROMPT_BUDGET_MS = 60.0
 #: prompts for the sample store: one its release procedure answers, one nothing answers
 RELEVANT_PROMPT = "How do I publish a release of the packages?"
 UNRELATED_PROMPT = "What's the weather like in Paris this weekend?"
+#: a prompt of several sentences: by meaning, the whole and each of its first parts are recalled
+LONG_PROMPT = ("I reworked the parser yesterday and the tests pass locally. How do I publish a release of the "
+               "packages? Also, should the changelog be updated first, and who reviews it? Then tell me what "
+               "else usually breaks after a release.")
 
 
 def hook_command() -> list[str]:
@@ -102,7 +106,7 @@ def _prompts(hook: list[str], env: dict[str, str], cwd: str, runs: int) -> dict[
         mode = {**env, "LORELINE_PROMPT_RECALL": how}
         if how == "meaning" and not warm_up(mode):
             continue
-        for label, prompt in (("relevant", RELEVANT_PROMPT), ("unrelated", UNRELATED_PROMPT)):
+        for label, prompt in (("relevant", RELEVANT_PROMPT), ("unrelated", UNRELATED_PROMPT), ("long", LONG_PROMPT)):
             payload = {"cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
             stdins = [json.dumps({**payload, "session_id": f"bench-{how}-{label}-{n}"}).encode()
                       for n in range(runs + 1)]

@@ -35,7 +35,6 @@ MAX_TERMS = 24
 MAX_PROMPT_CHARS = 4000
 MAX_ROWS = 3000
 CANDIDATES = 20
-WARM_LIMIT = 10  #: most notes asked of the warm process (`loreline_warm.server.MAX_LIMIT`)
 #: the share of the prompt's word weight a memory must hold (set on half of the retrieval
 #: eval set; `python -m evallib.prompt_recall` reports the other half)
 FLOOR = 0.3
@@ -90,15 +89,23 @@ def relevant(total: int, counts: dict[str, int],
     return [row for share, _, row in sorted(shares, key=lambda s: (-s[0], s[1])) if share >= FLOOR]
 
 
-def by_meaning(project: str, prompt: str, seen: int, words: list[int]) -> list[tuple[int, str, str]] | None:
-    """The warm process's notes (enough to fill the block past those already shown), or None
-    when it cannot answer now; `words`: the memories the prompt's words chose, which the warm
-    process keeps at a lower similarity. A prompt that found no process running starts one."""
+def by_meaning(project: str, prompt: str, seen: set[int], words: list[int]) -> list[tuple[int, str, str]] | None:
+    """The warm process's notes, or None when it cannot answer now (then the words' choice
+    stands); `words`: the memories the prompt's words chose, which it keeps at a lower
+    similarity; `seen`: those the session already received, which it leaves out. A prompt that
+    found no process running starts one for the next."""
     from . import warm
 
-    rows, reachable = warm.ask(project, prompt[:MAX_PROMPT_CHARS], min(MAX_MEMORIES + seen, WARM_LIMIT), words)
-    if not reachable:
-        warm.start()
+    text = prompt[:MAX_PROMPT_CHARS].encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
+    try:
+        rows, reachable = warm.ask(project, text, MAX_MEMORIES, words, sorted(seen))
+        if not reachable:
+            warm.start()
+    except Exception as err:  # whatever goes wrong here, the words' choice still answers
+        from . import spool
+
+        spool.log_error("UserPromptSubmit", err)
+        return None
     return rows
 
 
@@ -148,7 +155,7 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     total, counts, ranked = prompt_candidates(db, project, words, MAX_ROWS, CANDIDATES, cache)
     rows = relevant(total, counts, ranked)
     if how == "meaning":  # the warm process's answer, when it gives one, replaces the words' choice
-        meant = by_meaning(project, prompt, len(seen), [row[0] for row in rows])
+        meant = by_meaning(project, prompt, seen, [row[0] for row in rows])
         rows = rows if meant is None else meant
     chosen = pick(rows, seen)
     if not chosen:

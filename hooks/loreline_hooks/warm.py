@@ -12,20 +12,23 @@ and the store open and answers on a Unix socket in the state dir. The hook:
 
 Only the person who owns the state dir can reach the socket: it sits in the private state dir,
 or, when that path is too long for a socket address, in a private folder of their own under the
-temporary directory (checked to be theirs and closed to others before use).
+temporary directory. Both sides check that folder (a real folder of this user, closed to others)
+before use, and on Linux the hook checks that the process answering runs as the same user, so
+nobody else can listen in on prompts or answer them. The request carries the installed
+Loreline's version; a warm process of another version leaves instead of answering, and the next
+prompt starts the new one.
 Standard library only: this module is imported by the hook.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
 import sys
 import time
 
-from loreline import home
+from loreline import __version__, home
 
 SOCKET_NAME = "recall.sock"
 SPAWN_MARK = "recall.spawned"
@@ -33,6 +36,8 @@ DEADLINE = 0.25  #: seconds the hook waits for an answer, connecting included
 RESPAWN_SECONDS = 30.0
 MAX_ANSWER = 1 << 20
 MAX_ADDRESS = 100  #: longest socket path used as is (the OS limit is 104 to 108 bytes)
+PROTOCOL = 1
+MAX_SHOWN = 500  #: most already-shown ids sent (`loreline_warm.server.MAX_SHOWN`)
 
 TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
@@ -48,6 +53,7 @@ def socket_path() -> str:
     path = os.path.join(os.path.abspath(home.state_dir()), SOCKET_NAME)
     if len(os.fsencode(path)) <= MAX_ADDRESS:
         return path
+    import hashlib
     import tempfile
 
     folder = os.path.join(tempfile.gettempdir(), f"loreline-{os.getuid()}")
@@ -57,21 +63,45 @@ def socket_path() -> str:
 
 def private_folder(path: str) -> bool:
     """Make sure the socket's folder exists, is a real folder of this user and is closed to others."""
-    folder = os.path.dirname(path)
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        info = os.lstat(folder)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     except OSError:
         return False
+    return trusted_folder(path)
+
+
+def trusted_folder(path: str) -> bool:
+    """True when the socket's folder is a real folder (not a link) of this user, closed to others:
+    nobody else can have put a socket there."""
     import stat
 
+    try:
+        info = os.lstat(os.path.dirname(path))
+    except OSError:
+        return False
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
 
 
-def ask(project: str, prompt: str, limit: int, words: list[int] | None = None) -> tuple[list[tuple[int, str, str]] | None, bool]:
+def _connect(client: socket.socket, path: str) -> None:
+    """Connect to the warm process at `path`, refusing a folder or a peer that is not this user's."""
+    if not trusted_folder(path):
+        raise ConnectionRefusedError("the socket's folder is not private")
+    client.connect(path)
+    peer = getattr(socket, "SO_PEERCRED", None)
+    if peer is not None:  # Linux: the process at the other end runs as this user
+        import struct
+
+        _, uid, _ = struct.unpack("3i", client.getsockopt(socket.SOL_SOCKET, peer, struct.calcsize("3i")))
+        if uid != os.getuid():
+            raise ConnectionRefusedError("the socket belongs to another user")
+
+
+def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
+        shown: list[int] | None = None) -> tuple[list[tuple[int, str, str]] | None, bool]:
     """(rows, reachable): the warm process's notes for `prompt`, most relevant first, or None when
-    it gave none usable (then choose by words); `words` are the memories the prompt's words chose;
-    `reachable` is False when no process listens."""
+    it gave none usable (then choose by words); `words` are the memories the prompt's words chose,
+    `shown` those the session already received (left out); `reachable` is False when no process
+    listens."""
     if not supported():
         return None, True
     deadline = time.monotonic() + DEADLINE
@@ -79,13 +109,14 @@ def ask(project: str, prompt: str, limit: int, words: list[int] | None = None) -
     try:
         client.settimeout(DEADLINE)
         try:
-            client.connect(socket_path())
+            _connect(client, socket_path())
         except (FileNotFoundError, ConnectionRefusedError):
             return None, False
-        request = {"v": 1, "project": project, "prompt": prompt, "limit": limit, "words": words or []}
-        client.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+        request = {"v": PROTOCOL, "loreline": __version__, "project": project, "prompt": prompt, "limit": limit,
+                   "words": words or [], "shown": (shown or [])[-MAX_SHOWN:]}
+        client.sendall(json.dumps(request).encode("ascii") + b"\n")
         answer = _read_line(client, deadline)
-    except OSError:
+    except (OSError, ValueError):
         return None, True
     finally:
         client.close()
@@ -164,7 +195,7 @@ def listening() -> bool:
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     probe.settimeout(0.05)
     try:
-        probe.connect(socket_path())
+        _connect(probe, socket_path())
     except OSError:
         return False
     finally:

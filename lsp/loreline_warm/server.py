@@ -3,16 +3,20 @@
 The prompt hook cannot load the sentence model within its budget, so this process keeps the
 model and the store open and answers one question per connection on a Unix socket
 (`loreline_hooks.warm.socket_path()`): one JSON line in,
-`{"v": 1, "project": KEY, "prompt": TEXT, "limit": N, "words": [IDS]}` (`words`: the memories the
-hook chose by the prompt's words), one JSON line out, `{"ok": true, "meaning": true, "notes":
-[[id, kind, text, similarity], …]}` (the engine's `Loreline.prompt_notes`, `recall.for_prompt`).
+`{"v": 1, "loreline": VERSION, "project": KEY, "prompt": TEXT, "limit": N, "words": [IDS],
+"shown": [IDS]}` (`words`: the memories the hook chose by the prompt's words; `shown`: those the
+session already received), one JSON line out, `{"ok": true, "meaning": true, "notes": [[id, kind,
+text, similarity], …]}` (the engine's `Loreline.prompt_notes`, `prompt_notes.for_prompt`).
 `"meaning": false` says the store's embedder compares spelling only, and the hook then chooses by
 words; a bad request gets `{"ok": false, "error": …}` and the process carries on.
 
 One process per state dir: the first takes `recall.lock` and the others leave at once. It
 leaves by itself after `capture.warm_minutes` without a question (`LORELINE_WARM_IDLE_SECONDS`
-overrides that, for tests), and at once when its socket file is removed or replaced (the home
-it serves is gone). The socket is created closed to everyone but its owner. Errors go to the
+overrides that, for tests; a connection that asks nothing does not count), at once when its
+socket file is removed or replaced or the store is gone (the home it serves is gone), and after
+a question from a hook of another Loreline version (an upgrade: the next prompt starts the new
+code). A request is read within `READ_SECONDS` in all; whatever goes wrong with one request is
+answered or logged, and the process serves on. The socket is created closed to everyone but its owner. Errors go to the
 hooks' error log, never to a terminal.
 """
 
@@ -26,7 +30,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from loreline import capture, home
+from loreline import __version__, capture, home
 from loreline.api import Loreline
 from loreline.errors import ConfigError
 from loreline_hooks import spool, warm
@@ -34,6 +38,7 @@ from loreline_hooks import spool, warm
 MAX_REQUEST = 64 * 1024
 MAX_LIMIT = 10
 MAX_WORDS = 50
+MAX_SHOWN = 500
 READ_SECONDS = 2.0
 TICK_SECONDS = 1.0
 LOCK_NAME = "recall.lock"
@@ -51,6 +56,9 @@ def serve() -> int:
     state = home.ensure_private_dir(home.state_dir())
     if not warm.supported() or not home.db_path().is_file():
         return 0
+    path = warm.socket_path()
+    if not warm.private_folder(path):
+        return 1
     lock = FileLock(str(state / LOCK_NAME))
     try:
         lock.acquire(timeout=0)
@@ -59,9 +67,6 @@ def serve() -> int:
     try:
         with Loreline() as api:
             api.prompt_notes("(warm-up)", "warm up")  # load the model before the first question
-            path = warm.socket_path()
-            if not warm.private_folder(path):
-                return 1
             with _listen(path) as listener:
                 _loop(api, listener, path)
     finally:
@@ -110,6 +115,10 @@ def idle_seconds() -> float:
         return 60.0 * capture.Settings().warm_minutes
 
 
+class Upgraded(Exception):
+    """A hook of another Loreline version asked: this process's code is out of date."""
+
+
 def _loop(api: Loreline, listener: socket.socket, path: str) -> None:
     idle = idle_seconds()
     inode = os.stat(path).st_ino
@@ -121,9 +130,16 @@ def _loop(api: Loreline, listener: socket.socket, path: str) -> None:
             if not _still_ours(path, inode):
                 return
             continue
+        except OSError as err:  # out of file descriptors, say: log, breathe, go on
+            spool.log_error("warm", err)
+            time.sleep(TICK_SECONDS)
+            continue
         with conn:
-            if _serve_one(api, conn):
-                last = time.monotonic()
+            try:
+                if _serve_one(api, conn):
+                    last = time.monotonic()
+            except Upgraded:
+                return
 
 
 def _still_ours(path: str, inode: int) -> bool:
@@ -135,22 +151,40 @@ def _still_ours(path: str, inode: int) -> bool:
 
 def _serve_one(api: Loreline, conn: socket.socket) -> bool:
     """Answer one connection; True when it asked a question (a probe that only connects is not one)."""
-    conn.settimeout(READ_SECONDS)
     try:
-        raw = _read_request(conn)
+        raw = _read_request(conn, time.monotonic() + READ_SECONDS)
         if not raw:
             return False
         reply = answer(api, raw)
-        conn.sendall(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
+        conn.settimeout(READ_SECONDS)
+        conn.sendall(json.dumps(reply).encode("ascii") + b"\n")
+    except Upgraded:
+        _reply(conn, {"ok": False, "error": "the warm recall process is of another Loreline version; it leaves"})
+        raise
     except OSError:
         return False
+    except Exception as err:  # one bad request never ends the process
+        spool.log_error("warm", err)
+        _reply(conn, {"ok": False, "error": "the request could not be answered; see the hook error log"})
     return True
 
 
-def _read_request(conn: socket.socket) -> bytes:
+def _reply(conn: socket.socket, reply: dict[str, Any]) -> None:
+    try:
+        conn.sendall(json.dumps(reply).encode("ascii") + b"\n")
+    except OSError:
+        pass
+
+
+def _read_request(conn: socket.socket, deadline: float) -> bytes:
+    """One request line, read within `deadline` in all (a client that trickles is cut off)."""
     chunks: list[bytes] = []
     size = 0
     while size <= MAX_REQUEST:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        conn.settimeout(left)
         chunk = conn.recv(65536)
         if not chunk:
             break
@@ -167,26 +201,32 @@ def answer(api: Loreline, raw: bytes) -> dict[str, Any]:
         return {"ok": False, "error": f"request over {MAX_REQUEST} bytes"}
     try:
         request = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {"ok": False, "error": "not a JSON line"}
     if not isinstance(request, dict):
         return {"ok": False, "error": "not a JSON object"}
+    if request.get("loreline", __version__) != __version__:
+        raise Upgraded(str(request.get("loreline")))
     project, prompt, limit = request.get("project"), request.get("prompt"), request.get("limit", 3)
     if not isinstance(project, str) or not project or not isinstance(prompt, str):
         return {"ok": False, "error": "project and prompt must be strings"}
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         return {"ok": False, "error": f"limit must be a whole number from 1 to {MAX_LIMIT}"}
-    words = request.get("words", [])
-    if not isinstance(words, list) or len(words) > MAX_WORDS or \
-            not all(isinstance(w, int) and not isinstance(w, bool) for w in words):
-        return {"ok": False, "error": f"words must be a list of at most {MAX_WORDS} memory ids"}
+    words, shown = request.get("words", []), request.get("shown", [])
+    if not _ids(words, MAX_WORDS) or not _ids(shown, MAX_SHOWN):
+        return {"ok": False, "error": f"words and shown must be lists of memory ids (at most {MAX_WORDS} and "
+                                      f"{MAX_SHOWN})"}
     try:
-        notes = api.prompt_notes(project, prompt, limit=limit, words=words)
+        notes = api.prompt_notes(project, prompt, limit=limit, words=words, shown=shown)
     except Exception as err:  # a busy or damaged store: say so, keep serving
         spool.log_error("warm", err)
         return {"ok": False, "error": "recall failed; see the hook error log"}
     if notes is None:
         return {"ok": True, "meaning": False, "notes": []}
     return {"ok": True, "meaning": True,
-            "notes": [[hit.memory.id, hit.memory.kind, hit.memory.text, round(similarity, 4)]
-                      for hit, similarity in notes]}
+            "notes": [[memory.id, memory.kind, memory.text, round(similarity, 4)] for memory, similarity in notes]}
+
+
+def _ids(value: Any, most: int) -> bool:
+    return isinstance(value, list) and len(value) <= most and \
+        all(isinstance(i, int) and not isinstance(i, bool) for i in value)

@@ -15,7 +15,7 @@ was chosen): all its answerable questions, and its abstention questions as the p
 answers; these are near the project's topics ("which css framework do we use?"), not unrelated
 chatter.
 
-By meaning (the warm process, `recall.for_prompt`): the floor was chosen on the retrieval sets'
+By meaning (the warm process, `prompt_notes.for_prompt`): the floor was chosen on the retrieval sets'
 tuning halves (`--warm-grid`, with `UNRELATED` and the tuning abstentions); the default run reports
 their test halves, with `HELD_OUT_UNRELATED` and the test abstentions as the prompts no memory answers.
 """
@@ -121,7 +121,7 @@ def warm_shown(store: Store, prompt: str, project: str, floors: tuple[float, flo
     """What the hook adds by meaning (`floors`: the floor, and the one for memories its words chose)."""
     from loreline import home
     from loreline.capture.hookread import prompt_candidates
-    from loreline.recall import for_prompt
+    from loreline.prompt_notes import for_prompt
     from loreline_hooks import recall as hook
 
     words: list[int] = []
@@ -132,7 +132,7 @@ def warm_shown(store: Store, prompt: str, project: str, floors: tuple[float, flo
         words = [row[0] for row in hook.relevant(total, counts, ranked)]
     found = for_prompt(store, prompt, project, floor=floors[0], word_floor=floors[1], words=words,
                        limit=hook.MAX_MEMORIES)
-    return [hit.memory.id for hit, _ in found or []]
+    return [memory.id for memory, _ in found or []]
 
 
 def warm_halves(floors: tuple[tuple[float, float], ...], seed: int = 7, halves: tuple[str, ...] = ("tune",),
@@ -180,13 +180,13 @@ def _warm_half(store: Store, spec: dict[str, Any], keyed: dict[int, tuple[str, s
 WARM_FLOORS = tuple((floor, worded) for floor in (0.4, 0.45, 0.5) for worded in (1.0, 0.3, 0.35, 0.4))
 
 if __name__ == "__main__":
-    from loreline.recall import PROMPT_FLOOR, PROMPT_WORD_FLOOR
+    from loreline.prompt_notes import FLOOR, WORD_FLOOR
 
     if "--warm-grid" in sys.argv[1:]:  # choosing the floor: tuning halves only
         json.dump(warm_halves(WARM_FLOORS, halves=("tune",)), sys.stdout, indent=2)
     else:
         json.dump({"by words, as tuned": evaluate(),
-                   "test halves, both ways": warm_halves(((PROMPT_FLOOR, PROMPT_WORD_FLOOR),), halves=("test",),
+                   "test halves, both ways": warm_halves(((FLOOR, WORD_FLOOR),), halves=("test",),
                                                                 words_too=True)},
                   sys.stdout, indent=2)
     print()

@@ -14,6 +14,8 @@ the decision comes because the prompt's words chose it and it is near the prompt
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +33,8 @@ DECISION = "We'll use Postgres advisory locks because each billing job needs one
 FACT = "The fix was to pin node to 20 in .nvmrc."
 RELEVANT = "Which pnpm script starts the billing job, and how does it take its advisory lock?"
 UNRELATED = "What is the capital of France?"
+#: shares no word with the decision: only recall by meaning (the warm process) brings it
+BY_MEANING = "What keeps concurrent payment jobs from running twice?"
 REPLIES = Replies("Understood.")
 BLOCK = "<loreline-memories>"
 RECALL_HEADER = "may bear on this prompt"
@@ -73,7 +77,7 @@ def tell(story: Story) -> Story:
     (box.codex_home / "config.toml").write_text(USER_CONFIG, encoding="utf-8")
     box.loreline("connect", "codex")
     story.warm = box.warm(start=True)  # the sessions' prompts are answered by meaning
-    for step, prompt in (("relevant", RELEVANT), ("unrelated", UNRELATED)):
+    for step, prompt in (("relevant", RELEVANT), ("unrelated", UNRELATED), ("meaning", BY_MEANING)):
         story.runs[f"claude-{step}"] = box.claude(f"claude-{step}", ["-p", prompt, "--output-format", "json"],
                                                   REPLIES).check()
         story.runs[f"codex-{step}"] = box.codex(f"codex-{step}", ["exec", "--dangerously-bypass-hook-trust", prompt],
@@ -110,6 +114,20 @@ def test_the_prompts_were_answered_by_the_warm_recall_process(story: Story) -> N
     assert story.box.warm(start=False), "the warm recall process did not stay up through the sessions"
     errors = story.box.loreline_home / "state" / "hook-errors.log"
     assert not errors.exists() or "UserPromptSubmit" not in errors.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("client", "api"), [("claude", "anthropic"), ("codex", "openai")])
+def test_a_prompt_worded_apart_from_a_memory_gets_it_by_meaning(story: Story, client: str, api: str) -> None:
+    carrying = _recalled(story.requests_after(f"{client}-meaning", BY_MEANING, api))
+    assert carrying, f"no request after the prompt carried a memory ({story.runs[f'{client}-meaning'].folder})"
+    assert all(f"#{story.ids[DECISION]} decision: " in body for body in carrying)
+    # by words alone the same prompt brings nothing: the warm process made the difference
+    payload = {"session_id": "by-words", "cwd": str(story.box.repo), "hook_event_name": "UserPromptSubmit",
+               "prompt": BY_MEANING}
+    words = subprocess.run([sys.executable, "-m", "loreline_hooks.entry", "UserPromptSubmit"],
+                           input=json.dumps(payload).encode(), capture_output=True, cwd=story.box.repo,
+                           env={**story.box.loreline_env(), "LORELINE_PROMPT_RECALL": "words"}, timeout=60)
+    assert words.returncode == 0 and words.stdout.strip() == b""
 
 
 @pytest.mark.parametrize(("client", "api"), [("claude", "anthropic"), ("codex", "openai")])

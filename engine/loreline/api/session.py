@@ -18,7 +18,8 @@ from .. import status as facts
 from ..beliefs import conflicts, curate, review
 from ..models import Memory, RecallHit
 from ..project import project_key
-from ..recall import USER_SCOPE, for_prompt, recall
+from ..prompt_notes import for_prompt
+from ..recall import USER_SCOPE, recall
 from ..store import Store, anchors, search
 from ..store import conflicts as conflict_rows
 from ..store import memories as rows
@@ -67,12 +68,12 @@ class Loreline:
     def recall(self, project: str, query: str, *, limit: int = 10, include_inactive: bool = False) -> list[RecallHit]:
         return recall(self.store, query, project, limit=limit, include_inactive=include_inactive)
 
-    def prompt_notes(self, project: str, prompt: str, *, limit: int = 3,
-                     words: Sequence[int] = ()) -> list[tuple[RecallHit, float]] | None:
+    def prompt_notes(self, project: str, prompt: str, *, limit: int = 3, words: Sequence[int] = (),
+                     shown: Sequence[int] = ()) -> list[tuple[Memory, float]] | None:
         """The few memories a prompt bears on, with their similarity (None: the store's embedder
-        does not compare meaning); `words`: the memories chosen by the prompt's words. See
-        `recall.for_prompt`."""
-        return for_prompt(self.store, prompt, project, limit=limit, words=words)
+        does not compare meaning); `words`: the memories the prompt's words chose; `shown`: those
+        the session already received. See `prompt_notes.for_prompt`."""
+        return for_prompt(self.store, prompt, project, limit=limit, words=words, shown=shown)
 
     def file_memories(self, project: str, file_path: str) -> list[Memory]:
         """Active memories tied to a file, named relative to the project or as given."""

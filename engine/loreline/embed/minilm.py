@@ -50,6 +50,18 @@ class MiniLMEmbedder:
         vector = model.forward(ids)
         return array("f", vector.tolist()).tobytes()
 
+    def embed_many(self, texts: list[str]) -> list[bytes]:
+        """`embed` of each text, in one pass through the model (the same vectors, faster than one
+        call each: short texts cost little more together than alone)."""
+        model = self._load()
+        pieces = [model.pieces(text, concepts.note(text)) for text in texts]
+        wanted = [i for i, ids in enumerate(pieces) if len(ids) > 2]
+        out = [bytes(4 * self.dim)] * len(texts)
+        if wanted:
+            for i, vector in zip(wanted, model.forward_many([pieces[i] for i in wanted]), strict=True):
+                out[i] = array("f", vector.tolist()).tobytes()
+        return out
+
     def _load(self) -> _Model:
         if self._model is None:
             with self._lock:
@@ -81,18 +93,30 @@ class _Model:
         return head[:-1] + tail if tail else head
 
     def forward(self, ids: list[int]) -> Any:
+        return self.forward_many([ids])[0]
+
+    def forward_many(self, sequences: list[list[int]]) -> list[Any]:
+        """The pooled, normalised vector of each sequence. The sequences run side by side as one:
+        each keeps its own positions and attends only to itself (a block mask), so each vector is
+        what a pass of that sequence alone gives."""
         np = self.np
-        index = np.asarray(ids, dtype=np.int64)
-        count = len(ids)
+        index = np.concatenate([np.asarray(ids, dtype=np.int64) for ids in sequences])
+        count = len(index)
         x = self.words_q[index].astype(np.float32) * self.words_scale[index, None]
-        x += self.positions[:count] + self.type0
+        x += self.positions[np.concatenate([np.arange(len(ids)) for ids in sequences])] + self.type0
         x = _layer_norm(np, x, *self.norm0)
+        mask = None
+        if len(sequences) > 1:
+            which = np.repeat(np.arange(len(sequences)), [len(ids) for ids in sequences])
+            mask = np.where(which[:, None] == which[None, :], 0.0, -1e9).astype(np.float32)
         size = DIM // HEADS
         for qkv_w, qkv_b, out_w, out_b, norm1, up_w, up_b, down_w, down_b, norm2 in self.blocks:
             qkv = x @ qkv_w + qkv_b
             q, k, v = (qkv[:, i * DIM:(i + 1) * DIM].reshape(count, HEADS, size).transpose(1, 0, 2)
                        for i in range(3))
             scores = q @ k.transpose(0, 2, 1) * (1.0 / math.sqrt(size))
+            if mask is not None:
+                scores += mask
             scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
             scores /= scores.sum(axis=-1, keepdims=True)
             context = (scores @ v).transpose(1, 0, 2).reshape(count, DIM)
@@ -100,9 +124,14 @@ class _Model:
             hidden = x @ up_w + up_b
             hidden = 0.5 * hidden * (1.0 + np.tanh(0.7978845608 * (hidden + 0.044715 * hidden * hidden * hidden)))
             x = _layer_norm(np, x + hidden @ down_w + down_b, *norm2)
-        pooled = x.mean(axis=0)
-        norm = float(np.sqrt(pooled @ pooled))
-        return pooled / norm if norm else pooled
+        out = []
+        start = 0
+        for ids in sequences:
+            pooled = x[start:start + len(ids)].mean(axis=0)
+            start += len(ids)
+            norm = float(np.sqrt(pooled @ pooled))
+            out.append(pooled / norm if norm else pooled)
+        return out
 
 
 def _matrix(w: dict[str, Any], name: str) -> Any:

@@ -1,0 +1,115 @@
+"""The few memories a prompt bears on, by meaning: what the prompt hook adds to each prompt.
+
+`for_prompt` answers for the warm recall process (`loreline_warm`), which the prompt hook asks:
+- the whole prompt is recalled as a question is (`recall.recall`: bm25 and the nearest vectors),
+  and each of its first parts (`prompt_parts`: "which pnpm script starts the job, and how does it
+  take its lock?" asks two things) adds the memories nearest to it; a memory counts with its best
+  similarity to the whole prompt or any part. A prompt of several sentences is embedded sentence
+  by sentence, in one pass, its whole being their normalised mean (each word is read once);
+- a memory is kept when it is at least `FLOOR` similar, or, when the hook's own word match chose
+  it (`words`), at least `WORD_FLOOR` similar: a note that shares a prompt's specific words and
+  is near it in meaning. An unrelated note costs the assistant's attention, so both bars are
+  higher than recall's;
+- memories the session already received (`shown`) are left out before the few are picked.
+
+The floors were chosen on the tuning halves of both retrieval sets
+(`PYTHONPATH=scripts python -m evallib.prompt_recall --warm-grid`); the default run of that
+module reports the test halves. Letting a memory in at a lower similarity because it shares a
+word with the prompt added more unrelated notes than answers there, except for the memories the
+hook's word match (which weighs rare words) chose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .embed import Embedder, default_embedder, family
+from .models import Memory
+from .recall import USER_SCOPE, recall
+from .store import Store, search, vectorcache
+from .store import memories as rows
+
+#: embedder families that compare meaning (`for_prompt` answers only with these)
+MEANING = frozenset({"minilm", "static"})
+FLOOR = 0.45
+WORD_FLOOR = 0.35
+MAX_PROMPT_CHARS = 4000
+PARTS = 3
+WHOLE_PARTS = 12  #: sentences that make up a long prompt's whole (its first 12)
+MIN_PART = 12
+NEAREST = 20  #: neighbours of each part considered
+MAX_WORDS = 20
+MAX_SHOWN_EXTRA = 20  #: recall this many more when the session was already shown memories
+_PART_BREAK = re.compile(r"(?<=[.?!;])\s+|\n+|,\s+(?=(?:and|but|also|then|so)\b)", re.IGNORECASE)
+
+
+def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor: float = FLOOR,
+               words: Iterable[int] = (), word_floor: float = WORD_FLOOR, shown: Iterable[int] = (),
+               embedder: Embedder | None = None) -> list[tuple[Memory, float]] | None:
+    """The few active memories of the project (and the user's) the prompt bears on, each with its
+    similarity, most similar first; None when the store's embedder does not compare meaning
+    (hashing): the caller then chooses by words."""
+    embedder = embedder or default_embedder(store)
+    if family(embedder.fingerprint) not in MEANING:
+        return None
+    text = prompt[:MAX_PROMPT_CHARS]
+    hidden = set(shown)
+    worded = [m for m in rows.load(store, [w for w in dict.fromkeys(words) if w not in hidden][:MAX_WORDS])
+              if m.status == "active" and m.project in (project, USER_SCOPE)]
+    vector, part_vectors = _vectors(embedder, text)
+    depth = max(limit * 3, 10) + min(len(hidden), MAX_SHOWN_EXTRA)
+    found = {hit.memory.id: hit.memory for hit in recall(store, text, project, limit=depth, embedder=embedder,
+                                                          query_vector=vector) if hit.memory.id not in hidden}
+    found.update((m.id, m) for m in worded)
+    best = search.similarities(store, vector, list(found))
+    for part_vector in part_vectors:
+        near = [mid for mid, distance in vectorcache.knn(store, part_vector, project, NEAREST)
+                if 1.0 - distance >= floor and mid not in hidden and mid not in found]
+        found.update((m.id, m) for m in rows.load(store, near) if m.status == "active")
+        for mid, similarity in search.similarities(store, part_vector, list(found)).items():
+            best[mid] = max(best.get(mid, -1.0), similarity)
+    by_words = {m.id for m in worded}
+    kept = [(found[mid], s) for mid, s in best.items()
+            if mid in found and (s >= floor or (mid in by_words and s >= word_floor))]
+    return sorted(kept, key=lambda pair: (-pair[1], pair[0].id))[:limit]
+
+
+def _vectors(embedder: Embedder, text: str) -> tuple[bytes, list[bytes]]:
+    """The prompt's vector and its first parts' vectors. A prompt of several sentences is
+    embedded sentence by sentence (in one pass) and the whole is their normalised mean: each
+    word is read once, not twice, which halves the cost of a long prompt."""
+    sentences = _sentences(text)
+    if len(sentences) < 2:
+        return embed_all(embedder, [text])[0], []
+    vectors = embed_all(embedder, sentences[:WHOLE_PARTS])
+    return _mean(vectors), vectors[:PARTS]
+
+
+def _mean(vectors: list[bytes]) -> bytes:
+    from array import array
+
+    width = len(vectors[0]) // 4
+    total = [0.0] * width
+    for raw in vectors:
+        for i, value in enumerate(array("f", raw)):
+            total[i] += value
+    norm = sum(v * v for v in total) ** 0.5
+    return array("f", [v / norm for v in total] if norm else total).tobytes()
+
+
+def embed_all(embedder: Embedder, texts: list[str]) -> list[bytes]:
+    """Each text's vector, in one pass where the embedder can (`MiniLMEmbedder.embed_many`)."""
+    many = getattr(embedder, "embed_many", None)
+    return list(many(texts)) if many is not None else [embedder.embed(text) for text in texts]
+
+
+def prompt_parts(text: str) -> list[str]:
+    """The first `PARTS` sentences or joined questions of a prompt ("…, and how …"), when it has
+    more than one; each at least `MIN_PART` characters."""
+    parts = _sentences(text)
+    return parts[:PARTS] if len(parts) > 1 else []
+
+
+def _sentences(text: str) -> list[str]:
+    return [part.strip() for part in _PART_BREAK.split(text) if part and len(part.strip()) >= MIN_PART]

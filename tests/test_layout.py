@@ -70,7 +70,8 @@ def test_python_files_stay_small() -> None:
 HOOKS = ROOT / "hooks" / "loreline_hooks"
 #: what the hook may import besides the standard library: `loreline.capture`'s hook part and
 #: the light modules it needs (each standard-library only)
-HOOK_LIGHT = frozenset({"loreline", "loreline.capture", "loreline.capture.hookread", "loreline.home",
+HOOK_LIGHT = frozenset({"loreline", "loreline.capture", "loreline.capture.hookread", "loreline.capture.warmsocket",
+                        "loreline.home",
                         "loreline.errors", "loreline.project", "loreline.privacy", "loreline.privacy.display",
                         "loreline.privacy.identifiers",
                         # the prompt index's rebuild names each memory's tool categories (regex only)

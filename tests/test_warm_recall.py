@@ -440,3 +440,27 @@ def test_the_hook_refuses_a_socket_in_a_folder_others_could_write(tmp_path: Path
     finally:
         impostor.close()
         os.chmod(os.path.dirname(address), 0o700)
+
+
+def test_status_says_how_prompts_are_answered(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    from tests.conftest import loreline_exe
+
+    def status(**env: str) -> tuple[str, dict[str, Any]]:
+        text = subprocess.run([loreline_exe(), "status"], capture_output=True, text=True, env=_env(loreline_home, **env),
+                              timeout=120, check=True).stdout
+        data = json.loads(subprocess.run([loreline_exe(), "status", "--json"], capture_output=True, text=True,
+                                         env=_env(loreline_home, **env), timeout=120, check=True).stdout)
+        return text, data["capture"]["prompt_recall"]
+
+    text, state = status()
+    assert state == {"mode": "meaning", "warm": False} and "by words until then" in text
+    proc = _start(loreline_home)
+    try:
+        wait_for(warm.listening, 60, "the warm process")
+        text, state = status()
+        assert state == {"mode": "meaning", "warm": True} and "the warm recall process is running" in text
+        text, state = status(LORELINE_PROMPT_RECALL="words")
+        assert state == {"mode": "words", "warm": False} and "by the prompt's words" in text
+    finally:
+        proc.kill()
+        proc.wait()

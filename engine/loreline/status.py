@@ -69,12 +69,24 @@ def capture_state(store: Store, cwd: str | None = None) -> dict[str, Any]:
     stamps = [s for s in (spool["newest"], queue["last_event_at"]) if s]
     return {
         "hooks": _hooks(cwd or os.getcwd()),
+        "prompt_recall": _prompt_recall(),
         "paused_here": capture.opted_out(),
         "settings_error": _settings_error(),
         "last_capture": max(stamps) if stamps else None,
         "spool": spool,
         "queue": queue,
     }
+
+
+def _prompt_recall() -> dict[str, Any]:
+    """How the prompt hook chooses in this shell's sessions, and whether the warm process runs."""
+    from .capture import warmsocket
+
+    try:
+        mode = capture.prompt_recall(capture.load_settings())
+    except LorelineError:
+        mode = capture.prompt_recall(capture.Settings())
+    return {"mode": mode, "warm": mode == "meaning" and warmsocket.listening()}
 
 
 def _hooks(cwd: str) -> dict[str, Any]:

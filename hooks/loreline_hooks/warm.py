@@ -10,11 +10,7 @@ and the store open and answers on a Unix socket in the state dir. The hook:
   detached, in its own session, with the assistant's credentials removed from its environment,
   and leaves by itself after `capture.warm_minutes` without a prompt.
 
-Only the person who owns the state dir can reach the socket: it sits in the private state dir,
-or, when that path is too long for a socket address, in a private folder of their own under the
-temporary directory. Both sides check that folder (a real folder of this user, closed to others)
-before use, and on Linux the hook checks that the process answering runs as the same user, so
-nobody else can listen in on prompts or answer them. The request carries the installed
+Who may reach the socket, and where it is: `loreline.capture.warmsocket`. The request carries the installed
 Loreline's version; a warm process of another version leaves instead of answering, and the next
 prompt starts the new one.
 Standard library only: this module is imported by the hook.
@@ -29,71 +25,26 @@ import sys
 import time
 
 from loreline import __version__, home
+from loreline.capture.warmsocket import (  # noqa: F401  (the hook's names for them)
+    MAX_ADDRESS,
+    connect,
+    listening,
+    private_folder,
+    socket_path,
+    supported,
+    trusted_folder,
+)
 
-SOCKET_NAME = "recall.sock"
 SPAWN_MARK = "recall.spawned"
 DEADLINE = 0.25  #: seconds the hook waits for an answer, connecting included
 RESPAWN_SECONDS = 30.0
 MAX_ANSWER = 1 << 20
-MAX_ADDRESS = 100  #: longest socket path used as is (the OS limit is 104 to 108 bytes)
 PROTOCOL = 1
 MAX_SHOWN = 500  #: most already-shown ids sent (`loreline_warm.server.MAX_SHOWN`)
 
 TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
     from typing import Any
-
-
-def supported() -> bool:
-    return hasattr(socket, "AF_UNIX")
-
-
-def socket_path() -> str:
-    """Where the warm process listens: the state dir, or a private short folder for long paths."""
-    path = os.path.join(os.path.abspath(home.state_dir()), SOCKET_NAME)
-    if len(os.fsencode(path)) <= MAX_ADDRESS:
-        return path
-    import hashlib
-    import tempfile
-
-    folder = os.path.join(tempfile.gettempdir(), f"loreline-{os.getuid()}")
-    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return os.path.join(folder, f"{digest}.sock")
-
-
-def private_folder(path: str) -> bool:
-    """Make sure the socket's folder exists, is a real folder of this user and is closed to others."""
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    return trusted_folder(path)
-
-
-def trusted_folder(path: str) -> bool:
-    """True when the socket's folder is a real folder (not a link) of this user, closed to others:
-    nobody else can have put a socket there."""
-    import stat
-
-    try:
-        info = os.lstat(os.path.dirname(path))
-    except OSError:
-        return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
-
-
-def _connect(client: socket.socket, path: str) -> None:
-    """Connect to the warm process at `path`, refusing a folder or a peer that is not this user's."""
-    if not trusted_folder(path):
-        raise ConnectionRefusedError("the socket's folder is not private")
-    client.connect(path)
-    peer = getattr(socket, "SO_PEERCRED", None)
-    if peer is not None:  # Linux: the process at the other end runs as this user
-        import struct
-
-        _, uid, _ = struct.unpack("3i", client.getsockopt(socket.SOL_SOCKET, peer, struct.calcsize("3i")))
-        if uid != os.getuid():
-            raise ConnectionRefusedError("the socket belongs to another user")
 
 
 def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
@@ -109,7 +60,7 @@ def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
     try:
         client.settimeout(DEADLINE)
         try:
-            _connect(client, socket_path())
+            connect(client, socket_path())
         except (FileNotFoundError, ConnectionRefusedError):
             return None, False
         request = {"v": PROTOCOL, "loreline": __version__, "project": project, "prompt": prompt, "limit": limit,
@@ -185,19 +136,4 @@ def start() -> bool:
         close_fds=True, start_new_session=True, cwd=home.ensure_private_dir(home.data_dir()),
         env=worker_env(os.environ),
     )
-    return True
-
-
-def listening() -> bool:
-    """True when something accepts connections on the socket right now."""
-    if not supported():
-        return False
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    probe.settimeout(0.05)
-    try:
-        _connect(probe, socket_path())
-    except OSError:
-        return False
-    finally:
-        probe.close()
     return True

@@ -2,7 +2,7 @@
 
 The prompt hook cannot load the sentence model within its budget, so this process keeps the
 model and the store open and answers one question per connection on a Unix socket
-(`loreline_hooks.warm.socket_path()`): one JSON line in,
+(`loreline_hooks.warmsocket.socket_path()`): one JSON line in,
 `{"v": 1, "loreline": VERSION, "project": KEY, "prompt": TEXT, "limit": N, "words": [IDS],
 "shown": [IDS]}` (`words`: the memories the hook chose by the prompt's words; `shown`: those the
 session already received), one JSON line out, `{"ok": true, "meaning": true, "notes": [[id, kind,
@@ -33,7 +33,8 @@ from filelock import FileLock, Timeout
 from loreline import __version__, capture, home
 from loreline.api import Loreline
 from loreline.errors import ConfigError
-from loreline_hooks import spool, warm
+from loreline.capture import warmsocket
+from loreline_hooks import spool
 
 MAX_REQUEST = 64 * 1024
 MAX_LIMIT = 10
@@ -54,10 +55,10 @@ def main() -> int:
 
 def serve() -> int:
     state = home.ensure_private_dir(home.state_dir())
-    if not warm.supported() or not home.db_path().is_file():
+    if not warmsocket.supported() or not home.db_path().is_file():
         return 0
-    path = warm.socket_path()
-    if not warm.private_folder(path):
+    path = warmsocket.socket_path()
+    if not warmsocket.private_folder(path):
         return 1
     lock = FileLock(str(state / LOCK_NAME))
     try:

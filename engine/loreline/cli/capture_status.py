@@ -16,7 +16,20 @@ def lines(info: dict[str, Any]) -> list[str]:
         deferred += f" ({queue['deferred_reason']}; next try {queue['deferred_until']})"
     out.append(f"           last capture {info['last_capture'] or 'never'} · queue {queue['queued']} queued"
                f" · {deferred} · {queue['failed']} failed · spool {info['spool']['waiting']} waiting")
+    if "prompt_recall" in info:
+        out.append(f"Prompts    {_prompts(info['prompt_recall'])}")
     return out
+
+
+def _prompts(state: dict[str, Any]) -> str:
+    """How the prompt hook picks memories (`capture.prompt_recall`)."""
+    if state["mode"] == "off":
+        return "no memories added to prompts (capture.prompt_recall = off)"
+    if state["mode"] == "words":
+        return "memories added by the prompt's words (capture.prompt_recall = words)"
+    if state["warm"]:
+        return "memories added by meaning; the warm recall process is running"
+    return "memories added by meaning once the warm recall process runs (the next session starts it); by words until then"
 
 
 def _where(hooks: dict[str, Any]) -> str:

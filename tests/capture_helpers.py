@@ -95,6 +95,16 @@ def remembered_session(cwd: Path, sessions_dir: Path) -> tuple[ClaudeSession, Pa
     return session, session.write(sessions_dir / f"{session.session_id}.jsonl")
 
 
+def remembered_project(root: Path) -> tuple[Path, dict[str, Any]]:
+    """A project folder under `root` whose store (at $LORELINE_HOME) holds two preferences, a
+    decision and a fact, imported for real; and a UserPromptSubmit payload of its session."""
+    folder = root / "proj"
+    folder.mkdir()
+    session, path = remembered_session(folder, root / "sessions")
+    import_into_store(path)
+    return folder, event("UserPromptSubmit", session, path)
+
+
 def event(name: str, session: ClaudeSession, path: Path, **extra: Any) -> dict[str, Any]:
     """A hook payload in Claude Code 2.1's shape."""
     payload: dict[str, Any] = {"session_id": session.session_id, "transcript_path": str(path),

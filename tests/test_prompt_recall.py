@@ -19,6 +19,7 @@ from tests.capture_helpers import (
     event,
     hook_env,
     import_into_store,
+    remembered_project,
     remembered_session,
     run_hook,
     worker_lock_held,
@@ -36,11 +37,7 @@ def _ids(loreline_home: Path) -> dict[str, int]:
 @pytest.fixture
 def project(loreline_home: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     """A project whose store holds two preferences, a decision and a fact; a prompt payload."""
-    folder = tmp_path / "proj"
-    folder.mkdir()
-    session, path = remembered_session(folder, tmp_path / "sessions")
-    import_into_store(path)
-    return folder, event("UserPromptSubmit", session, path)
+    return remembered_project(tmp_path)
 
 
 def _prompt(loreline_home: Path, payload: dict[str, Any], prompt: str, session_id: str = "fresh-session",

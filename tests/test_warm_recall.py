@@ -19,10 +19,18 @@ from typing import Any
 import pytest
 
 from loreline import capture
+from loreline.capture import warmsocket
 from loreline.errors import ConfigError
 from loreline.store import Store
 from loreline_hooks import warm
-from tests.capture_helpers import event, hook_env, import_into_store, remembered_session, run_hook, wait_for, write_config
+from tests.capture_helpers import (
+    hook_env,
+    import_into_store,
+    remembered_project,
+    run_hook,
+    wait_for,
+    write_config,
+)
 
 PNPM = "In this repo we use pnpm, never npm."
 NODE_PIN = "The fix was to pin node to 20 in .nvmrc."
@@ -34,11 +42,8 @@ DEPLOY = "We decided to deploy the docker image to production with Fly.io from t
 
 @pytest.fixture
 def project(loreline_home: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path / "proj"
-    folder.mkdir()
-    session, path = remembered_session(folder, tmp_path / "sessions")
-    import_into_store(path)
-    return folder, event("UserPromptSubmit", session, path)
+    """A project whose store holds two preferences, a decision and a fact; a prompt payload."""
+    return remembered_project(tmp_path)
 
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
@@ -215,19 +220,14 @@ def test_the_socket_is_the_owners_alone(loreline_home: Path, server: subprocess.
 
 def test_a_home_too_long_for_a_socket_address_gets_a_private_short_folder(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / ("deep-" * 20) / "loreline-home"
-    monkeypatch.setenv("LORELINE_HOME", str(home))
-    folder = tmp_path / "proj"
-    folder.mkdir()
-    session, path = remembered_session(folder, tmp_path / "sessions")
-    import_into_store(path)
+    home, (_, payload) = _long_home(tmp_path, monkeypatch)
     address = warm.socket_path()
-    assert len(address) <= warm.MAX_ADDRESS and not address.startswith(str(home))
+    assert len(address) <= warmsocket.MAX_ADDRESS and not address.startswith(str(home))
     proc = _start(home)
     try:
         wait_for(warm.listening, 60, "the warm process")
         assert stat.S_IMODE(os.stat(os.path.dirname(address)).st_mode) == 0o700
-        block, _ = _prompt(home, event("UserPromptSubmit", session, path), BY_MEANING)
+        block, _ = _prompt(home, payload, BY_MEANING)
         assert PNPM in block
     finally:
         proc.kill()
@@ -290,6 +290,13 @@ def test_prompt_recall_setting_and_its_per_session_override(loreline_home: Path)
     write_config(loreline_home, '[capture]\nprompt_recall = "always"\n')
     with pytest.raises(ConfigError, match="capture.prompt_recall must be one of meaning, words, off"):
         capture.load_settings(path)
+
+
+def _long_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, tuple[Path, dict[str, Any]]]:
+    """A Loreline home whose state dir is too long a path for a socket address, with memories."""
+    home = tmp_path / ("deep-" * 20) / "loreline-home"
+    monkeypatch.setenv("LORELINE_HOME", str(home))
+    return home, remembered_project(tmp_path)
 
 
 def _project_key(folder: Path) -> str:
@@ -419,12 +426,7 @@ def test_a_probe_does_not_keep_it_alive_and_it_leaves_without_its_store(loreline
 
 
 def test_the_hook_refuses_a_socket_in_a_folder_others_could_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / ("deep-" * 20) / "loreline-home"
-    monkeypatch.setenv("LORELINE_HOME", str(home))
-    folder = tmp_path / "proj"
-    folder.mkdir()
-    session, path = remembered_session(folder, tmp_path / "sessions")
-    import_into_store(path)
+    home, (folder, _) = _long_home(tmp_path, monkeypatch)
     address = warm.socket_path()
     os.makedirs(os.path.dirname(address), exist_ok=True)
     os.chmod(os.path.dirname(address), 0o777)  # as if someone else had made it, open to all

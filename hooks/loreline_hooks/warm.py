@@ -25,15 +25,7 @@ import sys
 import time
 
 from loreline import __version__, home
-from loreline.capture.warmsocket import (  # noqa: F401  (the hook's names for them)
-    MAX_ADDRESS,
-    connect,
-    listening,
-    private_folder,
-    socket_path,
-    supported,
-    trusted_folder,
-)
+from loreline.capture.warmsocket import connect, listening, read_line, socket_path, supported
 
 SPAWN_MARK = "recall.spawned"
 DEADLINE = 0.25  #: seconds the hook waits for an answer, connecting included
@@ -66,30 +58,12 @@ def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
         request = {"v": PROTOCOL, "loreline": __version__, "project": project, "prompt": prompt, "limit": limit,
                    "words": words or [], "shown": (shown or [])[-MAX_SHOWN:]}
         client.sendall(json.dumps(request).encode("ascii") + b"\n")
-        answer = _read_line(client, deadline)
+        answer = read_line(client, deadline, MAX_ANSWER)
     except (OSError, ValueError):
         return None, True
     finally:
         client.close()
     return _rows(answer), True
-
-
-def _read_line(client: socket.socket, deadline: float) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("no answer in time")
-        client.settimeout(left)
-        chunk = client.recv(65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-        if chunk.endswith(b"\n") or size > MAX_ANSWER:
-            break
-    return b"".join(chunks)
 
 
 def _rows(answer: bytes) -> list[tuple[int, str, str]] | None:

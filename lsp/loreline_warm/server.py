@@ -153,7 +153,7 @@ def _still_ours(path: str, inode: int) -> bool:
 def _serve_one(api: Loreline, conn: socket.socket) -> bool:
     """Answer one connection; True when it asked a question (a probe that only connects is not one)."""
     try:
-        raw = _read_request(conn, time.monotonic() + READ_SECONDS)
+        raw = warmsocket.read_line(conn, time.monotonic() + READ_SECONDS, MAX_REQUEST)
         if not raw:
             return False
         reply = answer(api, raw)
@@ -175,25 +175,6 @@ def _reply(conn: socket.socket, reply: dict[str, Any]) -> None:
         conn.sendall(json.dumps(reply).encode("ascii") + b"\n")
     except OSError:
         pass
-
-
-def _read_request(conn: socket.socket, deadline: float) -> bytes:
-    """One request line, read within `deadline` in all (a client that trickles is cut off)."""
-    chunks: list[bytes] = []
-    size = 0
-    while size <= MAX_REQUEST:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the request took too long to arrive")
-        conn.settimeout(left)
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-        if b"\n" in chunk:
-            break
-    return b"".join(chunks)[: MAX_REQUEST + 1]
 
 
 def answer(api: Loreline, raw: bytes) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 
 from .. import home
 
@@ -86,3 +87,24 @@ def listening() -> bool:
     finally:
         probe.close()
     return True
+
+
+def read_line(conn: socket.socket, deadline: float, most: int) -> bytes:
+    """One line (up to its newline, or the end of the stream), read by the monotonic `deadline`
+    in all, so a peer that trickles is cut off; more than `most` bytes stop the reading (the caller
+    sees a result longer than `most`)."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= most:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the line took too long to arrive")
+        conn.settimeout(left)
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if b"\n" in chunk:
+            break
+    return b"".join(chunks)[: most + 1]

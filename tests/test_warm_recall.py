@@ -466,3 +466,18 @@ def test_status_says_how_prompts_are_answered(loreline_home: Path, project: tupl
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_memory_the_session_loads_from_claude_md_is_not_added_again(loreline_home: Path, tmp_path: Path,
+                                                                       project: tuple[Path, dict[str, Any]],
+                                                                       server: subprocess.Popen[bytes]) -> None:
+    from tests.conftest import loreline_exe
+
+    folder, payload = project
+    assert PNPM in _prompt(loreline_home, payload, BY_MEANING)[0]
+    (folder / "CLAUDE.md").write_text(f"# Shop\n\n- {PNPM}\n", encoding="utf-8")
+    (tmp_path / "claude-dir").mkdir()
+    subprocess.run([loreline_exe(), "import", "native", "--claude-dir", str(tmp_path / "claude-dir"),
+                    "--codex-home", str(tmp_path / "codex-home")], cwd=folder, env=_env(loreline_home),
+                   capture_output=True, timeout=120, check=True)
+    assert _prompt(loreline_home, payload, BY_MEANING, session_id="after-native")[0] == ""

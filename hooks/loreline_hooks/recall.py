@@ -1,6 +1,12 @@
 """UserPromptSubmit: the few memories relevant to the prompt the user just typed.
 
-How a memory is chosen (lexical, standard library only, a few milliseconds):
+With `capture.prompt_recall = "meaning"` (the default) the warm recall process chooses
+(`warm`, `loreline.prompt_notes`): memories close in meaning to the prompt or one of its
+sentences, or chosen by the words below and near in meaning too, minus those the session was
+already shown or loads from CLAUDE.md or MEMORY.md. When it cannot answer (not started yet, no
+answer within its deadline), and with "words", the words choose alone.
+
+How the words choose (lexical, standard library only, a few milliseconds):
 - the prompt's words, lowercased, minus stop words and generic request words ("please",
   "fix", "file", ...), at most `MAX_TERMS`, from its first `MAX_PROMPT_CHARS` characters;
 - the project's active memories (and the user's) are indexed with FTS5 in a private file in
@@ -155,7 +161,11 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     total, counts, ranked = prompt_candidates(db, project, words, MAX_ROWS, CANDIDATES, cache)
     rows = relevant(total, counts, ranked)
     if how == "meaning":  # the warm process's answer, when it gives one, replaces the words' choice
-        meant = by_meaning(project, prompt, seen, [row[0] for row in rows])
+        from loreline.capture.hookread import covered_in_store
+
+        # what the session loads from CLAUDE.md or MEMORY.md counts as shown (as for the words)
+        hidden = seen | covered_in_store(db, project)
+        meant = by_meaning(project, prompt, hidden, [row[0] for row in rows])
         rows = rows if meant is None else meant
     chosen = pick(rows, seen)
     if not chosen:

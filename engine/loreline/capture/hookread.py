@@ -137,12 +137,12 @@ def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int
         held = _held(conn, found, [int(r[0]) for r in ranked])
     finally:
         conn.close()
-    covered = _covered_in_store(db, project) if ranked else set()
+    covered = covered_in_store(db, project) if ranked else set()
     return total, counts, [(int(i), str(kind), str(text), frozenset(held.get(int(i), ())))
                            for i, kind, text in ranked if int(i) not in covered]
 
 
-def _covered_in_store(db: str, project: str) -> set[int]:
+def covered_in_store(db: str, project: str) -> set[int]:
     """`covered_ids` from the store itself (the prompt index holds no native coverage)."""
     conn = _connect(db)
     try:

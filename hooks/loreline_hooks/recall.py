@@ -164,8 +164,8 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
         from loreline.capture.hookread import covered_in_store
 
         # what the session loads from CLAUDE.md or MEMORY.md counts as shown (as for the words)
-        hidden = seen | covered_in_store(db, project)
-        meant = by_meaning(project, prompt, hidden, [row[0] for row in rows])
+        seen = seen | covered_in_store(db, project)
+        meant = by_meaning(project, prompt, seen, [row[0] for row in rows])
         rows = rows if meant is None else meant
     chosen = pick(rows, seen)
     if not chosen:

@@ -10,10 +10,10 @@ and the store open and answers on a Unix socket in the state dir. The hook:
   detached, in its own session, with the assistant's credentials removed from its environment,
   and leaves by itself after `capture.warm_minutes` without a prompt.
 
-Who may reach the socket, and where it is: `loreline.capture.warmsocket`. The request carries the installed
-Loreline's version; a warm process of another version leaves instead of answering, and the next
-prompt starts the new one.
-Standard library only: this module is imported by the hook.
+Who may reach the socket, and where it is: `loreline.capture.warmsocket`. The request carries
+the installed Loreline's version; a warm process of another version leaves instead of answering,
+and the next prompt starts the new one. Standard library only: this module is imported by the
+hook.
 """
 
 from __future__ import annotations

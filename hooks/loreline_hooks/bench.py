@@ -118,13 +118,15 @@ def _prompts(hook: list[str], env: dict[str, str], cwd: str, runs: int) -> dict[
     return found
 
 
-def warm_up(env: dict[str, str], seconds: float = 120.0) -> bool:
-    """Start the warm recall process for the home `env` names and wait until it listens."""
-    code = ("import sys, time\nfrom loreline_hooks import warm\nwarm.start()\n"
-            f"end = time.monotonic() + {seconds}\n"
-            "while not warm.listening() and time.monotonic() < end:\n    time.sleep(0.05)\n"
-            "sys.exit(0 if warm.listening() else 1)\n")
-    return subprocess.run([sys.executable, "-c", code], env=env, check=False).returncode == 0
+def warm_up(env: dict[str, str], seconds: float = 120.0, *, start: bool = True) -> bool:
+    """Whether the warm recall process of the home `env` names listens: started (unless `start`
+    is False) and waited for up to `seconds`."""
+    code = ("import sys, time\nfrom loreline_hooks import warm\n"
+            + (f"warm.start()\nend = time.monotonic() + {seconds}\n"
+               "while not warm.listening() and time.monotonic() < end:\n    time.sleep(0.05)\n" if start else "")
+            + "sys.exit(0 if warm.listening() else 1)\n")
+    return subprocess.run([sys.executable, "-c", code], env=env, check=False,
+                          timeout=seconds + 60).returncode == 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -95,6 +95,15 @@ def relevant(total: int, counts: dict[str, int],
     return [row for share, _, row in sorted(shares, key=lambda s: (-s[0], s[1])) if share >= FLOOR]
 
 
+def by_words(db: str, project: str, words: list[str], covered: set[int] | None = None) -> list[tuple[int, str, str]]:
+    """The memories the prompt's words choose (`relevant` over the prompt index's matches),
+    minus those the session loads from a native file (`covered`, read when not given)."""
+    from loreline.capture.hookread import prompt_candidates
+
+    cache = str(home.state_dir() / "prompt-index")
+    return relevant(*prompt_candidates(db, project, words, MAX_ROWS, CANDIDATES, cache, covered))
+
+
 def by_meaning(project: str, prompt: str, seen: set[int], words: list[int]) -> list[tuple[int, str, str]] | None:
     """The warm process's notes, or None when it cannot answer now (then the words' choice
     stands); `words`: the memories the prompt's words chose, which it keeps at a lower
@@ -155,16 +164,15 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     project = project_key(cwd)
     session = session_id if isinstance(session_id, str) and session_id else None
     seen = injected.read(session) if session else set()
-    from loreline.capture.hookread import prompt_candidates
-
-    cache = str(home.state_dir() / "prompt-index")
-    total, counts, ranked = prompt_candidates(db, project, words, MAX_ROWS, CANDIDATES, cache)
-    rows = relevant(total, counts, ranked)
-    if how == "meaning":  # the warm process's answer, when it gives one, replaces the words' choice
+    if how != "meaning":
+        rows = by_words(db, project, words)
+    else:  # the warm process's answer, when it gives one, replaces the words' choice
         from loreline.capture.hookread import covered_in_store
 
         # what the session loads from CLAUDE.md or MEMORY.md counts as shown (as for the words)
-        seen = seen | covered_in_store(db, project)
+        covered = covered_in_store(db, project)
+        rows = by_words(db, project, words, covered)
+        seen = seen | covered
         meant = by_meaning(project, prompt, seen, [row[0] for row in rows])
         rows = rows if meant is None else meant
     chosen = pick(rows, seen)

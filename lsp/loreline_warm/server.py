@@ -68,8 +68,8 @@ def serve() -> int:
     try:
         with Loreline() as api:
             api.prompt_notes("(warm-up)", "warm up")  # load the model before the first question
-            with _listen(path) as listener:
-                _loop(api, listener, path)
+            with _listen(path) as listening:
+                _loop(api, listening)
     finally:
         lock.release()
     return 0
@@ -83,7 +83,7 @@ class _listen:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.inode = 0
 
-    def __enter__(self) -> socket.socket:
+    def __enter__(self) -> _listen:
         try:
             os.unlink(self.path)  # we hold the lock: whatever is there is a dead process's
         except FileNotFoundError:
@@ -97,7 +97,7 @@ class _listen:
         self.inode = os.stat(self.path).st_ino
         self.sock.listen(16)
         self.sock.settimeout(TICK_SECONDS)
-        return self.sock
+        return self
 
     def __exit__(self, *exc: object) -> None:
         self.sock.close()
@@ -120,15 +120,14 @@ class Upgraded(Exception):
     """A hook of another Loreline version asked: this process's code is out of date."""
 
 
-def _loop(api: Loreline, listener: socket.socket, path: str) -> None:
+def _loop(api: Loreline, listening: _listen) -> None:
     idle = idle_seconds()
-    inode = os.stat(path).st_ino
     last = time.monotonic()
     while time.monotonic() - last < idle:
         try:
-            conn, _ = listener.accept()
+            conn, _ = listening.sock.accept()
         except TimeoutError:
-            if not _still_ours(path, inode):
+            if not _still_ours(listening.path, listening.inode):
                 return
             continue
         except OSError as err:  # out of file descriptors, say: log, breathe, go on

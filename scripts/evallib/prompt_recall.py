@@ -120,16 +120,11 @@ def _half(spec: dict[str, Any], keyed: dict[int, tuple[str, str]], questions: li
 def warm_shown(store: Store, prompt: str, project: str, floors: tuple[float, float]) -> list[int]:
     """What the hook adds by meaning (`floors`: the floor, and the one for memories its words chose)."""
     from loreline import home
-    from loreline.capture.hookread import prompt_candidates
     from loreline.prompt_notes import for_prompt
     from loreline_hooks import recall as hook
 
-    words: list[int] = []
-    if terms := hook.terms(prompt):
-        cache = str(home.state_dir() / "prompt-index")
-        total, counts, ranked = prompt_candidates(str(home.db_path()), project, terms, hook.MAX_ROWS,
-                                                  hook.CANDIDATES, cache)
-        words = [row[0] for row in hook.relevant(total, counts, ranked)]
+    terms = hook.terms(prompt)
+    words = [row[0] for row in hook.by_words(str(home.db_path()), project, terms)] if terms else []
     found = for_prompt(store, prompt, project, floor=floors[0], word_floor=floors[1], words=words,
                        limit=hook.MAX_MEMORIES)
     return [memory.id for memory, _ in found or []]

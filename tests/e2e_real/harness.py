@@ -197,12 +197,9 @@ class Sandbox:
     def warm(self, *, start: bool) -> bool:
         """Whether the warm recall process answers for this sandbox's home (after starting it and
         waiting up to a minute, with `start`)."""
-        code = ("import sys, time\nfrom loreline_hooks import warm\n"
-                + ("warm.start()\nend = time.monotonic() + 60\n"
-                   "while not warm.listening() and time.monotonic() < end:\n    time.sleep(0.1)\n" if start else "")
-                + "sys.exit(0 if warm.listening() else 1)\n")
-        return subprocess.run([sys.executable, "-c", code], env=self.loreline_env(), cwd=self.repo,
-                              timeout=120).returncode == 0
+        from loreline_hooks.bench import warm_up
+
+        return warm_up(self.loreline_env(), 60, start=start)
 
     def loreline_json(self, *args: str) -> Any:
         return json.loads(self.loreline(*args, "--json").stdout)

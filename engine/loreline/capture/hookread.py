@@ -118,12 +118,14 @@ def _tied(conn: sqlite3.Connection, files: Collection[str]) -> set[int]:
     return {int(r[0]) for r in conn.execute(sql, paths)}
 
 
-def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int, limit: int,
-                      cache: str) -> tuple[int, dict[str, int], list[tuple[int, str, str, frozenset[str]]]]:
+def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int, limit: int, cache: str,
+                      covered: set[int] | None = None) -> tuple[int, dict[str, int],
+                                                             list[tuple[int, str, str, frozenset[str]]]]:
     """For the prompt's `terms`: how many memories the project's index holds, in how many of them
     each term occurs (the index's own porter stemming), and the best `limit` matches by bm25 as
-    (id, kind, text, the terms it holds). The index is a file in the folder `cache`, rebuilt
-    when the store changed."""
+    (id, kind, text, the terms it holds), minus those the session loads from a native file
+    (`covered`, read from the store when not given). The index is a file in the folder `cache`,
+    rebuilt when the store changed."""
     if not terms:
         return 0, {}, []
     conn = _prompt_index(db, project, max_rows, cache)
@@ -137,7 +139,8 @@ def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int
         held = _held(conn, found, [int(r[0]) for r in ranked])
     finally:
         conn.close()
-    covered = covered_in_store(db, project) if ranked else set()
+    if covered is None:
+        covered = covered_in_store(db, project) if ranked else set()
     return total, counts, [(int(i), str(kind), str(text), frozenset(held.get(int(i), ())))
                            for i, kind, text in ranked if int(i) not in covered]
 

@@ -16,8 +16,7 @@ def lines(info: dict[str, Any]) -> list[str]:
         deferred += f" ({queue['deferred_reason']}; next try {queue['deferred_until']})"
     out.append(f"           last capture {info['last_capture'] or 'never'} · queue {queue['queued']} queued"
                f" · {deferred} · {queue['failed']} failed · spool {info['spool']['waiting']} waiting")
-    if "prompt_recall" in info:
-        out.append(f"Prompts    {_prompts(info['prompt_recall'])}")
+    out.append(f"Prompts    {_prompts(info['prompt_recall'])}")
     return out
 
 

@@ -19,7 +19,7 @@ from mcp.types import ToolAnnotations
 from loreline.api import Loreline, project_of
 from loreline.errors import LorelineError
 
-from . import __version__
+from . import __version__, wire
 from .desk import Desk, DeskError
 
 log = logging.getLogger("loreline.mcp")
@@ -130,6 +130,6 @@ def _listing(desk: Desk) -> str:
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="loreline-mcp: %(message)s")
     try:
-        build().run("stdio")
+        wire.serve(build())
     except KeyboardInterrupt:
         pass

@@ -42,6 +42,13 @@ class RawServer:
             stdin.write(frame(body))
             stdin.flush()
 
+    def send_unframed(self, data: bytes) -> None:
+        """Bytes exactly as given: a wrong or missing header, junk, half a message."""
+        stdin: IO[bytes] = self.proc.stdin  # type: ignore[assignment]
+        with self._write_lock:
+            stdin.write(data)
+            stdin.flush()
+
     def send(self, message: Any) -> None:
         self.send_bytes(json.dumps(message).encode())
 

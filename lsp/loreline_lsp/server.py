@@ -19,7 +19,7 @@ from lsprotocol import types
 from lsprotocol.types import ErrorCodes, LSPErrorCodes
 from pygls import uris
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
-from pygls.io_ import StdinAsyncReader, StdoutWriter
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 
@@ -27,6 +27,7 @@ from loreline.errors import LorelineError
 from loreline_lsp import __version__, hover, limits, service, stale, transport
 from loreline_lsp.background import StoreWatcher, WorkerThread
 from loreline_lsp.documents import Documents
+from loreline_lsp.framing import Framer
 from loreline_lsp.options import InitOptions, parse
 from loreline_lsp.params import (ApproveParams, ConflictsParams, FolderParams, IdParams, ImportParams, InboxParams,
                                  MemoriesParams, RecallParams, ResolveParams, SetApiKeyParams, make_strict, structure)
@@ -141,11 +142,11 @@ class LorelineServer(LanguageServer):
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """pygls' stdio server with `transport.serve` reading the messages."""
         self._stop_event = threading.Event()
-        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        framer = Framer(stdin or sys.stdin.buffer, self.thread_pool, limits.MAX_MESSAGE)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         assert isinstance(self.protocol, transport.LorelineProtocol)
         try:
-            asyncio.run(transport.serve(self.protocol, reader, self._stop_event))
+            asyncio.run(transport.serve(self.protocol, framer, self._stop_event))
         except BrokenPipeError:
             log.error("the client closed the connection")
         except (KeyboardInterrupt, SystemExit):

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 from typing import Any
 
 import attrs
@@ -34,11 +33,10 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import MsgId
 
 from loreline_lsp import limits
+from loreline_lsp.framing import Framer, TooLarge
 from loreline_lsp.params import describe
 
 log = logging.getLogger(__name__)
-_HEADER = re.compile(rb"^content-length\s*:\s*(\d+)\s*$", re.I)
-_CHUNK = 1 << 20
 MAX_ERROR_CHARS = 300
 
 
@@ -209,22 +207,17 @@ def one_line(text: str) -> str:
     return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"
 
 
-async def serve(protocol: LorelineProtocol, reader: Any, stop: Any) -> None:
-    """Read framed messages until the input ends (`reader` is pygls' `StdinAsyncReader`)."""
+async def serve(protocol: LorelineProtocol, framer: Framer, stop: Any) -> None:
+    """Read framed messages until the input ends, resynchronising after a mis-framed one."""
     while not stop.is_set():
-        length = await _headers(reader)
-        if length is None:
+        message = await framer.next()
+        if message is None:
             return
-        if length > limits.MAX_MESSAGE:
-            if not await _skip(reader, length):
-                return
+        if isinstance(message, TooLarge):
             protocol.handle_message(Refusal(None, ErrorCodes.InvalidRequest,
-                                            f"a message of {length:,} bytes is over the {limits.MAX_MESSAGE:,}-byte limit"))
+                                            f"a message of {message.size:,} bytes is over the {limits.MAX_MESSAGE:,}-byte limit"))
             continue
-        body = await reader.readexactly(length) if length else b""
-        if length and not body:
-            return
-        _dispatch(protocol, body)
+        _dispatch(protocol, message)
         await asyncio.sleep(0)
 
 
@@ -233,28 +226,3 @@ def _dispatch(protocol: LorelineProtocol, body: bytes) -> None:
         protocol.handle_message(protocol.parse(body))
     except Exception:  # a message must never take the reading loop down
         log.exception("could not handle a message")
-
-
-async def _headers(reader: Any) -> int | None:
-    """The Content-Length of the next message (0 when its headers had none), None at the end."""
-    length = 0
-    while True:
-        line = await reader.readline()
-        if not line:
-            return None
-        if not line.strip():
-            if length:
-                return length
-            continue
-        match = _HEADER.match(line.strip())
-        if match:
-            length = int(match.group(1))
-
-
-async def _skip(reader: Any, length: int) -> bool:
-    while length > 0:
-        chunk = await reader.readexactly(min(length, _CHUNK))
-        if not chunk:
-            return False
-        length -= len(chunk)
-    return True

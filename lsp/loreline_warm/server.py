@@ -16,7 +16,11 @@ overrides that, for tests; a connection that asks nothing does not count), at on
 socket file is removed or replaced or the store is gone (the home it serves is gone), and after
 a question from a hook of another Loreline version (an upgrade: the next prompt starts the new
 code). A request is read within `READ_SECONDS` in all; whatever goes wrong with one request is
-answered or logged, and the process serves on. The socket is created closed to everyone but its owner. Errors go to the
+answered or logged, and the process serves on. Connections are read by a pool of `READERS`
+threads, so a client that connects and says nothing never delays another; the questions
+themselves are answered one at a time (the store and the model are shared), and a burst of
+clients waits in a listen queue of `BACKLOG`; past `MAX_WAITING` connections in hand a new one
+is told the process is busy (the hook then chooses by words). The socket is created closed to everyone but its owner. Errors go to the
 hooks' error log, never to a terminal.
 """
 
@@ -25,7 +29,9 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from filelock import FileLock, Timeout
@@ -43,6 +49,12 @@ MAX_SHOWN = 500
 READ_SECONDS = 2.0
 TICK_SECONDS = 1.0
 LOCK_NAME = "recall.lock"
+#: the listen queue: a burst of prompts from many sessions at once waits here
+BACKLOG = 256
+#: threads reading requests (a silent client holds one for at most READ_SECONDS)
+READERS = 16
+#: connections accepted and not yet answered; past it a new one is told to come back later
+MAX_WAITING = 512
 
 
 def main() -> int:
@@ -95,7 +107,7 @@ class _listen:
             os.umask(old)
         os.chmod(self.path, 0o600)
         self.inode = os.stat(self.path).st_ino
-        self.sock.listen(16)
+        self.sock.listen(BACKLOG)
         self.sock.settimeout(TICK_SECONDS)
         return self
 
@@ -120,26 +132,55 @@ class Upgraded(Exception):
     """A hook of another Loreline version asked: this process's code is out of date."""
 
 
+class _Serving:
+    """What the connection threads share: the engine (one question at a time), when the last
+    question came, whether to leave, and how many connections are in hand."""
+
+    def __init__(self, api: Loreline) -> None:
+        self.api = api
+        self.engine = threading.Lock()
+        self.last = time.monotonic()
+        self.leaving = False
+        self.waiting = threading.BoundedSemaphore(MAX_WAITING)
+
+    def handle(self, conn: socket.socket) -> None:
+        try:
+            with conn:
+                if _serve_one(self, conn):
+                    self.last = time.monotonic()
+        except Upgraded:
+            self.leaving = True
+        except Exception as err:  # never let one connection end the process
+            spool.log_error("warm", err)
+        finally:
+            self.waiting.release()
+
+
 def _loop(api: Loreline, listening: _listen) -> None:
     idle = idle_seconds()
-    last = time.monotonic()
-    while time.monotonic() - last < idle:
-        try:
-            conn, _ = listening.sock.accept()
-        except TimeoutError:
-            if not _still_ours(listening.path, listening.inode):
-                return
-            continue
-        except OSError as err:  # out of file descriptors, say: log, breathe, go on
-            spool.log_error("warm", err)
-            time.sleep(TICK_SECONDS)
-            continue
-        with conn:
+    serving = _Serving(api)
+    with ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="loreline-warm") as pool:
+        while not serving.leaving and time.monotonic() - serving.last < idle:
             try:
-                if _serve_one(api, conn):
-                    last = time.monotonic()
-            except Upgraded:
-                return
+                conn, _ = listening.sock.accept()
+            except TimeoutError:
+                if not _still_ours(listening.path, listening.inode):
+                    return
+                continue
+            except OSError as err:  # out of file descriptors, say: log, breathe, go on
+                spool.log_error("warm", err)
+                time.sleep(TICK_SECONDS)
+                continue
+            if not serving.waiting.acquire(blocking=False):
+                _busy(conn)
+                continue
+            pool.submit(serving.handle, conn)
+
+
+def _busy(conn: socket.socket) -> None:
+    with conn:
+        conn.settimeout(0.1)
+        _reply(conn, {"ok": False, "error": "busy: too many requests at once"})
 
 
 def _still_ours(path: str, inode: int) -> bool:
@@ -149,13 +190,14 @@ def _still_ours(path: str, inode: int) -> bool:
         return False
 
 
-def _serve_one(api: Loreline, conn: socket.socket) -> bool:
+def _serve_one(serving: _Serving, conn: socket.socket) -> bool:
     """Answer one connection; True when it asked a question (a probe that only connects is not one)."""
     try:
         raw = warmsocket.read_line(conn, time.monotonic() + READ_SECONDS, MAX_REQUEST)
         if not raw:
             return False
-        reply = answer(api, raw)
+        with serving.engine:
+            reply = answer(serving.api, raw)
         conn.settimeout(READ_SECONDS)
         conn.sendall(json.dumps(reply).encode("ascii") + b"\n")
     except Upgraded:

@@ -9,6 +9,7 @@ from loreline.cli.main import build_parser
 from tests.conftest import ROOT, subprocess_env
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CLI_REFERENCE = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 
 
 def _first_block() -> list[str]:
@@ -39,5 +40,21 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_every_cli_command_is_documented() -> None:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-    missing = [name for name in sub.choices if f"loreline {name}" not in README]  # type: ignore[attr-defined]
+    missing = [name for name in sub.choices if f"loreline {name}" not in CLI_REFERENCE]  # type: ignore[attr-defined]
     assert missing == []
+
+
+def test_every_linked_doc_exists() -> None:
+    for text, base in ((README, ROOT), (CLI_REFERENCE, ROOT / "docs")):
+        for target in re.findall(r"\]\(([^)#:]+\.md)\)", text):
+            assert (base / target).is_file(), target
+
+
+def test_the_readme_is_for_users_first() -> None:
+    """Install and the quick start come first; contributor material lives elsewhere."""
+    assert len(README.splitlines()) < 150
+    headings = re.findall(r"^## (.+)$", README, re.M)
+    assert headings[:2] == ["Install", "Quick start"]
+    users_part = README.split("## Install", 1)[1]
+    for contributor_word in ("pytest", "mypy", "--fast", "scripts/bench", "## Layout"):
+        assert contributor_word not in users_part, contributor_word

@@ -8,10 +8,12 @@ editor runs it off its event loop while its own connection keeps answering reads
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import backends, pipeline
+from .. import backends, home, pipeline
 from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
 from ..store import Store
@@ -54,7 +56,12 @@ def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Calla
     options = pipeline.Options(distiller=chosen.choice.distiller, judge=chosen.choice.judge,
                                dry_run=chosen.request.dry_run, progress=progress, should_stop=should_stop,
                                attended=chosen.request.attended)
-    with Store(store_path) as store:
+    path = store_path or home.db_path()
+    with contextlib.ExitStack() as stack:
+        if chosen.request.dry_run and not path.exists():
+            # a dry run writes nothing, not even an empty store: it reads against a throwaway one
+            path = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loreline-dry-run-"))) / home.DB_NAME
+        store = stack.enter_context(Store(path))
         if store.read_only and not chosen.request.dry_run:  # one line, not one failure per session
             raise StoreError(store.read_only_message())
         report = pipeline.import_sessions(store, list(chosen.sessions), options)

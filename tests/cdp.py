@@ -36,7 +36,7 @@ class Browser:
         port = int(port_file.read_text().split()[0])
         targets = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10).read())
         page = next(t for t in targets if t.get("type") == "page")
-        self.ws = connect(page["webSocketDebuggerUrl"], max_size=None, open_timeout=20)
+        self.ws = connect(page["webSocketDebuggerUrl"], max_size=None, open_timeout=20, legacy=True)
         self._ids = itertools.count(1)
         self.call("Page.enable")
         self.call("Runtime.enable")

@@ -2,7 +2,8 @@
 
 Reads and changes go through `loreline.api` like every front end; changes are recorded in
 the audit as the user's, via "viewer". The engine is opened once (the sentence model stays loaded for
-recall as you type) and used by one request at a time.
+recall as you type) and used by one request at a time; requests run on worker threads, never
+on the event loop.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -37,6 +39,18 @@ class Viewer:
     def __init__(self, store: Path | None = None) -> None:
         self.lore = Loreline(store, via=VIA)
         self.lock = threading.Lock()
+        self.warm = threading.Event()
+        threading.Thread(target=self._warm_up, name="loreline-view-warm-up", daemon=True).start()
+
+    def _warm_up(self) -> None:
+        """Load the sentence model before the first keystroke asks for it (pages that need no
+        model are served meanwhile; recall waits for it)."""
+        try:
+            self.lore.prompt_notes("(warm-up)", "warm up")
+        except Exception:  # a damaged store says so on the first page instead
+            pass
+        finally:
+            self.warm.set()
 
     @property
     def read_only(self) -> bool:
@@ -71,40 +85,41 @@ def build(store: Path | None, token: str, port: int) -> tuple[Any, Viewer]:
     def q(request: Request, name: str) -> str:
         return request.query_params.get(name, "")
 
-    async def home(request: Request) -> Response:
+    def home(request: Request) -> Response:
         return viewer.show(lambda: pages.projects(viewer.lore))
 
-    async def project(request: Request) -> Response:
+    def project(request: Request) -> Response:
         return viewer.show(lambda: pages.project(viewer.lore, q(request, "key"), dict(request.query_params)))
 
-    async def recall(request: Request) -> Response:
+    def recall(request: Request) -> Response:
+        viewer.warm.wait(60)
         return viewer.show(lambda: pages.recall_fragment(viewer.lore, q(request, "key"), q(request, "q")[:2000]))
 
-    async def memory(request: Request) -> Response:
+    def memory(request: Request) -> Response:
         memory_id = int(request.path_params["id"])
         return viewer.show(lambda: pages.memory(viewer.lore, memory_id, read_only=viewer.read_only))
 
-    async def source(request: Request) -> Response:
+    def source(request: Request) -> Response:
         return viewer.show(lambda: pages.source_page(viewer.lore, int(request.path_params["id"]),
                                                      int(request.path_params["n"])))
 
-    async def inbox(request: Request) -> Response:
+    def inbox(request: Request) -> Response:
         return viewer.show(lambda: review.inbox(viewer.lore, q(request, "project") or None, read_only=viewer.read_only))
 
-    async def conflicts(request: Request) -> Response:
+    def conflicts(request: Request) -> Response:
         return viewer.show(lambda: review.conflicts(viewer.lore, q(request, "project") or None,
                                                     q(request, "show") or "pending", read_only=viewer.read_only))
 
-    async def sessions(request: Request) -> Response:
+    def sessions(request: Request) -> Response:
         return viewer.show(lambda: activity.sessions(viewer.lore, q(request, "project") or None))
 
-    async def session(request: Request) -> Response:
+    def session(request: Request) -> Response:
         return viewer.show(lambda: activity.session(viewer.lore, q(request, "path")))
 
-    async def preview(request: Request) -> Response:
+    def preview(request: Request) -> Response:
         return viewer.show(lambda: activity.preview(q(request, "path")))
 
-    async def usage(request: Request) -> Response:
+    def usage(request: Request) -> Response:
         return viewer.show(lambda: activity.usage(viewer.lore))
 
     async def act(request: Request) -> Response:
@@ -125,17 +140,18 @@ def build(store: Path | None, token: str, port: int) -> tuple[Any, Viewer]:
         if action not in steps:
             return HTMLResponse(page("Not found", ""), status_code=404)
         step, back = steps[action]
-        return viewer.change(step, back)
+        return await run_in_threadpool(viewer.change, step, back)
 
     async def resolve(request: Request) -> Response:
         conflict_id = int(request.path_params["id"])
         form = await request.form()
         keep, merge = str(form.get("keep") or "") or None, str(form.get("merge") or "").strip() or None
-        return viewer.change(lambda: viewer.lore.resolve(conflict_id, keep=keep, merge=merge), "/conflicts?show=all")
+        return await run_in_threadpool(viewer.change, lambda: viewer.lore.resolve(conflict_id, keep=keep, merge=merge),
+                                       "/conflicts?show=all")
 
     async def revert(request: Request) -> Response:
         conflict_id = int(request.path_params["id"])
-        return viewer.change(lambda: viewer.lore.revert(conflict_id), "/conflicts")
+        return await run_in_threadpool(viewer.change, lambda: viewer.lore.revert(conflict_id), "/conflicts")
 
     routes = [
         Route("/", home), Route("/project", project), Route("/recall", recall),

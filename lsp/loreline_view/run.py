@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as err:
         print(f"loreline view: cannot listen on {HOST}:{args.port}: {err.strerror or err}", file=sys.stderr)
         return 2
+    sock.listen(128)  # connections made as soon as the address is printed wait for the server
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(32)
     app, viewer = build(Path(args.store) if args.store else None, token, port)

@@ -158,3 +158,30 @@ def test_a_busy_port_is_one_clear_line(loreline_home: Path, world: World) -> Non
         done = subprocess.run([sys.executable, "-m", "loreline_view", "--no-browser", "--port", str(port)],
                               env=subprocess_env(loreline_home), capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and f"127.0.0.1:{port}" in done.stderr
+
+
+def test_the_demo_opens_its_store_in_the_viewer(tmp_path: Path) -> None:
+    import re
+    import subprocess
+
+    from tests.conftest import loreline_exe, subprocess_env
+
+    proc = subprocess.Popen([loreline_exe(), "demo", "--view", "--no-browser"], text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=subprocess_env(tmp_path / "never-used"))
+    try:
+        assert proc.stdout is not None
+        found = None
+        for line in proc.stdout:
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", line)
+            if found:
+                break
+        assert found, "no viewer address"
+        running = Running(proc, int(found.group(1)), found.group(2))  # type: ignore[arg-type]
+        _, _, html = running.request("GET", "/", headers={"Cookie": running.cookie()})
+        assert "/home/dev/acme-shop" in html and "/home/dev/acme-billing" in html
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert not (tmp_path / "never-used").exists()
+    with pytest.raises(OSError):  # the viewer ended with the demo
+        running.request("GET", "/")

@@ -83,16 +83,24 @@ def _demo(root: Path) -> None:
 
 
 def _view(db: Path, no_browser: bool) -> None:
+    """Serve the demo's store in the viewer until Ctrl-C (or SIGTERM), which ends the viewer too,
+    so the throwaway home can be removed."""
+    import signal
     import subprocess
     import sys
 
     from .view_cmd import viewer_argv
 
     sys.stdout.flush()
+    viewer = subprocess.Popen([sys.executable, *viewer_argv(no_browser=no_browser, store=str(db))])
+    before = signal.signal(signal.SIGTERM, lambda *_: viewer.terminate())
     try:
-        subprocess.run([sys.executable, *viewer_argv(no_browser=no_browser, store=str(db))], check=False)
+        viewer.wait()
     except KeyboardInterrupt:
-        pass
+        viewer.terminate()
+        viewer.wait()
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _section(title: str) -> None:

@@ -64,7 +64,7 @@ def test_protocol_side_against_the_real_server(built: Path, world: World) -> Non
                          LORELINE_TEST_EXTRA=str(world.extra), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
     done = run(["node", "--test", "test/protocol.test.js"], timeout=120, env=env)
     ok(done, "node --test test/protocol.test.js")
-    assert "# fail 0" in done.stdout and "# pass 11" in done.stdout, done.stdout
+    assert "# fail 0" in done.stdout and "# pass 12" in done.stdout, done.stdout
 
 
 def test_the_executable_is_found_along_path_and_with_pathext_on_windows(built: Path) -> None:

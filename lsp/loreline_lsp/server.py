@@ -28,6 +28,7 @@ from loreline_lsp import __version__, hover, limits, service, stale, transport
 from loreline_lsp.background import StoreWatcher, WorkerThread
 from loreline_lsp.documents import Documents
 from loreline_lsp.framing import Framer
+from loreline_lsp.viewer import ViewerProcess
 from loreline_lsp.options import InitOptions, parse
 from loreline_lsp.params import (ApproveParams, ConflictsParams, FolderParams, IdParams, ImportParams, InboxParams,
                                  MemoriesParams, RecallParams, ResolveParams, SetApiKeyParams, make_strict, structure)
@@ -39,6 +40,7 @@ T = TypeVar("T")
 
 MEMORIES = "loreline/memories"
 PROVENANCE = "loreline/provenance"
+VIEWER = "loreline/viewer"
 RECALL = "loreline/recall"
 CONFLICTS = "loreline/conflicts"
 RESOLVE_CONFLICT = "loreline/resolveConflict"
@@ -104,6 +106,7 @@ class LorelineServer(LanguageServer):
         self.status_reader = Readers(threads=1, name="loreline-status")
         self.status_cache = StatusCache()
         self.documents = Documents()
+        self.viewer = ViewerProcess()
         self.client_name = "editor"
         self.tasks: set[asyncio.Task[Any]] = set()
 
@@ -133,6 +136,7 @@ class LorelineServer(LanguageServer):
         for part in (self.watcher, self.worker):
             if part is not None:
                 part.stop()
+        self.viewer.stop()
         self.readers.close()
         self.status_reader.close()
         if self._service is not None:
@@ -231,6 +235,13 @@ def memories(ls: LorelineServer, svc: service.Service, p: MemoriesParams) -> dic
 @request(PROVENANCE, IdParams)
 def provenance(ls: LorelineServer, svc: service.Service, p: IdParams) -> dict[str, Any]:
     return svc.provenance(p.id)
+
+
+@request(VIEWER, IdParams)
+def viewer_page(ls: LorelineServer, svc: service.Service, p: IdParams) -> dict[str, Any]:
+    """The local viewer's page for a memory (the viewer is started on first use)."""
+    svc.provenance(p.id)  # an unknown id is an error here, not a blank page there
+    return {"url": ls.viewer.page(f"/m/{p.id}")}
 
 
 @request(RECALL, RecallParams)

@@ -8,7 +8,7 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 from __future__ import annotations
 
 from . import (capture_bench, dryrun_bench, embed_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench,
-               stale_bench, team_bench, throughput)
+               stale_bench, team_bench, throughput, viewer_bench)
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
@@ -25,6 +25,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "mcp": mcp_bench.mcp_timings,
     "stale": stale_bench.stale_checks,
     "team": team_bench.team_store,
+    "viewer": viewer_bench.viewer_timings,
 }
 
 #: DESIGN §7 budgets that no benchmark measures yet: (what, budget)

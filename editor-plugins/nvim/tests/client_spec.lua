@@ -164,6 +164,15 @@ function scenarios.sidebar()
   contains(detail, "claude-code · session ", "provenance float")
   contains(detail, "lines 5", "provenance float")
   contains(detail, "s0.jsonl:5", "provenance float")
+  local opened
+  local real_open = vim.ui.open
+  vim.ui.open = function(url) opened = url end -- what the browser would be given
+  press("v")
+  wait("the viewer's address", function() return opened ~= nil end, 60000)
+  vim.ui.open = real_open
+  if not opened:match("^http://127%.0%.0%.1:%d+/m/%d+%?token=") then
+    fail("not a viewer address: " .. opened)
+  end
   press("<CR>") -- the cursor starts on the first source: open the session file at its line
   wait("the session file", function()
     return vim.api.nvim_buf_get_name(0):find("s0.jsonl", 1, true) ~= nil

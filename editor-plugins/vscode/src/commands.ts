@@ -55,6 +55,10 @@ export function registerCommands(server: Server, provenance: ProvenancePanel, re
       const id = memoryId(target) ?? (await askMemoryId());
       return id && showProvenance(id);
     },
+    'loreline.openInViewer': async (target?: Node | number) => {
+      const id = memoryId(target) ?? (await askMemoryId());
+      return id && openInViewer(server, id);
+    },
     'loreline.openSource': async (uri: unknown, line: unknown) => {
       if (typeof uri !== 'string' || !uri.startsWith('file:') || typeof line !== 'number') {
         throw new Error('expects a session file URI and a line number');
@@ -70,6 +74,12 @@ export function registerCommands(server: Server, provenance: ProvenancePanel, re
   })());
   return [fileMemories,
     ...Object.entries(commands).map(([name, fn]) => vscode.commands.registerCommand(name, guarded(title(name), fn)))];
+}
+
+/** A memory's page in the local viewer (the server starts it on first use), in the browser. */
+export async function openInViewer(server: Server, id: number): Promise<void> {
+  const found = await server.request<{ url: string }>(Methods.viewer, { id });
+  await vscode.env.openExternal(vscode.Uri.parse(found.url, true));
 }
 
 /** "loreline.setApiKey" → "Set API Key", as the palette shows it. */

@@ -7,6 +7,7 @@
 export const Methods = {
   memories: 'loreline/memories',
   provenance: 'loreline/provenance',
+  viewer: 'loreline/viewer',
   recall: 'loreline/recall',
   conflicts: 'loreline/conflicts',
   resolveConflict: 'loreline/resolveConflict',

@@ -12,6 +12,7 @@ import { day, Methods, type Provenance, span } from './protocol';
 import type { Server } from './server';
 
 const OPEN_SOURCE = 'loreline.openSource';
+const OPEN_IN_VIEWER = 'loreline.openInViewer';
 
 function html(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -47,6 +48,8 @@ export function renderProvenance(found: Provenance): string {
     <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';">
     <style>${STYLE}</style></head><body>
     <h1>${html(m.kind)} #${m.id}</h1>
+    <p><a href="${html(`command:${OPEN_IN_VIEWER}?${encodeURIComponent(JSON.stringify([m.id]))}`)}">Open in the viewer</a>
+      (the transcript around each source, the version timeline)</p>
     <p>${html(m.text)}</p>
     <p class="meta">${html(m.status)} · version ${m.version} · observed ${html(day(m.observedAt ?? m.createdAt))} · last seen ${html(day(m.lastSeen))}${m.confirmedAt ? ` · confirmed by ${html(m.confirmedBy ?? "")}` : ""}${files}</p>${m.stale ? `<p class="meta">⚠ may be stale: ${html(m.stale)}</p>` : ""}
     <h2>Sources (${found.sources.length})</h2>${sources}
@@ -64,7 +67,7 @@ export class ProvenancePanel implements vscode.Disposable {
     const found = await this.server.request<Provenance>(Methods.provenance, { id });
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel('loreline.provenance', 'Loreline', vscode.ViewColumn.Active,
-        { enableCommandUris: [OPEN_SOURCE], enableFindWidget: true, localResourceRoots: [] });
+        { enableCommandUris: [OPEN_SOURCE, OPEN_IN_VIEWER], enableFindWidget: true, localResourceRoots: [] });
       this.panel.onDidDispose(() => {
         this.panel = undefined;
         this.shown = undefined;

@@ -112,6 +112,22 @@ test('provenance: the source the provenance view links to', async () => {
   assert.equal(fs.readFileSync(source.sessionPath, 'utf8').split('\n')[source.lineStart - 1].includes('advisory locks'), true);
 });
 
+test('viewer: a loopback address of the memory\'s page that answers', async () => {
+  const page = await conn.sendRequest(protocol.Methods.memories, { folder: REPO, kind: 'decision' });
+  const id = page.items[0].id;
+  const found = await conn.sendRequest(protocol.Methods.viewer, { id });
+  const url = new URL(found.url);
+  assert.equal(url.hostname, '127.0.0.1');
+  assert.equal(url.pathname, `/m/${id}`);
+  const answer = await fetch(found.url, { redirect: 'manual' });
+  assert.equal(answer.status, 303);
+  const cookie = (answer.headers.get('set-cookie') ?? '').split(';')[0];
+  const shown = await fetch(`${url.origin}/m/${id}`, { headers: { cookie } });
+  assert.equal(shown.status, 200);
+  const html = await shown.text();
+  assert.ok(html.includes(`Memory #${id}`) && html.includes('advisory locks'));
+});
+
 test('recall: ranked hits with sources', async () => {
   const found = await conn.sendRequest(protocol.Methods.recall, { query: 'advisory locks billing', folder: REPO });
   assert.match(found.items[0].memory.text, /advisory locks/);

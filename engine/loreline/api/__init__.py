@@ -11,9 +11,9 @@ never opens the store, runs SQL, or calls a stage of the pipeline itself.
 from __future__ import annotations
 
 from ..pipeline import clean_turns
-from . import imports, serialize
+from . import browse, imports, serialize
 from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status
 from .session import KEEP, Loreline, project_of
 
-__all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
+__all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page", "browse",
            "ProjectCounts", "Status", "imports", "project_of", "serialize"]

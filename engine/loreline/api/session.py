@@ -36,8 +36,11 @@ def project_of(directory: str | None) -> str:
 
 
 class Loreline:
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, via: str | None = None) -> None:
+        """`via`: the front end a person makes changes through, when it is not the command line
+        ("viewer"): the audit records it beside the actor."""
         self.store = Store(path)
+        self.store.via = via
 
     def close(self) -> None:
         self.store.close()
@@ -55,11 +58,14 @@ class Loreline:
     # -- reading ---------------------------------------------------------------------------
 
     def memories(self, project: str | None, *, kind: str | None = None, status: str | None = "active",
-                 text: str | None = None, offset: int = 0, limit: int = 200, stale: bool | None = None) -> Page:
+                 text: str | None = None, offset: int = 0, limit: int = 200, stale: bool | None = None,
+                 pinned: bool | None = None, extractor: str | None = None, tool: str | None = None) -> Page:
         """A page of memories (of one project, or of all when `project` is None), pinned first;
-        `stale` True or False: only those that may be stale, or only the others."""
+        `stale` True or False: only those that may be stale, or only the others; `pinned`,
+        `extractor` (who made it) and `tool` (a source from that assistant) narrow it further."""
         found, total = rows.query(self.store, rows.Filter(project=project, kind=kind, status=status, text=text,
-                                                          stale=stale, limit=limit, offset=offset))
+                                                          stale=stale, pinned=pinned, extractor=extractor, tool=tool,
+                                                          limit=limit, offset=offset))
         return Page(project, total, offset, tuple(found))
 
     def memory(self, memory_id: int) -> Memory:

@@ -23,6 +23,8 @@ QUERY = "can I run npm install here?"
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("demo", help="import bundled sample sessions into a temporary home and show the results")
     p.add_argument("--keep", action="store_true", help="keep the temporary home and print its path")
+    p.add_argument("--view", action="store_true", help="then open the demo's store in the local viewer (Ctrl-C ends it)")
+    p.add_argument("--no-browser", action="store_true", help="with --view: only print the viewer's address")
     p.set_defaults(func=run)
 
 
@@ -30,6 +32,9 @@ def run(args: argparse.Namespace) -> int:
     root = Path(tempfile.mkdtemp(prefix="loreline-demo-"))
     try:
         _demo(root)
+        if args.view:
+            _section("6. The local viewer on the demo's store")
+            _view(root / "home" / "loreline.db", args.no_browser)
     finally:
         if args.keep:
             print(f"\nDemo files kept in {root}")
@@ -75,6 +80,27 @@ def _demo(root: Path) -> None:
 
         _section("5. Import again: the ledger skips unchanged sessions")
         print(render.import_report(imports.run(plan, store_path=db).report))
+
+
+def _view(db: Path, no_browser: bool) -> None:
+    """Serve the demo's store in the viewer until Ctrl-C (or SIGTERM), which ends the viewer too,
+    so the throwaway home can be removed."""
+    import signal
+    import subprocess
+    import sys
+
+    from .view_cmd import viewer_argv
+
+    sys.stdout.flush()
+    viewer = subprocess.Popen([sys.executable, *viewer_argv(no_browser=no_browser, store=str(db))])
+    before = signal.signal(signal.SIGTERM, lambda *_: viewer.terminate())
+    try:
+        viewer.wait()
+    except KeyboardInterrupt:
+        viewer.terminate()
+        viewer.wait()
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _section(title: str) -> None:

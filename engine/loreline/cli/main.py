@@ -26,11 +26,12 @@ from . import (
     status,
     team_cmd,
     transcript_cmd,
+    view_cmd,
     worker_cmd,
 )
 
 COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, mcp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, review_cmd, stale_cmd, team_cmd)
+                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, review_cmd, stale_cmd, team_cmd, view_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

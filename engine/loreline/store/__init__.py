@@ -60,6 +60,8 @@ def damage(err: BaseException) -> str:
 class Store:
     def __init__(self, path: Path | None = None, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = path or home.db_path()
+        #: the front end changes are made through, for the audit (None: the command line)
+        self.via: str | None = None
         self.read_only = _read_only(self.path)
         if not self.read_only:
             try:

@@ -99,8 +99,8 @@ def audit(store: Store, actor: str, action: str, memory_id: int | None,
           before: dict[str, Any] | None = None, after: dict[str, Any] | None = None,
           conflict_id: int | None = None) -> None:
     store.conn.execute(
-        "INSERT INTO audit(at, actor, action, memory_id, conflict_id, before, after) VALUES(?,?,?,?,?,?,?)",
-        (now(), actor, action, memory_id, conflict_id, _json(before), _json(after)),
+        "INSERT INTO audit(at, actor, action, memory_id, conflict_id, before, after, via) VALUES(?,?,?,?,?,?,?,?)",
+        (now(), actor, action, memory_id, conflict_id, _json(before), _json(after), store.via),
     )
 
 
@@ -178,6 +178,11 @@ class Filter:
     text: str | None = None
     #: True: only memories that may be stale; False: only the others
     stale: bool | None = None
+    pinned: bool | None = None
+    #: who made it: the extractor (`rules`, a model, `user`, a teammate)
+    extractor: str | None = None
+    #: a source from this assistant (`claude-code`, `codex`, …)
+    tool: str | None = None
     limit: int = 1000
     offset: int = 0
 
@@ -186,12 +191,19 @@ def query(store: Store, flt: Filter) -> tuple[list[Memory], int]:
     """A page of memories matching the filter (newest first) and the total count."""
     where: list[str] = []
     params: list[Any] = []
-    for column, value in (("project", flt.project), ("kind", flt.kind), ("status", flt.status)):
+    for column, value in (("project", flt.project), ("kind", flt.kind), ("status", flt.status),
+                          ("extractor", flt.extractor)):
         if value is not None:
             where.append(f"{column} = ?")
             params.append(value)
     if flt.stale is not None:
         where.append("stale IS NOT NULL" if flt.stale else "stale IS NULL")
+    if flt.pinned is not None:
+        where.append("pinned = ?")
+        params.append(int(flt.pinned))
+    if flt.tool is not None:
+        where.append("EXISTS (SELECT 1 FROM provenance p WHERE p.memory_id = memories.id AND p.tool = ?)")
+        params.append(flt.tool)
     if flt.text:
         where.append("text LIKE ? ESCAPE '\\'")
         params.append("%" + flt.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")

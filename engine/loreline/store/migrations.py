@@ -413,6 +413,11 @@ def _vector_widths(store: Store) -> None:
     store.conn.execute(VECTOR_WIDTHS)
 
 
+def _audit_via(store: Store) -> None:
+    """The front end a change was made through, when not the command line ("viewer")."""
+    store.conn.execute("ALTER TABLE audit ADD COLUMN via TEXT")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -426,6 +431,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0010_team_sync", _team_sync),
     ("0011_file_anchors", _file_anchors),
     ("0012_vector_widths", _vector_widths),
+    ("0013_audit_via", _audit_via),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

@@ -271,6 +271,13 @@ local subcommands = {
   import = function(args)
     M.import(args)
   end,
+  view = function(args)
+    local id = parse_id(args[1])
+    if not id then
+      return M.notify("usage: :Loreline view {memory id}", ERROR)
+    end
+    require("loreline.provenance").viewer(id)
+  end,
   status = function()
     M.status()
   end,

@@ -1,6 +1,7 @@
 --- Where a memory came from, in a float: the memory, then each source (tool, session, date,
 --- line range, session file, redacted excerpt). <CR> on a source opens the session file at its
---- first line in an ordinary window (never in a Loreline view or a float).
+--- first line in an ordinary window (never in a Loreline view or a float); v opens the memory's
+--- page in the local viewer (the transcript around each source, the version timeline).
 
 local M = {}
 
@@ -21,7 +22,7 @@ function M.render(found)
   local lines = { ("%s · #%d · v%d · %s · %s"):format(m.kind, m.id, m.version, day(m.observedAt or m.createdAt), m.status) }
   vim.list_extend(lines, vim.split(m.text, "\n", { plain = true }))
   table.insert(lines, "")
-  table.insert(lines, ("Sources (%d) · <CR> opens the session at the line · q closes"):format(#found.sources))
+  table.insert(lines, ("Sources (%d) · <CR> opens the session at the line · v the viewer · q closes"):format(#found.sources))
   local targets = {}
   for _, s in ipairs(found.sources) do
     table.insert(lines, "")
@@ -80,10 +81,25 @@ function M.show(found)
       M.jump(source)
     end
   end, { buffer = buf, nowait = true, desc = "Loreline: open the session file at this source" })
+  vim.keymap.set("n", "v", function()
+    M.viewer(found.memory.id)
+  end, { buffer = buf, nowait = true, desc = "Loreline: open this memory in the local viewer" })
   for _, lhs in ipairs({ "q", "<Esc>" }) do
     vim.keymap.set("n", lhs, close, { buffer = buf, nowait = true, desc = "Loreline: close" })
   end
   return buf, win
+end
+
+--- Open a memory's page in the local viewer, in the browser (`loreline/viewer` starts it).
+---@param id integer
+function M.viewer(id)
+  require("loreline").request("loreline/viewer", { id = id }, function(found)
+    local ok, err = pcall(vim.ui.open, found.url)
+    if not ok then
+      require("loreline").notify("could not open a browser: " .. tostring(err) .. "; the viewer is at " .. found.url,
+        vim.log.levels.WARN)
+    end
+  end)
 end
 
 --- An ordinary window of the current tab: not floating, not showing a Loreline view.

@@ -1,0 +1,143 @@
+"""Browsing the store for the local viewer: projects with their counts, imported sessions and
+what each taught, a transcript around the lines a memory cites (cleaned and redacted exactly as
+a model read it), a dry-run preview of a session not yet imported, and model use per day."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+from .. import pipeline, usage
+from ..errors import LorelineError
+from ..models import Memory, Turn
+from ..store import browse as rows
+from ..store import memories as memory_rows
+from ..transcripts import discover, files
+from .results import ProjectCounts
+from .session import Loreline
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectSummary:
+    project: str
+    counts: ProjectCounts
+    last_learned: str | None
+    stale: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    path: str
+    session_id: str
+    tool: str
+    project: str
+    lines: int
+    imported_at: str
+    taught: int
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptWindow:
+    """The turns around lines `cited` of a session file, as a model read them; `error` says why
+    there are none (the file moved, cannot be read …)."""
+    path: str
+    cited: tuple[int, int]
+    turns: tuple[Turn, ...]
+    error: str | None = None
+
+    def is_cited(self, turn: Turn) -> bool:
+        return turn.line_start <= self.cited[1] and turn.line_end >= self.cited[0]
+
+
+@dataclass(frozen=True, slots=True)
+class DayUse:
+    day: str
+    calls: int
+    unattended_calls: int
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class UsageChart:
+    days: tuple[DayUse, ...]
+    daily_unattended_cap: int
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a project's memories can be filtered by."""
+    authors: tuple[str, ...]
+    tools: tuple[str, ...]
+
+
+def projects(lore: Loreline) -> list[ProjectSummary]:
+    return [ProjectSummary(p, lore.project_counts(p), rows.last_learned(lore.store, p), rows.stale_count(lore.store, p))
+            for p in lore.projects()]
+
+
+def filter_options(lore: Loreline, project: str) -> Options:
+    return Options(tuple(rows.authors(lore.store, project)), tuple(rows.tools(lore.store, project)))
+
+
+def sessions(lore: Loreline, project: str | None) -> list[SessionSummary]:
+    return [SessionSummary(r.session_path, r.session_id, r.tool, r.project, r.lines, r.updated_at, r.taught)
+            for r in rows.sessions(lore.store, project)]
+
+
+def session(lore: Loreline, path: str) -> tuple[SessionSummary, list[int]]:
+    """One imported session and the ids of the memories it taught."""
+    found = rows.session(lore.store, path)
+    if found is None:
+        raise LorelineError(f"no imported session at {path}")
+    summary = SessionSummary(found.session_path, found.session_id, found.tool, found.project, found.lines,
+                             found.updated_at, found.taught)
+    return summary, rows.taught_ids(lore.store, path)
+
+
+def not_imported(lore: Loreline, days: int = 14, most: int = 50) -> list[tuple[str, str]]:
+    """Sessions discovery finds (every assistant, within `days`) that the store has not imported:
+    (path, tool), newest first."""
+    found = discover.discover_all(("all",), claude_root=discover.claude_dir(None), codex_root=discover.codex_home(None),
+                                  cursor_root=discover.cursor_dir(None), window=discover.Window(days, most))
+    known = {r.session_path for r in rows.sessions(lore.store, None, limit=1_000_000)}
+    return [(str(path), tool or "") for path, tool in found.in_import_order() if str(path) not in known]
+
+
+def transcript_window(path: str, line_start: int, line_end: int, around: int = 3) -> TranscriptWindow:
+    """The cleaned turns of a session around lines `line_start`–`line_end`: `around` turns on
+    each side of the cited ones."""
+    from .. import transcripts
+
+    where = Path(path)
+    problem = files.unreadable(where)
+    if problem:
+        return TranscriptWindow(path, (line_start, line_end), (), f"the session file cannot be read: {problem}")
+    try:
+        turns = pipeline.clean_turns(transcripts.parse(where).transcript.turns)
+    except (OSError, LorelineError, ValueError) as err:
+        return TranscriptWindow(path, (line_start, line_end), (), f"the session file cannot be read: {err}")
+    hits = [i for i, t in enumerate(turns) if t.line_start <= line_end and t.line_end >= line_start]
+    if not hits:
+        return TranscriptWindow(path, (line_start, line_end), (), "the cited lines are no longer in the session file")
+    first, last = max(0, hits[0] - around), min(len(turns), hits[-1] + around + 1)
+    return TranscriptWindow(path, (line_start, line_end), tuple(turns[first:last]))
+
+
+def usage_chart(lore: Loreline, days: int = 30) -> UsageChart:
+    today = date.fromisoformat(usage.today())
+    start = today - timedelta(days=days - 1)
+    known = {r.day: r for r in rows.usage_by_day(lore.store, start.isoformat())}
+    chart = []
+    for n in range(days):
+        day = (start + timedelta(days=n)).isoformat()
+        r = known.get(day)
+        chart.append(DayUse(day, r.calls, r.unattended_calls, r.input_tokens, r.output_tokens) if r
+                     else DayUse(day, 0, 0, 0, 0))
+    cap = usage.today_summary(lore.store)["daily_unattended_cap"]
+    return UsageChart(tuple(chart), cap if isinstance(cap, int) else 0)
+
+
+def memories_by_id(lore: Loreline, ids: list[int]) -> list[Memory]:
+    return memory_rows.load(lore.store, ids)

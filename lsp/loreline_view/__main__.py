@@ -1,0 +1,3 @@
+from loreline_view.run import main
+
+raise SystemExit(main())

@@ -66,7 +66,8 @@ def _run(args: list[str]) -> None:
     if not capture.captured(settings, cwd):
         return
     if event == "SessionStart":
-        _session_start(cwd, settings.session_start_chars, _text(payload.get("session_id"), 256))
+        _session_start(cwd, settings.session_start_chars, _text(payload.get("session_id"), 256),
+                       _text(payload.get("source"), 40))
         if capture.prompt_recall(settings) == "meaning":
             _warm_up()
     elif event == "UserPromptSubmit":
@@ -127,11 +128,11 @@ def _salvage(raw: bytes) -> dict[str, Any] | None:
     return found
 
 
-def _session_start(cwd: str, limit: int, session_id: str | None) -> None:
+def _session_start(cwd: str, limit: int, session_id: str | None, source: str | None) -> None:
     from . import context
 
     try:
-        text = context.output(cwd, limit, session_id)
+        text = context.output(cwd, limit, session_id, source)
     except Exception as err:  # a missing, busy or damaged store: inject nothing
         spool.log_error("SessionStart", err)
         return

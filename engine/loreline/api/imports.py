@@ -53,7 +53,8 @@ def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Calla
     """Import the planned sessions in a store connection of its own."""
     options = pipeline.Options(distiller=chosen.choice.distiller, judge=chosen.choice.judge,
                                dry_run=chosen.request.dry_run, progress=progress, should_stop=should_stop,
-                               attended=chosen.request.attended)
+                               attended=chosen.request.attended,
+                               include_paused=chosen.request.include_paused and bool(chosen.request.paths))
     with Store(store_path) as store:
         if store.read_only and not chosen.request.dry_run:  # one line, not one failure per session
             raise StoreError(store.read_only_message())

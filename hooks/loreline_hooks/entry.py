@@ -151,6 +151,8 @@ def _session_start(cwd: str, limit: int, session_id: str | None, source: str | N
         text = context.output(cwd, limit, session_id, source)
     except Exception as err:  # a missing, busy or damaged store: inject nothing
         spool.log_error("SessionStart", err)
+        if context.is_damage(err):  # one line for the person (never the model's context)
+            _print(json.dumps({"systemMessage": context.DAMAGED}, ensure_ascii=False))
         return
     _print(text)
 

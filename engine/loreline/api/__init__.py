@@ -10,10 +10,21 @@ never opens the store, runs SQL, or calls a stage of the pipeline itself.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..pipeline import clean_turns
 from . import imports, serialize
 from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status
 from .session import KEEP, Loreline, project_of
 
+
+def recovery_steps(problem: str, db: Path | None = None) -> list[str]:
+    """How to recover from a damaged store (`problem`: the StoreCorruptError's line)."""
+    from .. import home
+    from ..store import recovery
+
+    return recovery.steps(db or home.db_path(), problem)
+
+
 __all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
-           "ProjectCounts", "Status", "imports", "project_of", "serialize"]
+           "ProjectCounts", "Status", "imports", "project_of", "recovery_steps", "serialize"]

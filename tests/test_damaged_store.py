@@ -89,11 +89,11 @@ def test_status_names_the_recovery(loreline_home: Path, damage: str, project: tu
     db = loreline_home / "loreline.db"
     DAMAGE[damage](db)
     done = _status(loreline_home, folder)
-    assert done.returncode != 0
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith(f"!! {db} is damaged")
-    assert f"mv {db} {db}.damaged" in done.stdout
-    assert "loreline import sessions --tool all" in done.stdout and "loreline import memories FILE" in done.stdout
+    assert done.returncode != 0 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith(f"loreline: {db} is damaged") and "Traceback" not in done.stderr
+    assert f"mv {db} {db}.damaged" in done.stderr
+    assert "loreline import sessions --tool all" in done.stderr and "loreline import memories FILE" in done.stderr
     report = json.loads(_status(loreline_home, folder, "--json").stdout)
     assert str(db) in report["store_damaged"] and any("loreline import sessions" in s for s in report["recovery"])
 

@@ -18,12 +18,13 @@ from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportReque
 from .session import KEEP, Loreline, project_of
 
 
-def recovery_steps(problem: str, db: Path | None = None) -> list[str]:
-    """How to recover from a damaged store (`problem`: the StoreCorruptError's line)."""
+def recovery_steps(problem: str, db: Path | None = None) -> tuple[str, list[str]]:
+    """A damaged store (`problem`: the StoreCorruptError's line): one headline, and the steps
+    that recover from it."""
     from .. import home
     from ..store import recovery
 
-    return recovery.steps(db or home.db_path(), problem)
+    return recovery.headline(problem), recovery.steps(db or home.db_path())
 
 
 __all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",

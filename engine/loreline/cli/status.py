@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .. import usage
 from ..api import recovery_steps, serialize
@@ -64,12 +65,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _damaged(err: StoreCorruptError, as_json: bool) -> int:
-    """A damaged store: say so and how to recover, instead of the counts."""
-    steps = recovery_steps(str(err))
+    """A damaged store: say so and how to recover (on stderr, as errors are), not the counts."""
+    headline, steps = recovery_steps(str(err))
     if as_json:
-        emit_json({"store_damaged": str(err), "recovery": steps[1:]})
+        emit_json({"store_damaged": headline, "recovery": steps})
     else:
-        print("\n".join(steps))
+        print("\n".join([f"loreline: {headline}", *steps]), file=sys.stderr)
     return err.exit_code
 
 

@@ -12,9 +12,13 @@ import shlex
 from pathlib import Path
 
 
-def steps(db: Path, problem: str) -> list[str]:
-    """The lines that say the store at `db` is damaged (`problem`: the error's line) and how
-    to recover."""
+def headline(problem: str) -> str:
+    """The one line saying the store is damaged (`problem`: the StoreCorruptError's line)."""
+    return f"{problem.split('; move it aside', 1)[0]}: no session gets memories until it is replaced"
+
+
+def steps(db: Path) -> list[str]:
+    """How to recover from a damaged store at `db`, one step a line."""
     aside = db.with_name(db.name + ".damaged")
     extra = [db.with_name(db.name + s) for s in ("-wal", "-shm") if db.with_name(db.name + s).exists()]
     move = f"mv {shlex.quote(str(db))} {shlex.quote(str(aside))}"
@@ -22,7 +26,6 @@ def steps(db: Path, problem: str) -> list[str]:
         move += " && " + " && ".join(f"mv {shlex.quote(str(p))} {shlex.quote(str(aside) + p.name[len(db.name):])}"
                                      for p in extra)
     return [
-        f"!! {problem.split('; move it aside', 1)[0]}: no session gets memories until it is replaced.",
         "To recover (Loreline keeps no copy of its own; it rebuilds from your sessions):",
         f"  1. move the damaged file aside (kept, not deleted):  {move}",
         "  2. rebuild from the sessions on disk:  loreline import sessions --tool all --days 3650 --sessions 100000",

@@ -29,7 +29,8 @@ Invariants:
   `resume` keeps what the session was shown, because the resumed history still holds every
   block injected before; the block then shows only memories the session has not seen (none
   new: no block). `startup`, `clear` and `fork` (or no source, from an older client) start the
-  record over. `compact` starts it over too: the summary that replaces the history is prose
+  record over (a fork's copied history may hold what its parent was shown: the hook is not
+  told the parent). `compact` starts it over too: the summary that replaces the history is prose
   the summariser wrote, not Loreline's blocks, so none of the memories injected before counts
   as still held; the block is shown whole again, and a later prompt may bring back a memory it
   brought before the compaction. A resume after a compaction keeps what the `compact` block

@@ -1,6 +1,7 @@
 """No memory twice in one context, through the real CLIs offline: a resumed session (Claude
 Code `claude -p --resume <id>`, Codex `codex exec resume --last`) and a compacted one (Claude
-Code `claude -p "/compact" --resume <id>`, then resumed once more) send the fake model each
+Code `claude -p "/compact" --resume <id>`, then resumed once more; Codex resumed with an
+auto-compaction limit so small that it compacts first) send the fake model each
 memory at most once per request, though SessionStart runs again and a prompt names a memory
 the history already holds.
 
@@ -92,6 +93,8 @@ def tell(story: Story) -> Story:
 
     codex("codex-first", FIRST)
     codex("codex-resume", "resume", "--last", AGAIN)
+    # a tiny auto-compaction limit: Codex compacts the resumed history, then answers the prompt
+    codex("codex-compact", "-c", "model_auto_compact_token_limit=50", "resume", "--last", AFTER_COMPACT)
     return story
 
 
@@ -124,3 +127,13 @@ def test_a_compacted_then_resumed_session_receives_each_memory_at_most_once(stor
     assert all(n <= 1 for n in found.values()), f"{found} in {story.runs['claude-after-compact'].folder}"
     # the summary replaced the history: SessionStart(compact) showed the block again
     assert found[PREFERENCE] == 1, found
+
+
+def test_a_codex_session_compacted_on_resume_receives_each_memory_at_most_once(story: Story) -> None:
+    run = story.runs["codex-compact"]
+    rollout = sorted((story.box.codex_home / "sessions").glob("*/*/*/rollout-*.jsonl"))[-1]
+    assert '"type":"compacted"' in rollout.read_text(encoding="utf-8").replace(" ", ""), \
+        f"Codex did not compact ({run.folder})"
+    body = story.request("codex-compact", AFTER_COMPACT, "openai")
+    found = counts(body)
+    assert all(n <= 1 for n in found.values()), f"{found} in {run.folder}"

@@ -71,6 +71,7 @@ HOOKS = ROOT / "hooks" / "loreline_hooks"
 #: what the hook may import besides the standard library: `loreline.capture`'s hook part and
 #: the light modules it needs (each standard-library only)
 HOOK_LIGHT = frozenset({"loreline", "loreline.capture", "loreline.capture.hookread", "loreline.capture.warmsocket",
+                        "loreline.capture.paused",
                         "loreline.home",
                         "loreline.errors", "loreline.project", "loreline.privacy", "loreline.privacy.display",
                         "loreline.privacy.identifiers",

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import beliefs, evidence, staleness, transcripts, usage, vectors
+from .capture import paused
+from .capture.paused import Paused
 from .chunk import chunk as make_chunks
 from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
@@ -56,6 +58,10 @@ class Options:
     hold: str | None = None
     #: the projects whose sessions were read: their memories' files are checked afterwards
     projects: set[str] = field(default_factory=set)
+    #: import sessions recorded as paused (`LORELINE_OFF=1`) too: only for files a person names
+    include_paused: bool = False
+    #: the paused sessions, read once per `import_sessions` (None: include them)
+    paused: Paused | None = None
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
@@ -76,6 +82,7 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
     if not options.dry_run:
         vectors.ensure(store, _embedder(store, options))
     meter = _meter(store, options, report)
+    options.paused = None if options.include_paused else paused.load()
     for index, (given, tool) in enumerate(sessions, start=1):
         if _stopping(options, report):
             break
@@ -86,6 +93,9 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
             report.failed.append((str(given), problem))
             continue
         path = Path(given).resolve()  # one file, one ledger row, however it was named (links too)
+        if options.paused is not None and options.paused.holds(path):
+            report.left_out.append((str(path), paused.REASON))
+            continue
         try:
             import_one(store, path, tool, options, report)
         except (RateLimitedError, CapReachedError) as err:
@@ -138,6 +148,9 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     context_until = check.entry.end.line if grown and check.entry else 0
     parsed = transcripts.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
     t = parsed.transcript
+    if options.paused is not None and options.paused.holds(path, t.session_id):
+        report.left_out.append((str(path), paused.REASON))  # named apart from its id: known once read
+        return
     project = _project(t, check.entry)
     options.projects.add(project)
     turns = clean_turns(t.turns)

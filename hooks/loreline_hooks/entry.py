@@ -12,8 +12,10 @@ Invariants:
 - Exit status 0 and nothing on stderr, whatever happens (bad or huge input, missing fields
   of older clients, a full disk, a broken config): the assistant is never blocked. Failures
   go to a small error log in the state dir.
-- `LORELINE_OFF=1` returns before reading anything; an excluded or not-included project
-  returns after reading only the input and the config.
+- `LORELINE_OFF=1` reads only the input, records the session as paused (one small file
+  the first time, `loreline.capture.paused`, so no later import learns from it) and prints
+  nothing; an excluded or not-included project returns after reading only the input and
+  the config.
 - Stdin is read up to `MAX_INPUT` bytes; the rest is discarded unread into memory. Only the
   fields in `capture.RECORD_FIELDS` are kept, each bounded; the assistant message is cut to
   `capture.MAX_MESSAGE_BYTES`. Redaction happens in the worker before anything is stored.
@@ -56,9 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: list[str]) -> None:
-    if capture.opted_out():
-        return
     event, payload = _input(args)
+    if capture.opted_out():
+        if payload is not None and event is not None:
+            _pause(event, payload)
+        return
     if payload is None or event is None:
         return
     settings = capture.load_settings_cached()
@@ -66,7 +70,8 @@ def _run(args: list[str]) -> None:
     if not capture.captured(settings, cwd):
         return
     if event == "SessionStart":
-        _session_start(cwd, settings.session_start_chars, _text(payload.get("session_id"), 256))
+        _session_start(cwd, settings.session_start_chars, _text(payload.get("session_id"), 256),
+                       _text(payload.get("source"), 40))
         if capture.prompt_recall(settings) == "meaning":
             _warm_up()
     elif event == "UserPromptSubmit":
@@ -127,13 +132,27 @@ def _salvage(raw: bytes) -> dict[str, Any] | None:
     return found
 
 
-def _session_start(cwd: str, limit: int, session_id: str | None) -> None:
+def _pause(event: str, payload: dict[str, Any]) -> None:
+    """Record a session run under `LORELINE_OFF=1` as paused (its id and transcript only)."""
+    session_id = _text(payload.get("session_id"), 256)
+    if not session_id:
+        return
+    from loreline.capture import paused
+
+    path = _text(payload.get("transcript_path"))
+    paused.record(session_id, _tool(event, path), os.path.expanduser(path) if path else None,
+                  capture.utc_stamp(time.time()))
+
+
+def _session_start(cwd: str, limit: int, session_id: str | None, source: str | None) -> None:
     from . import context
 
     try:
-        text = context.output(cwd, limit, session_id)
+        text = context.output(cwd, limit, session_id, source)
     except Exception as err:  # a missing, busy or damaged store: inject nothing
         spool.log_error("SessionStart", err)
+        if context.is_damage(err):  # one line for the person (never the model's context)
+            _print(json.dumps({"systemMessage": context.DAMAGED}, ensure_ascii=False))
         return
     _print(text)
 

@@ -8,12 +8,12 @@ model reads. A memory of another project is "not found" (its existence is not re
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from loreline.api import Loreline
+from loreline.capture import opted_out
 from loreline.errors import LorelineError, NotFoundError
 from loreline.models import KINDS, Memory, Provenance
 
@@ -62,7 +62,7 @@ class Desk:
         return "\n".join([head, *files, "sources:", *sources])
 
     def remember(self, text: str, kind: str, reason: str) -> str:
-        if os.environ.get("LORELINE_OFF") == "1":
+        if opted_out():  # the server itself is paused then (`server.PausedServer`); kept as a guard
             raise DeskError("Loreline is off for this session (LORELINE_OFF=1); nothing was stored")
         if kind not in KINDS:
             raise DeskError(f"kind must be one of {', '.join(KINDS)}")

@@ -175,6 +175,8 @@ class Sandbox:
                # a warm recall process a hook starts leaves a minute after the last prompt
                "LORELINE_WARM_IDLE_SECONDS": "60"}
         (self.root / "tmp").mkdir(exist_ok=True)
+        if os.environ.get("PYTHONPATH"):  # the Loreline sources under test, when not the installed ones
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         if not self.isolation.netns:
             env.update({"HTTP_PROXY": DEAD_PROXY, "HTTPS_PROXY": DEAD_PROXY, "http_proxy": DEAD_PROXY,
                         "https_proxy": DEAD_PROXY, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"})

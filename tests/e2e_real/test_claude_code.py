@@ -316,7 +316,9 @@ def test_loreline_off_captures_nothing(story: Story, tmp_path: Path) -> None:
     assert not any(BLOCK in b for b in story.runs["paused"].bodies("anthropic")), "no injection when paused"
     assert PAUSED in paused.read_text(encoding="utf-8")
     # control: without LORELINE_OFF this session would have taught a decision
-    report = story.box.loreline_json("import", "sessions", "--path", str(paused), "--dry-run")
+    left = story.box.loreline_json("import", "sessions", "--path", str(paused), "--dry-run")
+    assert left["preview"] == [] and [p["reason"][:7] for p in left["sessions"]["left_out"]] == ["paused:"]
+    report = story.box.loreline_json("import", "sessions", "--path", str(paused), "--dry-run", "--include-paused")
     assert [m["text"] for c in report["preview"] for m in c["memories"]] == [PAUSED]
 
 

@@ -10,10 +10,22 @@ never opens the store, runs SQL, or calls a stage of the pipeline itself.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..pipeline import clean_turns
 from . import browse, imports, serialize
 from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status
 from .session import KEEP, Loreline, project_of
 
-__all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page", "browse",
-           "ProjectCounts", "Status", "imports", "project_of", "serialize"]
+
+def recovery_steps(problem: str, db: Path | None = None) -> tuple[str, list[str]]:
+    """A damaged store (`problem`: the StoreCorruptError's line): one headline, and the steps
+    that recover from it."""
+    from .. import home
+    from ..store import recovery
+
+    return recovery.headline(problem), recovery.steps(db or home.db_path())
+
+
+__all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
+           "ProjectCounts", "Status", "browse", "imports", "project_of", "recovery_steps", "serialize"]

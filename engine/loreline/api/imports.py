@@ -55,7 +55,8 @@ def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Calla
     """Import the planned sessions in a store connection of its own."""
     options = pipeline.Options(distiller=chosen.choice.distiller, judge=chosen.choice.judge,
                                dry_run=chosen.request.dry_run, progress=progress, should_stop=should_stop,
-                               attended=chosen.request.attended)
+                               attended=chosen.request.attended,
+                               include_paused=chosen.request.include_paused and bool(chosen.request.paths))
     path = store_path or home.db_path()
     with contextlib.ExitStack() as stack:
         if chosen.request.dry_run and not path.exists():

@@ -66,6 +66,8 @@ class ImportRequest:
     api_key: str | None = None
     #: a person is waiting (CLI, editor): model calls do not count against the daily cap
     attended: bool = True
+    #: import the given `paths` even when their session was paused (`LORELINE_OFF=1`)
+    include_paused: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,9 @@ Settings live in the `[capture]` table of the config file (`home.config_path()`)
     reconcile_tries = 5          # times a job waits for the transcript to catch up with the hook
 
 Invariants:
-- `LORELINE_OFF=1` in the environment wins over everything: nothing is read or written.
+- `LORELINE_OFF=1` in the environment wins over everything: nothing is captured, injected or
+  read from the store; the hook only records the session id as paused (`capture.paused`),
+  so no later import learns from the session.
 - An excluded folder wins over an included one.
 - A config file that exists but cannot be read or parsed means "capture nothing" (the hook
   logs one line) rather than "capture everything": a broken exclusion must not leak.

@@ -14,7 +14,8 @@ Running one job:
    the file has and drop the message — it is a marker, never imported itself, so a turn is
    never stored twice;
 3. import the session through `pipeline.import_sessions` (incremental through the ledger),
-   unattended, with actor `hook`;
+   unattended, with actor `hook`; a session recorded as paused (`capture.paused`: it ran
+   under `LORELINE_OFF=1`, e.g. resumed so) is left out and the job is done with that note;
 4. done; or deferred (daily cap: until the next UTC day; rate limited: backoff); or retried
    with backoff, and `failed` with its last error after `max_attempts`.
 """
@@ -202,6 +203,8 @@ class Worker:
             return "deferred"
         if report.failed:
             return jobs.retry_or_fail(store, job, report.failed[0][1], self.settings.max_attempts)
+        if report.left_out:  # a paused session (`capture.paused`): done, nothing learned
+            return jobs.finish(store, job, report.left_out[0][1])
         follow_native(store, path)
         return jobs.finish(store, job, note)
 

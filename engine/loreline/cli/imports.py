@@ -29,6 +29,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                    help="only sessions modified in the last N days (14)")
     p.add_argument("--sessions", type=positive(int), default=imports.DEFAULT_SESSIONS,
                    help="at most N sessions, newest first (20)")
+    p.add_argument("--include-paused", action="store_true",
+                   help="with --path: import the files even if their session ran under LORELINE_OFF=1 "
+                        "(paused sessions are otherwise left out)")
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--backend", choices=imports.BACKENDS, help="distiller: auto (an API key if configured, "
@@ -62,9 +65,14 @@ def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.include_paused and not args.path:
+        print("loreline: --include-paused needs --path FILE…: a paused session is imported only when named",
+              file=sys.stderr)
+        return 2
     request = ImportRequest(paths=tuple(args.path or ()), tools=(args.tool,), claude_dir=args.claude_dir,
                             codex_home=args.codex_home, cursor_dir=args.cursor_dir, days=args.days,
-                            sessions=args.sessions, dry_run=args.dry_run, backend=args.backend, api_key=args.api_key)
+                            sessions=args.sessions, dry_run=args.dry_run, backend=args.backend, api_key=args.api_key,
+                            include_paused=args.include_paused)
     plan = imports.plan(request)
     if plan.notice:
         print(plan.notice, file=sys.stderr)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .. import usage
-from ..api import serialize
+from ..api import recovery_steps, serialize
+from ..errors import StoreCorruptError
 from . import capture_status
 from .common import chosen_project, emit_json, open_api, plural
 
@@ -17,8 +19,11 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    with open_api() as lore:
-        found = lore.status(chosen_project(None))
+    try:
+        with open_api() as lore:
+            found = lore.status(chosen_project(None))
+    except StoreCorruptError as err:
+        return _damaged(err, args.json)
     info = found.facts
     if args.json:
         emit_json(serialize.status(found))
@@ -57,6 +62,16 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(team_api.status_lines(team)))
     _native_lines(info)
     return 0
+
+
+def _damaged(err: StoreCorruptError, as_json: bool) -> int:
+    """A damaged store: say so and how to recover (on stderr, as errors are), not the counts."""
+    headline, steps = recovery_steps(str(err))
+    if as_json:
+        emit_json({"store_damaged": headline, "recovery": steps})
+    else:
+        print("\n".join([f"loreline: {headline}", *steps]), file=sys.stderr)
+    return err.exit_code
 
 
 def _native_lines(info: dict[str, object]) -> None:

@@ -215,7 +215,8 @@ def unknown(path: Path | None = None) -> list[Unknown]:
         if table_name is None:
             found.append(Unknown(key, False, next(iter(_close(key, sorted(known), 1)), None)))
         elif not any(u.table and u.key == table_name for u in found):
-            found.append(Unknown(table_name, True, next(iter(_close(table_name, sorted(sections), 1)), None)))
+            others = sorted(s for s in sections if not table_name.startswith(s + "."))  # not its own parent
+            found.append(Unknown(table_name, True, next(iter(_close(table_name, others, 1)), None)))
     return found
 
 

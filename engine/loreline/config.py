@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -193,7 +193,7 @@ def unknown(path: Path | None = None) -> list[Unknown]:
     path = path or home.config_path()
     try:
         raw = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no file (or no folder): every default
         return []
     except OSError as err:
         raise ConfigError(f"cannot read the config file {path}: {err.strerror or err}") from None
@@ -280,7 +280,7 @@ def set_value(key: str, raw: str, path: Path | None = None) -> Value:
 
 def unset(key: str, path: Path | None = None) -> bool:
     """Remove one key (or an unknown table) from the file, keeping its comments and order; a
-    table left empty goes too. False when the file does not set it; a ConfigError for a key
+    table left empty goes too, unless it holds comments. False when the file does not set it; a ConfigError for a key
     that is neither known nor in the file."""
     path = path or home.config_path()
     doc = _read(path)
@@ -288,7 +288,7 @@ def unset(key: str, path: Path | None = None) -> bool:
     table: Any = doc
     for part in sections:
         table = table.get(part) if isinstance(table, Mapping) else None
-    if not isinstance(table, Mapping) or name not in table:
+    if not isinstance(table, MutableMapping) or name not in table:
         if key not in SCHEMA and key not in HAND_EDITED:
             lookup(key)  # raises, naming close matches
         return False
@@ -317,7 +317,7 @@ def _read(path: Path) -> Any:
 
     try:
         text = _text(path, path.read_bytes())
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return tomlkit.document()
     except OSError as err:
         raise ConfigError(f"cannot read the config file {path}: {err.strerror}") from None

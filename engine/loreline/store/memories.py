@@ -146,8 +146,9 @@ def _provenance(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple
         tuple(ids),
     )
     short = shortids.sessions(store, (row[2] for row in found))
-    for row in found:
-        out.setdefault(int(row[0]), []).append(Provenance(*row[1:], session_short=short[row[2]]))
+    for memory_id, tool, session_id, path, start, end, excerpt, observed in found:
+        out.setdefault(int(memory_id), []).append(
+            Provenance(tool, session_id, path, start, end, excerpt, observed, session_short=short[session_id]))
     return {k: tuple(v) for k, v in out.items()}
 
 

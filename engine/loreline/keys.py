@@ -11,6 +11,8 @@ Invariants:
   Locker, KWallet). The fail/null backends and file-backed ones (keyrings.alt's plaintext
   and "encrypted" files) are refused with KeyringUnavailableError naming the alternatives,
   never used as a fallback;
+- other secrets live under the same service (`Secret`: the team server's password); every
+  keyring error names the secret it is about and that secret's own alternatives;
 - a keyring that cannot be read while *looking* for a key counts as "no key there", so a
   machine without a keyring still runs with the env var or the offline backend.
 
@@ -51,8 +53,6 @@ class Secret:
 
 
 API_KEY = Secret(USERNAME, "the Anthropic API key", f"set {ENV} or pass {FROM_FLAG} instead")
-#: the API key's alternatives (kept for callers that print them)
-ALTERNATIVES = API_KEY.alternatives()
 
 #: backends that are not an OS keyring, by module prefix
 _REFUSED_MODULES = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")

@@ -118,7 +118,10 @@ def test_config_unset_keeps_the_files_comments_and_formatting(loreline_home: Pat
     typo = cli(loreline_home, "config", "unset", "capture.session_start_char")  # the fix the warning names
     assert typo.returncode == 0 and typo.stderr.count("\n") == 1 and "[distil]" in typo.stderr
     assert "session_start_char" not in path.read_text() and 'exclude = ["/tmp/secret-client"]' in path.read_text()
-    assert cli(loreline_home, "config", "unset", "distil").returncode == 0
+    assert cli(loreline_home, "config", "unset", "distil").returncode == 0  # an unknown table goes whole
+    known_table = cli(loreline_home, "config", "unset", "capture")  # a known one does not
+    assert known_table.returncode == 2 and "unset its keys one at a time" in known_table.stderr
+    assert 'exclude = ["/tmp/secret-client"]' in path.read_text()
     assert config.unknown(path) == []
     again = cli(loreline_home, "config", "unset", "distill.max_retries")
     assert again.returncode == 0 and "is not set" in again.stdout

@@ -292,6 +292,9 @@ def unset(key: str, path: Path | None = None) -> bool:
         if key not in SCHEMA and key not in HAND_EDITED:
             lookup(key)  # raises, naming close matches
         return False
+    if isinstance(table[name], Mapping) and any(k.startswith(key + ".") for k in (*SCHEMA, *HAND_EDITED)):
+        raise ConfigError(f"[{key}] is a table of settings; unset its keys one at a time (`loreline config list` "
+                          "shows them)")
     del table[name]
     for depth in range(len(sections), 0, -1):  # drop tables the removal emptied, innermost first
         parent: Any = doc

@@ -224,11 +224,15 @@ def invalid_toml(path: Path, reason: str, line: int | None = None, column: int |
     """The one error for a config file that does not parse: the file, where, and why. `reason`
     may carry the standard parser's own "(at line L, column C)" tail; it is moved to the front."""
     where = _AT.search(reason)
+    at = ""
     if where:
         reason = reason[:where.start()].rstrip()
         if where.group("line"):
             line, column = int(where.group("line")), int(where.group("column"))
-    at = f" at line {line}, column {column}" if line is not None else ""
+        else:
+            at = " at the end of the file"
+    if line is not None:
+        at = f" at line {line}, column {column}"
     return ConfigError(f"the config file {path} is not valid TOML{at}: {reason[:1].lower() + reason[1:]}; "
                        "fix or remove it (nothing else was read or changed)")
 

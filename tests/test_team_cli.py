@@ -125,6 +125,17 @@ def test_the_worker_syncs_in_the_background(tmp_path: Path, team_dsn: str, lorel
     assert again is not None and again.team is None  # not due again before team.sync_seconds
 
 
+def test_without_a_keyring_connect_names_the_password_not_the_api_key(tmp_path: Path, team_dsn: str) -> None:
+    home, project = _machine(tmp_path, "ana", "git@github.com:acme/billing.git", [])
+    done = subprocess.run([loreline_exe(), "team", "connect", team_dsn, "--password-stdin"], input="hunter2\n",
+                          capture_output=True, text=True, cwd=project, timeout=60,
+                          env=subprocess_env(home, PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring"))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "the team server's password" in done.stderr and "PGPASSWORD" in done.stderr
+    assert "ANTHROPIC_API_KEY" not in done.stderr and "hunter2" not in done.stderr
+    assert not (home / "config.toml").exists()  # nothing recorded
+
+
 PASSWORD = "Tr0ub4dor-and-3-horses"
 NEEDS = ("dbus-run-session", "gnome-keyring-daemon", "secret-tool")
 

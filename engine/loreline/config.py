@@ -5,19 +5,22 @@ the only list of settings, and a module that needs a new one adds it with `defin
 
 Invariants:
 - reading never fails on a key the schema does not know (a newer Loreline may have
-  written it): it is kept in the file and ignored; a known key with a value of the wrong
-  type is a ConfigError naming the key, the file and the fix;
-- `set_value()` edits the file with tomlkit, so comments, order and unknown keys survive;
+  written it, or it is a typo): it is kept in the file and ignored, and `unknown()` names
+  it with the closest known key so each front end can say so once; a known key with a
+  value of the wrong type is a ConfigError naming the key, the file and the fix;
+- a file that is not valid TOML is one ConfigError, worded the same wherever it is read
+  (`invalid_toml`): the file, the line and column, the parser's reason;
+- `set_value()` and `unset()` edit the file with tomlkit, so comments, order and unknown
+  keys survive;
   the write is atomic (temp file + rename) and the file is private (0600);
 - no secret is ever a setting: the API key lives in the OS keyring (`keys`).
 """
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,6 +113,25 @@ define("team.share", Setting(str, "approved", "which project memories are publis
 define("team.sync_seconds", Setting(float, 60.0, "how often the background worker syncs with the team server "
                                     "(0 turns background sync off)", minimum=0.0))
 
+#: keys the file may hold that `config set` does not write (lists of folders, edited by hand)
+HAND_EDITED = ("capture.exclude", "capture.include")
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A key or a whole table in the file that no setting defines (a typo, or a newer version's)."""
+
+    key: str
+    table: bool
+    #: the closest known key (or table), when one is close enough
+    suggestion: str | None
+
+    def line(self, path: Path) -> str:
+        what = f"table [{self.key}]" if self.table else f"key {self.key}"
+        known = f"[{self.suggestion}]" if self.table else self.suggestion
+        hint = f"; did you mean {known}?" if self.suggestion else ""
+        return f"{path}: unknown {what}{hint} (ignored; `loreline config unset {self.key}` removes it)"
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -148,7 +170,7 @@ def lookup(key: str) -> Setting:
     try:
         return SCHEMA[key]
     except KeyError:
-        close = difflib.get_close_matches(key, SCHEMA, n=3, cutoff=0.6)
+        close = _close(key, SCHEMA, 3)
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         raise ConfigError(f"unknown config key {key!r}{hint}; `loreline config list` shows every key") from None
 
@@ -161,6 +183,61 @@ def load(path: Path | None = None) -> Config:
         if key in SCHEMA:
             values[key] = _checked(key, raw, path)
     return Config(path, values)
+
+
+def unknown(path: Path | None = None) -> list[Unknown]:
+    """What the file holds that no setting defines: a table no setting lives in once (not each
+    of its keys), else each unknown key; a ConfigError when the file cannot be
+    read or is not valid TOML. Uses the standard library's parser (a front end calls this at
+    start-up)."""
+    path = path or home.config_path()
+    try:
+        raw = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):  # no file (or no folder): every default
+        return []
+    except OSError as err:
+        raise ConfigError(f"cannot read the config file {path}: {err.strerror or err}") from None
+    import tomllib
+
+    try:
+        table = tomllib.loads(_text(path, raw))
+    except tomllib.TOMLDecodeError as err:
+        raise invalid_toml(path, str(err)) from None
+    known = set(SCHEMA) | set(HAND_EDITED)
+    sections = {key.rsplit(".", 1)[0] for key in known}
+    found: list[Unknown] = []
+    for key, empty_table in _paths(table):
+        if key in known or key in sections:
+            continue
+        parts = key.split(".")
+        prefixes = (".".join(parts[:depth]) for depth in range(1, len(parts) + empty_table))
+        table_name = next((prefix for prefix in prefixes if prefix not in sections), None)
+        if table_name is None:
+            found.append(Unknown(key, False, next(iter(_close(key, sorted(known), 1)), None)))
+        elif not any(u.table and u.key == table_name for u in found):
+            others = sorted(s for s in sections if not table_name.startswith(s + "."))  # not its own parent
+            found.append(Unknown(table_name, True, next(iter(_close(table_name, others, 1)), None)))
+    return found
+
+
+def invalid_toml(path: Path, reason: str, line: int | None = None, column: int | None = None) -> ConfigError:
+    """The one error for a config file that does not parse: the file, where, and why. `reason`
+    may carry the standard parser's own "(at line L, column C)" tail; it is moved to the front."""
+    where = _AT.search(reason)
+    at = ""
+    if where:
+        reason = reason[:where.start()].rstrip()
+        if where.group("line"):
+            line, column = int(where.group("line")), int(where.group("column"))
+        else:
+            at = " at the end of the file"
+    if line is not None:
+        at = f" at line {line}, column {column}"
+    return ConfigError(f"the config file {path} is not valid TOML{at}: {reason[:1].lower() + reason[1:]}; "
+                       "fix or remove it (nothing else was read or changed)")
+
+
+_AT = re.compile(r"\s*\((?:at line (?P<line>\d+), column (?P<column>\d+)|at end of document)\)\s*$")
 
 
 def parse_value(key: str, raw: str) -> Value:
@@ -205,20 +282,80 @@ def set_value(key: str, raw: str, path: Path | None = None) -> Value:
     return value
 
 
+def unset(key: str, path: Path | None = None) -> bool:
+    """Remove one key (or an unknown table) from the file, keeping its comments and order; a
+    table left empty goes too, unless it holds comments. False when the file does not set it; a ConfigError for a key
+    that is neither known nor in the file."""
+    path = path or home.config_path()
+    doc = _read(path)
+    *sections, name = key.split(".")
+    table: Any = doc
+    for part in sections:
+        table = table.get(part) if isinstance(table, Mapping) else None
+    if not isinstance(table, MutableMapping) or name not in table:
+        if key not in SCHEMA and key not in HAND_EDITED:
+            lookup(key)  # raises, naming close matches
+        return False
+    if isinstance(table[name], Mapping) and any(k.startswith(key + ".") for k in (*SCHEMA, *HAND_EDITED)):
+        raise ConfigError(f"[{key}] is a table of settings; unset its keys one at a time (`loreline config list` "
+                          "shows them)")
+    del table[name]
+    for depth in range(len(sections), 0, -1):  # drop tables the removal emptied, innermost first
+        parent: Any = doc
+        for part in sections[:depth - 1]:
+            parent = parent[part]
+        inner = parent[sections[depth - 1]]
+        if isinstance(inner, Mapping) and not inner and not _has_comments(inner):
+            del parent[sections[depth - 1]]
+    _write(path, doc.as_string())
+    return True
+
+
+def _has_comments(table: Any) -> bool:
+    from tomlkit.items import Comment
+
+    body = getattr(table, "value", table)
+    return any(isinstance(item, Comment) for _, item in getattr(body, "body", ()))
+
+
 def _read(path: Path) -> Any:
     import tomlkit
     from tomlkit.exceptions import ParseError
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        text = _text(path, path.read_bytes())
+    except (FileNotFoundError, NotADirectoryError):
         return tomlkit.document()
     except OSError as err:
         raise ConfigError(f"cannot read the config file {path}: {err.strerror}") from None
     try:
         return tomlkit.parse(text)
     except ParseError as err:
-        raise ConfigError(f"the config file {path} is not valid TOML ({err}); fix or remove it") from None
+        raise _parse_error(path, text, err) from None
+
+
+def _parse_error(path: Path, text: str, err: Any) -> ConfigError:
+    """The same words as `unknown()` uses: the standard parser's reason when it also refuses."""
+    import tomllib
+
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as std:
+        return invalid_toml(path, str(std))
+    return invalid_toml(path, str(err).split(" at line ")[0], getattr(err, "line", None), getattr(err, "col", None))
+
+
+def _text(path: Path, raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"the config file {path} is not UTF-8 text (byte {err.start}); fix or remove it") from None
+
+
+def _close(word: str, among: Any, n: int) -> list[str]:
+    import difflib
+
+    return difflib.get_close_matches(word, among, n=n, cutoff=0.6)
 
 
 def _write(path: Path, text: str) -> None:
@@ -228,6 +365,18 @@ def _write(path: Path, text: str) -> None:
     except OSError as err:
         raise ConfigError(f"cannot write the config file {path}: {err.strerror or err}; nothing was changed") \
             from None
+
+
+def _paths(table: Mapping[str, Any], prefix: str = "") -> list[tuple[str, bool]]:
+    """Every value's dotted key, and every empty table's name (marked True)."""
+    out: list[tuple[str, bool]] = []
+    for name, value in table.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, Mapping):
+            out.extend(_paths(value, key + ".") or [(key, True)])
+        else:
+            out.append((key, False))
+    return out
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

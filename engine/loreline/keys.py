@@ -11,6 +11,8 @@ Invariants:
   Locker, KWallet). The fail/null backends and file-backed ones (keyrings.alt's plaintext
   and "encrypted" files) are refused with KeyringUnavailableError naming the alternatives,
   never used as a fallback;
+- other secrets live under the same service (`Secret`: the team server's password); every
+  keyring error names the secret it is about and that secret's own alternatives;
 - a keyring that cannot be read while *looking* for a key counts as "no key there", so a
   machine without a keyring still runs with the env var or the offline backend.
 
@@ -20,6 +22,7 @@ Invariants:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import KeyringUnavailableError
@@ -32,11 +35,24 @@ FROM_FLAG = "--api-key"
 FROM_ENV = ENV
 FROM_KEYRING = "the OS keyring"
 
-ALTERNATIVES = (
-    "set ANTHROPIC_API_KEY or pass --api-key instead, or install and unlock an OS keyring "
-    "(a Secret Service such as gnome-keyring or KWallet, the macOS Keychain, the Windows Credential Locker); "
-    "Loreline never keeps the key in a plain file"
-)
+OS_KEYRINGS = ("install and unlock an OS keyring (a Secret Service such as gnome-keyring or KWallet, the macOS "
+               "Keychain, the Windows Credential Locker)")
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """One secret kept under the "loreline" service: its keyring user name, what a person calls
+    it, and where else Loreline can find it; every keyring error names the secret it is about."""
+
+    username: str
+    name: str
+    elsewhere: str
+
+    def alternatives(self) -> str:
+        return f"{self.elsewhere}, or {OS_KEYRINGS}; Loreline never keeps {self.name} in a plain file"
+
+
+API_KEY = Secret(USERNAME, "the Anthropic API key", f"set {ENV} or pass {FROM_FLAG} instead")
 
 #: backends that are not an OS keyring, by module prefix
 _REFUSED_MODULES = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")
@@ -58,41 +74,41 @@ def find_key(explicit: str | None = None) -> tuple[str, str] | None:
 
 def stored_key() -> str | None:
     """The key kept in the OS keyring, or None; KeyringUnavailableError without one."""
-    backend = usable_backend()
-    value = _guarded(backend, lambda: backend.get_password(SERVICE, USERNAME))
+    backend = usable_backend(API_KEY)
+    value = _guarded(backend, API_KEY, lambda: backend.get_password(SERVICE, USERNAME))
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def save_key(key: str) -> str:
     """Store `key` in the OS keyring and read it back; returns the backend's name."""
-    backend = usable_backend()
-    _guarded(backend, lambda: backend.set_password(SERVICE, USERNAME, key))
-    if _guarded(backend, lambda: backend.get_password(SERVICE, USERNAME)) != key:
-        raise KeyringUnavailableError(f"the OS keyring ({backend_name(backend)}) did not keep the key; {ALTERNATIVES}")
-    return backend_name(backend)
+    return save_secret(API_KEY, key)
 
 
 def clear_key() -> bool:
     """Remove the stored key; False when there was none."""
-    backend = usable_backend()
-    if _guarded(backend, lambda: backend.get_password(SERVICE, USERNAME)) is None:
+    backend = usable_backend(API_KEY)
+    if _guarded(backend, API_KEY, lambda: backend.get_password(SERVICE, USERNAME)) is None:
         return False
-    _guarded(backend, lambda: backend.delete_password(SERVICE, USERNAME))
+    _guarded(backend, API_KEY, lambda: backend.delete_password(SERVICE, USERNAME))
     return True
 
 
-def usable_backend() -> Any:
-    """The active keyring backend when it is a real OS keyring, else KeyringUnavailableError."""
+def usable_backend(secret: Secret = API_KEY) -> Any:
+    """The active keyring backend when it is a real OS keyring, else KeyringUnavailableError
+    naming `secret` and where else it can come from."""
     try:
         import keyring
     except ImportError:
-        raise KeyringUnavailableError(f"the keyring package is not installed; {ALTERNATIVES}") from None
+        raise KeyringUnavailableError(f"the keyring package is not installed, so there is no OS keyring to keep "
+                                      f"{secret.name}; {secret.alternatives()}") from None
     try:
         backend = keyring.get_keyring()
     except Exception as err:  # a broken backend configuration must not crash the CLI
-        raise KeyringUnavailableError(f"no usable OS keyring ({type(err).__name__}); {ALTERNATIVES}") from None
+        raise KeyringUnavailableError(f"no usable OS keyring ({type(err).__name__}) to keep {secret.name}; "
+                                      f"{secret.alternatives()}") from None
     if not _is_os_keyring(backend):
-        raise KeyringUnavailableError(f"no usable OS keyring (found {backend_name(backend)}); {ALTERNATIVES}")
+        raise KeyringUnavailableError(f"no usable OS keyring (found {backend_name(backend)}) to keep {secret.name}; "
+                                      f"{secret.alternatives()}")
     return backend
 
 
@@ -116,29 +132,30 @@ def _is_os_keyring(backend: Any) -> bool:
     return not module.startswith(_REFUSED_MODULES) and "plaintext" not in type(backend).__name__.lower()
 
 
-def _guarded(backend: Any, action: Any) -> Any:
+def _guarded(backend: Any, secret: Secret, action: Any) -> Any:
     """Run one keyring call; any failure (locked, no D-Bus, denied) becomes one clear error."""
     try:
         return action()
     except Exception as err:  # backends raise their own types (D-Bus, Keychain, …)
         raise KeyringUnavailableError(
-            f"the OS keyring ({backend_name(backend)}) failed: {type(err).__name__}; {ALTERNATIVES}"
+            f"the OS keyring ({backend_name(backend)}) failed: {type(err).__name__} (for {secret.name}); "
+            f"{secret.alternatives()}"
         ) from None
 
 
-def stored_secret(username: str) -> str | None:
+def stored_secret(secret: Secret) -> str | None:
     """Another secret kept under the "loreline" service (the team server's password), or None;
     KeyringUnavailableError without a usable OS keyring."""
-    backend = usable_backend()
-    value = _guarded(backend, lambda: backend.get_password(SERVICE, username))
+    backend = usable_backend(secret)
+    value = _guarded(backend, secret, lambda: backend.get_password(SERVICE, secret.username))
     return value if isinstance(value, str) and value else None
 
 
-def save_secret(username: str, secret: str) -> str:
-    """Keep `secret` under the "loreline" service and read it back; returns the backend's name."""
-    backend = usable_backend()
-    _guarded(backend, lambda: backend.set_password(SERVICE, username, secret))
-    if _guarded(backend, lambda: backend.get_password(SERVICE, username)) != secret:
-        raise KeyringUnavailableError(f"the OS keyring ({backend_name(backend)}) did not keep the secret; "
-                                      "Loreline never keeps it in a plain file")
+def save_secret(secret: Secret, value: str) -> str:
+    """Keep `value` under the "loreline" service and read it back; returns the backend's name."""
+    backend = usable_backend(secret)
+    _guarded(backend, secret, lambda: backend.set_password(SERVICE, secret.username, value))
+    if _guarded(backend, secret, lambda: backend.get_password(SERVICE, secret.username)) != value:
+        raise KeyringUnavailableError(f"the OS keyring ({backend_name(backend)}) did not keep {secret.name}; "
+                                      f"{secret.alternatives()}")
     return backend_name(backend)

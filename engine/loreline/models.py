@@ -126,6 +126,14 @@ class Provenance:
     line_end: int
     excerpt: str
     observed_at: str | None
+    #: the shortest prefix of `session_id` no other session in the store shares (at least 8
+    #: characters; `store.shortids`), set when the store loads a memory; empty on a new source
+    session_short: str = field(default="", compare=False)
+
+    @property
+    def session_label(self) -> str:
+        """The session id as every surface shows it: short when the store worked it out."""
+        return self.session_short or self.session_id
 
 
 @dataclass(frozen=True, slots=True)

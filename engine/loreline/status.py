@@ -34,7 +34,22 @@ def collect(store: Store) -> dict[str, Any]:
         "capture": capture_state(store),
         "team": _team(store),
         "native": _native(store),
+        "settings": settings_state(),
     }
+
+
+def settings_state() -> dict[str, Any]:
+    """The settings file: where it is and what it holds that no setting defines (each with the
+    closest known key), or why it cannot be read."""
+    from . import config
+
+    path = home.config_path()
+    try:
+        found = config.unknown(path)
+    except LorelineError as err:
+        return {"path": str(path), "exists": path.exists(), "unknown": [], "error": str(err)}
+    return {"path": str(path), "exists": path.exists(), "error": None,
+            "unknown": [{"key": u.key, "table": u.table, "did_you_mean": u.suggestion} for u in found]}
 
 
 def _team(store: Store) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def _one(m: Memory) -> str:
         parts += ["", f"⚠ *may be stale: {m.stale}*"]
     for p in m.provenance[:2]:
         span = f"{p.line_start}" if p.line_start == p.line_end else f"{p.line_start}-{p.line_end}"
-        parts += ["", f"*{p.tool} · session `{p.session_id[:8]}` · {(p.observed_at or '')[:10]} · lines {span}*",
+        parts += ["", f"*{p.tool} · session `{p.session_label}` · {(p.observed_at or '')[:10]} · lines {span}*",
                   "> " + p.excerpt.replace("\n", " ")[:300]]
     if len(m.provenance) > 2:
         parts += ["", f"*… and {len(m.provenance) - 2} more sources*"]

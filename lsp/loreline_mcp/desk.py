@@ -103,7 +103,7 @@ def line(m: Memory) -> str:
 def source(p: Provenance) -> str:
     excerpt = p.excerpt if len(p.excerpt) <= EXCERPT else p.excerpt[:EXCERPT] + "…"
     where = f"lines {p.line_start}-{p.line_end}" if p.line_end > p.line_start else f"line {p.line_start}"
-    return f"- {p.tool} session {p.session_id[:8]} {where} ({(p.observed_at or '')[:10]}): {excerpt}"
+    return f"- {p.tool} session {p.session_label} {where} ({(p.observed_at or '')[:10]}): {excerpt}"
 
 
 def _limit(limit: int) -> int:

@@ -43,7 +43,7 @@ export function provenanceTooltip(found: Provenance): vscode.MarkdownString {
     md.supportThemeIcons = true;
   }
   for (const s of found.sources) {
-    md.appendMarkdown(`\n\n---\n\n*${s.tool} · session \`${s.sessionId.slice(0, 8)}\` · ${day(s.observedAt)} · `);
+    md.appendMarkdown(`\n\n---\n\n*${s.tool} · session \`${s.sessionShort ?? s.sessionId.slice(0, 8)}\` · ${day(s.observedAt)} · `);
     md.appendMarkdown(`lines ${span(s)} of ${path.basename(s.sessionPath)}*\n\n`);
     md.appendCodeblock(s.excerpt, 'text');
   }

@@ -70,6 +70,8 @@ export interface Inbox {
 export interface Source {
   tool: string;
   sessionId: string;
+  /** the shortest prefix no other session in the store shares (at least 8 characters) */
+  sessionShort?: string;
   sessionPath: string;
   sessionUri: string;
   lineStart: number;

@@ -38,7 +38,7 @@ export function renderProvenance(found: Provenance): string {
   const files = m.files.length ? ` · files: ${m.files.map((f) => `<code>${html(f)}</code>`).join(', ')}` : '';
   const sources = found.sources.map((s) => `
     <div class="source">
-      <div><strong>${html(s.tool)}</strong> · session <code>${html(s.sessionId.slice(0, 8))}</code> ·
+      <div><strong>${html(s.tool)}</strong> · session <code>${html(s.sessionShort ?? s.sessionId.slice(0, 8))}</code> ·
         ${html(day(s.observedAt))} · lines ${html(span(s))}</div>
       <div><a href="${html(openLink(s.sessionUri, s.lineStart))}" title="${html(s.sessionPath)}">Open
         ${html(path.basename(s.sessionPath))} at line ${s.lineStart}</a></div>

@@ -52,8 +52,8 @@ class Record:
         return dict(zip(self.names[camel], values, strict=True))
 
 
-SOURCE = Record("tool", "session_id", "session_path", "session_uri", "line_start", "line_end", "excerpt",
-                "observed_at")
+SOURCE = Record("tool", "session_id", "session_short", "session_path", "session_uri", "line_start", "line_end",
+                "excerpt", "observed_at")
 MEMORY = Record("id", "kind", "text", "status", "hold_reason", "project", "scope", "version", "pinned", "created_at",
                 "observed_at", "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source",
                 "stale", "confirmed_at", "confirmed_by", "last_seen")
@@ -87,8 +87,9 @@ def source(p: Provenance, *, brief: bool = False, camel: bool = False) -> Json:
     """A source; `brief` cuts the excerpt short (a list item's: `full` memories have it whole)."""
     excerpt = p.excerpt if not brief or len(p.excerpt) <= BRIEF_EXCERPT else p.excerpt[:BRIEF_EXCERPT] + "…"
     shown = _shown if camel else _kept
-    return SOURCE.make((p.tool, shown(p.session_id), shown(p.session_path), file_uri(p.session_path), p.line_start,
-                        p.line_end, printable(excerpt, multiline=True) if camel else excerpt, p.observed_at), camel)
+    return SOURCE.make((p.tool, shown(p.session_id), shown(p.session_label), shown(p.session_path),
+                        file_uri(p.session_path), p.line_start, p.line_end,
+                        printable(excerpt, multiline=True) if camel else excerpt, p.observed_at), camel)
 
 
 def _kept(text: str) -> str:

@@ -19,9 +19,11 @@ def connect(dsn: str, secret: str | None) -> str | None:
     from ..team import settings as team_settings
 
     dsn = check_dsn(dsn)
+    if secret:
+        keys.usable_backend(team_settings.secret(dsn))  # no keyring to keep it: say so before connecting
     with TeamStore(dsn, secret or team_settings.password(dsn)):
         pass
-    where = keys.save_secret(team_settings.keyring_user(dsn), secret) if secret else None
+    where = keys.save_secret(team_settings.secret(dsn), secret) if secret else None
     config.set_value("team.dsn", dsn)
     return where
 

@@ -106,8 +106,12 @@ def load_settings(path: Path | None = None) -> Settings:
 
     try:
         table = tomllib.loads(raw.decode("utf-8")).get("capture", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path} is not valid TOML ({err})") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"the config file {path} is not UTF-8 text (byte {err.start}); fix or remove it") from None
+    except tomllib.TOMLDecodeError as err:
+        from ..config import invalid_toml  # the error path only: the same words as every command
+
+        raise invalid_toml(path, str(err)) from None
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [capture] must be a table")
     return _settings_from(table, path)

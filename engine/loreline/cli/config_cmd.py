@@ -1,8 +1,14 @@
-"""`loreline config get|set|list|path`: read and edit the settings file."""
+"""`loreline config get|set|unset|list|path`: read and edit the settings file.
+
+Every command reads the file first (`check_at_start`): one that is not valid TOML stops it
+with one line naming the file, the line and the column; each key or table no setting
+defines is named once on stderr with the closest known one (`status` lists them instead).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .. import config, home
 from .common import emit_json
@@ -18,6 +24,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("key", metavar="KEY")
     p.add_argument("value", metavar="VALUE")
     p.set_defaults(func=run_set)
+    p = inner.add_parser("unset", help="remove one setting from the file (it takes its default again)")
+    p.add_argument("key", metavar="KEY")
+    p.set_defaults(func=run_unset)
     p = inner.add_parser("list", help="every setting with its value, source and help")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_list)
@@ -35,6 +44,30 @@ def run_set(args: argparse.Namespace) -> int:
     value = config.set_value(args.key, args.value)
     print(f"{args.key} = {config.describe(value)}  (in {config.load().path})")
     return 0
+
+
+def run_unset(args: argparse.Namespace) -> int:
+    path = home.config_path()
+    if config.unset(args.key, path):
+        default = f"; it takes its default, {config.describe(config.SCHEMA[args.key].default)}" \
+            if args.key in config.SCHEMA else ""
+        print(f"Removed {args.key} from {path}{default}.")
+    else:
+        print(f"{args.key} is not set in {path}; nothing changed.")
+    return 0
+
+
+def check_at_start(args: argparse.Namespace) -> None:
+    """Read the settings file before any command runs: ConfigError when it does not parse;
+    each unknown key or table named once on stderr (not by `status`, which lists them)."""
+    if args.command == "status":
+        config.unknown()  # still stops on a file that does not parse
+        return
+    path = home.config_path()
+    for found in config.unknown(path):
+        if getattr(args, "action", None) == "unset" and found.key == args.key:
+            continue
+        print(f"loreline: {found.line(path)}", file=sys.stderr)
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -57,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        config_cmd.check_at_start(args)
         return int(args.func(args))
     except LorelineError as err:
         print(f"loreline: {err}", file=sys.stderr)

@@ -31,7 +31,7 @@ def memory_list(memories: list[Memory], total: int, where: str) -> str:
 
 def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
     span = f"{prov.line_start}" if prov.line_start == prov.line_end else f"{prov.line_start}-{prov.line_end}"
-    head = (f"{indent}{prov.tool} · session {printable(prov.session_id[:8])} · {short_date(prov.observed_at)}"
+    head = (f"{indent}{prov.tool} · session {printable(prov.session_label)} · {short_date(prov.observed_at)}"
             f" · lines {span}")
     body = textwrap.fill(printable(prov.excerpt), WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
     where = f"shared by {prov.session_path[5:]}" if prov.session_path.startswith("team:") else prov.session_path

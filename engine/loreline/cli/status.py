@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     assert isinstance(spent, dict)
     if spent["cap_reached"]:
         print("!! " + usage.cap_message(spent["unattended_calls"], spent["daily_unattended_cap"]))
+    _settings_lines(info.get("settings"))
     print(f"Store      {info['store']} ({int(info['store_bytes']) / 1024:.0f} KiB)")
     print(f"Memories   {mem['active']} active in {plural(int(info['projects']), 'project')}"
           f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten"
@@ -72,6 +73,19 @@ def _damaged(err: StoreCorruptError, as_json: bool) -> int:
     else:
         print("\n".join([f"loreline: {headline}", *steps]), file=sys.stderr)
     return err.exit_code
+
+
+def _settings_lines(settings: object) -> None:
+    """Keys and tables the settings file holds that no setting defines, first (marked `!!`)."""
+    if not isinstance(settings, dict) or not settings["unknown"]:
+        return
+    print(f"!! {plural(len(settings['unknown']), 'unknown setting')} in {settings['path']}, ignored "
+          "(`loreline config unset KEY` removes one):")
+    for found in settings["unknown"]:
+        name = f"[{found['key']}]" if found["table"] else found["key"]
+        close = found["did_you_mean"]
+        hint = f"  did you mean {f'[{close}]' if found['table'] else close}?" if close else ""
+        print(f"     {name}{hint}")
 
 
 def _native_lines(info: dict[str, object]) -> None:

@@ -19,7 +19,7 @@ import orjson
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
 from ..privacy.steering import hold_reason
-from . import Store
+from . import Store, shortids
 
 _NORM_WS = re.compile(r"\s+")
 _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
@@ -140,12 +140,15 @@ def load(store: Store, ids: Sequence[int]) -> list[Memory]:
 
 def _provenance(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple[Provenance, ...]]:
     out: dict[int, list[Provenance]] = {}
-    for row in store.rows(
+    found = store.rows(
         "SELECT memory_id, tool, session_id, session_path, line_start, line_end, excerpt, observed_at "
         f"FROM provenance WHERE memory_id IN ({marks}) ORDER BY observed_at, id",
         tuple(ids),
-    ):
-        out.setdefault(int(row[0]), []).append(Provenance(*row[1:]))
+    )
+    short = shortids.sessions(store, (row[2] for row in found))
+    for memory_id, tool, session_id, path, start, end, excerpt, observed in found:
+        out.setdefault(int(memory_id), []).append(
+            Provenance(tool, session_id, path, start, end, excerpt, observed, session_short=short[session_id]))
     return {k: tuple(v) for k, v in out.items()}
 
 

@@ -418,6 +418,17 @@ def _audit_via(store: Store) -> None:
     store.conn.execute("ALTER TABLE audit ADD COLUMN via TEXT")
 
 
+SESSION_ID_INDEXES = """
+CREATE INDEX provenance_by_session_id ON provenance(session_id);
+CREATE INDEX ledger_by_session_id ON ledger(session_id);
+"""
+
+
+def _session_id_indexes(store: Store) -> None:
+    """Session ids in order, so a shortened id (`shortids`) reads only its two neighbours."""
+    store.conn.execute(SESSION_ID_INDEXES)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -432,6 +443,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0011_file_anchors", _file_anchors),
     ("0012_vector_widths", _vector_widths),
     ("0013_audit_via", _audit_via),
+    ("0014_session_id_indexes", _session_id_indexes),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

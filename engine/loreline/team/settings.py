@@ -49,9 +49,15 @@ def keyring_user(dsn: str) -> str:
     return "team:" + dsn.strip()
 
 
+def secret(dsn: str) -> keys.Secret:
+    """The team server's password as the keyring holds it (and where else libpq looks)."""
+    return keys.Secret(keyring_user(dsn), "the team server's password",
+                       "set PGPASSWORD or add the password to ~/.pgpass instead (libpq reads both)")
+
+
 def password(dsn: str) -> str | None:
     """The password kept for this DSN in the OS keyring; None when there is none or no keyring."""
     try:
-        return keys.stored_secret(keyring_user(dsn))
+        return keys.stored_secret(secret(dsn))
     except KeyringUnavailableError:
         return None

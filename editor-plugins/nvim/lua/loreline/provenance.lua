@@ -26,7 +26,7 @@ function M.render(found)
   local targets = {}
   for _, s in ipairs(found.sources) do
     table.insert(lines, "")
-    table.insert(lines, ("%s · session %s · %s · lines %s"):format(s.tool, s.sessionId:sub(1, 8), day(s.observedAt), span(s)))
+    table.insert(lines, ("%s · session %s · %s · lines %s"):format(s.tool, (s.sessionShort or s.sessionId:sub(1, 8)), day(s.observedAt), span(s)))
     targets[#lines] = s
     table.insert(lines, "  " .. s.sessionPath .. ":" .. s.lineStart)
     targets[#lines] = s

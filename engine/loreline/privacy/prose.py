@@ -146,8 +146,8 @@ def _password_like(value: str) -> bool:
         return False  # `getpass.getpass()`, `os.environ[...]`, `config.db.password`
     if any(not c.isalpha() for c in value):
         return any(c.isalnum() for c in value)
-    if value.isalpha() and (len(value) < 8 or low.endswith(_WORDY_SUFFIXES)):
-        return False
+    if value.isalpha() and (len(value) < 8 or low.endswith(_WORDY_SUFFIXES) or value.islower()):
+        return False  # "Passwort: mindestens 12 Zeichen": a lower-case word is a word
     return not value.istitle() or len(value) >= 10
 
 

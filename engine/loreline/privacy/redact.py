@@ -34,7 +34,9 @@ lower-cased bytes (`p`, `k`, `secret`, `auth`) whose tails are checked inside th
 `k` scan also notices private-key and PuTTY blocks. URLs sit behind a `:` and a `://` check.
 
 Modules: `patterns` (the tables), `names` (which names hold secrets),
-`context` (values after names, headers, cookies), this one (tokens, keys, URLs, merge).
+`context` (values after names, headers, cookies), `prose` (English sentences, command lines),
+`passwords` (passwords in sentences in nine languages, login pairs), `onetime` (one-time codes,
+recovery codes, card numbers), this one (tokens, keys, URLs, merge).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ from math import log2
 
 from . import patterns as P
 from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
+from .onetime import scan_onetime
+from .passwords import scan_passwords
 from .prose import curl_cookies, hex_or_pat_run, scan_prose
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
@@ -112,6 +116,8 @@ def _find(text: str) -> list[Span]:
     low = raw.lower()
     found = scan_names(text, low, spans)
     scan_prose(text, low, spans)
+    scan_passwords(text, low, spans)
+    scan_onetime(text, low, spans)
     if "pem" in found:
         _scan_pem(text, spans)
     if "putty" in found:

@@ -23,19 +23,23 @@ from __future__ import annotations
 
 import re
 
+from .scripts import Folded, find_all
+
 Span = tuple[int, int, str, int]
 _PRIORITY = 1
 
-# words that give a code on their own (lower-cased ASCII; `?` stands for a non-ASCII letter)
-_OTP_WORDS: tuple[bytes, ...] = (b"otp", b"2fa", b"mfa", b"totp", b"texted", b"sms", b"verification", b"verify",
-                                 b"one-time", b"one time", b"passcode", b"best?tigungscode", b"sicherheitscode",
-                                 b"c?digo", b"codice", b"code de v?rification", b"verificatiecode")
-_OTP_OTHER = ("認証コード", "確認コード", "ワンタイム", "验证码", "驗證碼", "校验码", "код подтверждения", "код", "código")
+# words that give a code on their own (lower-cased ASCII); `cod` (looked for apart) covers
+# "verification code", "2FA code", "SMS code", "Bestätigungscode", "code de vérification",
+# "codice di verifica", "passcode"
+_OTP_WORDS: tuple[bytes, ...] = (b"otp", b"texted")
+# `code` glued to these is a one-time code; glued to anything else (`zipcode`, `opcode`) it is not
+_CODE_GLUED: tuple[bytes, ...] = (b"tigungs", b"heits", b"pass", b"ficatie", b"ifizierungs", b"zugangs")
+_OTP_LATIN = ("código",)
+_OTP_CYRILLIC = ("код",)
+_OTP_CJK = ("認証コード", "確認コード", "ワンタイム", "验证码", "驗證碼", "校验码")
 # words that make a bare `code` one: "login code", "the code they sent me"
-_CODE_QUALIFIERS: tuple[bytes, ...] = (b"login", b"log-in", b"sign-in", b"signin", b"security", b"auth",
-                                       b"confirm", b"sent", b"text", b"sms", b"email", b"e-mail", b"access",
-                                       b"authenticator", b"lautet", b"dein code", b"your", b"tu ", b"votre",
-                                       b"ihr ", b"seu ", b"su ", b"il tuo")
+_QUALIFIER_RE = re.compile(rb"log-?in|sign-?in|security|auth|confirm|sent|text|sms|e-?mail|access|otp|2fa|"
+                           rb"lautet|your|\btu |votre|\bihr |\bseu |\bsu |il tuo")
 _DIGITS_AFTER = re.compile(
     r"(?:[^\d\n.!?;]|\n|[.!?;](?!\s)){0,60}?(?<![\w.,/:#$-])(?P<v>\d{3}[ -]?\d{3}|\d{4,8})(?![\w%]|[.,:/-]\d)")
 _DIGITS_BEFORE = re.compile(
@@ -47,61 +51,77 @@ _NUMBER_WORDS = frozenset("port ports id pid line lines version v issue pr build
 _UNITS = re.compile(r"\s?(?:ms|s|sec|secs|seconds|minutes|min|mins|px|em|mb|kb|gb|%|bytes|chars|characters|digits|"
                     r"zeichen|ziffern|caract|caratteri|d[ií]gitos|символ|文字|桁|位)", re.IGNORECASE)
 
-_RECOVERY_WORDS: tuple[bytes, ...] = (b"recovery", b"backup", b"codes", b"two-factor", b"2fa", b"wiederherstellung",
-                                      b"r?cup?ration", b"recuperaci", b"recupera", b"c?digos")
-_RECOVERY_OTHER = ("リカバリー", "リカバリ", "バックアップ", "恢复码", "备用码", "复原码", "резервн", "восстановлен")
+_RECOVERY_WORDS: tuple[bytes, ...] = (b"recovery", b"backup", b"two-factor", b"2fa", b"wiederherstell",
+                                      b"r?cup?ration", b"recupera")
+_RECOVERY_OTHER = (("códigos de rec",), ("резервн", "восстановлен"), ("リカバリ", "バックアップ", "恢复码", "备用码", "复原码"))
 _RECOVERY_RE = re.compile(
     r"(?<![\w-])(?:[0-9a-f]{5}-[0-9a-f]{5}|[A-Za-z0-9]{10}-[A-Za-z0-9]{10}|\d{4} \d{4}|\d{8})(?![\w-])")
 
 _CARD_WORDS: tuple[bytes, ...] = (b"card", b"visa", b"mastercard", b"amex", b"cvc", b"cvv", b"expir", b"exp ",
                                   b"credit", b"debit", b"tarjeta", b"carte", b"karte", b"cart?o", b"carta")
-_CARD_OTHER = ("カード", "信用卡", "银行卡", "卡号", "карт")
+_CARD_OTHER = ((), ("карт",), ("カード", "信用卡", "银行卡", "卡号"))
 _CARD_RE = re.compile(r"(?<![\w.,/-])[2-6]\d{3}(?:[ -]?\d{2,7}){2,5}(?![\w/]|[.,-]\d)")
 _CVC_RE = re.compile(r"(?i)(?:cvc2?|cvv2?|cid|csc)\b\W{0,4}(?P<v>\d{3,4})(?!\d)")
 _EXPIRY_RE = re.compile(r"(?<!\d)(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?!\d)")
 
 
-def scan_onetime(text: str, low: bytes, spans: list[Span]) -> None:
-    """Append the spans of one-time codes, recovery codes and card numbers."""
-    folded = text.lower() if not text.isascii() else None
-    if folded is not None and len(folded) != len(text):
-        folded = None
-    _otp(text, low, folded, spans)
-    if _any(low, folded, _RECOVERY_WORDS, _RECOVERY_OTHER):
+# digits as `d`, the rest as spaces: one `translate` and a `find` tell where runs of digits are
+DIGIT_MARKS = bytes(0x64 if 0x30 <= c <= 0x39 else 0x20 for c in range(256))
+
+
+def scan_onetime(text: str, low: bytes, marks: bytes, folded: Folded | None, spans: list[Span]) -> None:
+    """Append the spans of one-time codes, recovery codes and card numbers. `marks` is
+    `low.translate(DIGIT_MARKS)`; `folded` the text lower-cased when it is not ASCII
+    (`privacy.scripts`). The caller has seen a run of 3+ digits, or another script."""
+    code = low.find(b"cod")
+    if marks.find(b"ddd") != -1:
+        _otp(text, low, marks, code, folded, spans)
+        if (marks.find(b"dddd dddd") != -1 or marks.find(b"ddddddddddddd") != -1) and \
+                _any(low, folded, _CARD_WORDS, _CARD_OTHER):
+            _cards(text, low, spans)
+    if (code != -1 and low.find(b"codes", code) != -1 and _any(low, None, _RECOVERY_WORDS, _RECOVERY_OTHER)
+            or folded is not None and _any(b"", folded, (), _RECOVERY_OTHER)):
         _recovery(text, spans)
-    if _any(low, folded, _CARD_WORDS, _CARD_OTHER):
-        _cards(text, low, spans)
 
 
-def _any(low: bytes, folded: str | None, words: tuple[bytes, ...], other: tuple[str, ...]) -> bool:
+def _any(low: bytes, folded: Folded | None, words: tuple[bytes, ...],
+         other: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]) -> bool:
     if any(word in low for word in words):
         return True
-    return folded is not None and any(word in folded for word in other)
+    return folded is not None and bool(find_all(folded, *other))
 
 
-def _otp(text: str, low: bytes, folded: str | None, spans: list[Span]) -> None:
+def _otp(text: str, low: bytes, marks: bytes, code: int, folded: Folded | None, spans: list[Span]) -> None:
     hits: list[tuple[int, int]] = []
     for word in _OTP_WORDS:
         index = low.find(word)
         while index != -1:
-            if index == 0 or not 0x61 <= low[index - 1] <= 0x7A or word.startswith((b"c?d", b"code")):
+            if (index == 0 or not 0x61 <= low[index - 1] <= 0x7A) and _digits_near(marks, index):
                 hits.append((index, index + len(word)))
             index = low.find(word, index + len(word))
-    index = low.find(b"code")
-    while index != -1:  # a bare `code`, with a qualifier close by
-        near = low[max(0, index - 40):min(len(low), index + 40)]
-        if any(q in near for q in _CODE_QUALIFIERS) or any(w in near for w in (b"otp", b"2fa", b"sms", b"texted")):
+    index = code
+    while index != -1:  # `code`, `codice`, `codigo`: with a qualifier close by unless the word says it
+        if _digits_near(marks, index) and (
+                low.startswith((b"codice", b"codigo", b"code de v"), index)
+                or low.startswith(b"code", index) and (
+                    low.endswith(_CODE_GLUED, max(0, index - 12), index)
+                    or not 0x61 <= low[index - 1] <= 0x7A
+                    and _QUALIFIER_RE.search(low, max(0, index - 40), min(len(low), index + 40)))):
             hits.append((index, index + 4))
-        index = low.find(b"code", index + 4)
+        index = low.find(b"cod", index + 3)
     if folded is not None:
-        for word in _OTP_OTHER:
-            index = folded.find(word)
-            while index != -1:
-                if word != "код" or folded.startswith("код подтв", index) or "ваш код" in folded[max(0, index - 5):index + 3]:
-                    hits.append((index, index + len(word)))
-                index = folded.find(word, index + len(word))
+        for start, end in find_all(folded, _OTP_LATIN, _OTP_CYRILLIC, _OTP_CJK):
+            if folded.text.startswith("код", start) and not (folded.text.startswith("код подтв", start)
+                                                             or folded.text.startswith("ваш код", start - 4)):
+                continue
+            hits.append((start, end))
     for start, end in hits:
         _code_near(text, start, end, spans)
+
+
+def _digits_near(marks: bytes, index: int) -> bool:
+    """A run of 3+ digits within 60 characters before or 90 after `index`."""
+    return marks.find(b"ddd", max(0, index - 60), index + 90) != -1
 
 
 def _code_near(text: str, start: int, end: int, spans: list[Span]) -> None:
@@ -180,7 +200,8 @@ def _cards(text: str, low: bytes, spans: list[Span]) -> None:
         window = low[max(0, match.start() - 80):min(len(low), match.end() + 80)]
         if not (any(word in window for word in _CARD_WORDS)
                 or _EXPIRY_RE.search(text, max(0, match.start() - 80), min(len(text), match.end() + 80))
-                or any(word in text[max(0, match.start() - 80):match.end() + 80] for word in _CARD_OTHER)):
+                or any(word in text[max(0, match.start() - 80):match.end() + 80].lower()
+                       for group in _CARD_OTHER for word in group)):
             continue
         spans.append((match.start(), match.end(), "card", _PRIORITY))
         for cvc in _CVC_RE.finditer(text, max(0, match.start() - 80), min(len(text), match.end() + 120)):

@@ -27,15 +27,18 @@ from __future__ import annotations
 import re
 
 from .context import placeholder
+from .scripts import Folded, find_all
 
 Span = tuple[int, int, str, int]
 _PRIORITY = 1
 
-# lower-cased ASCII password words (searched in the bytes view) and their spelling
-_ASCII_WORDS: tuple[bytes, ...] = (b"password", b"passwort", b"passwd", b"passphrase", b"passcode", b"kennwort",
-                                   b"mot de passe", b"contrase", b"senha")
-# words in other scripts, searched in the lower-cased text when it is not ASCII
-_OTHER_WORDS: tuple[str, ...] = ("пароль", "пароля", "парол", "パスワード", "密码", "密碼", "口令", "contraseña")
+# lower-cased ASCII password words, told apart at the starts `privacy.prose` found (`pass`,
+# `pw`, `contrase`); `senha` is looked for here, in text that is not ASCII
+_ASCII_WORDS: tuple[bytes, ...] = (b"password", b"passwort", b"passwd", b"passphrase", b"passcode", b"passe",
+                                   b"contrase")
+_MORE_WORDS: tuple[bytes, ...] = (b"senha",)
+# words in other scripts, searched in the lower-cased text when it uses that script
+_CYRILLIC_WORDS: tuple[str, ...] = ("парол",)
 _CJK_WORDS = ("パスワード", "密码", "密碼", "口令")
 
 # tokens that may stand between the password word and its value
@@ -91,44 +94,44 @@ _NOT_VALUE_RE = re.compile(
     re.IGNORECASE,
 )
 
-# `user / password` and `user:password` after a login word
-_LOGIN_ASCII = re.compile(rb"log(?:[ -]?in|[ -]?on)(?![a-z_])|sign[ -]?in(?![a-z_])|\bcreds?\b|credentials|"
-                          rb"anmelden|einloggen|zugangsdaten|identifiants|connecte[rz]?|inicia(?:r)? sesi|"
-                          rb"acced[ei]|credenciais|credenziali")
-_LOGIN_OTHER = ("войти", "войдите", "логин", "ログイン", "登录", "登陆", "sesión")
+# `user / password` and `user:password` after a login word (each scan led by a literal)
+LOGIN_RE = re.compile(rb"log[ -]?(?:in|on)(?![a-z_])")
+_LOGIN_CYRILLIC = ("войти", "войдите", "логин")
+_LOGIN_CJK = ("ログイン", "登录", "登陆")
 _PAIR_RE = re.compile(
     r"(?:[ \t]+(?:with|as|using|via|mit|als|avec|en tant que|con|como|com|come|под|как)\b)?[ \t]*[:=]?[ \t]*"
     r"(?:`|\*\*)?(?P<user>[\w.@+-]{1,40})(?:`|\*\*)?(?:[ \t]*/[ \t]*|:)(?:`|\*\*)?(?P<pw>[^\s/`*]{4,64})"
 )
 
 
-def scan_passwords(text: str, low: bytes, spans: list[Span]) -> None:
-    """Append the spans of passwords given in sentences and of passwords in login pairs."""
+def scan_passwords(text: str, low: bytes, folded: Folded | None, starts: list[int], spans: list[Span]) -> None:
+    """Append the spans of passwords given in sentences and of passwords in login pairs;
+    `starts` are where `privacy.prose` saw a password word begin, `folded` is the text
+    lower-cased when it is not ASCII (`privacy.scripts`)."""
     hits: list[tuple[int, int]] = []
-    for word in _ASCII_WORDS:
+    for index in starts:
+        if low.startswith(_ASCII_WORDS, index) and (index == 0 or not 0x61 <= low[index - 1] <= 0x7A):
+            if low.startswith(b"passe", index) and not low.startswith(b"mot de ", index - 7):
+                continue
+            hits.append((index, _word_end(low, index + 4)))
+    for word in _MORE_WORDS if folded is not None else ():  # Portuguese text has accents
         index = low.find(word)
         while index != -1:
             if index == 0 or not 0x61 <= low[index - 1] <= 0x7A:
-                end = _word_end(low, index + len(word))
-                hits.append((index, end))
+                hits.append((index, _word_end(low, index + len(word))))
             index = low.find(word, index + len(word))
-    folded = None
-    if not text.isascii():
-        folded = text.lower()
-        if len(folded) == len(text):
-            for other in _OTHER_WORDS:
-                index = folded.find(other)
-                while index != -1:
-                    hits.append((index, _word_end_text(folded, index + len(other))))
-                    index = folded.find(other, index + len(other))
+    if folded is not None:
+        for start, end in find_all(folded, (), _CYRILLIC_WORDS, _CJK_WORDS):
+            hits.append((start, _word_end_text(folded.text, end)))
     for start, end in hits:
         _after_word(text, start, end, spans)
-    _login_pairs(text, low, folded, spans)
+    if (b"/" in low or b":" in low) and (folded is not None or LOGIN_RE.search(low)):
+        _login_pairs(text, low, folded, spans)
 
 
 def _word_end(low: bytes, index: int) -> int:
     """The end of the word a password word starts (`passwords`, `contraseña`, `senhas`)."""
-    limit = min(len(low), index + 4)
+    limit = min(len(low), index + 8)
     while index < limit and (0x61 <= low[index] <= 0x7A or low[index] == 0x3F):
         index += 1
     return index
@@ -229,16 +232,10 @@ def password_shaped(value: str) -> bool:
     return not (value.endswith("()") or "${" in value or "{{" in value)
 
 
-def _login_pairs(text: str, low: bytes, folded: str | None, spans: list[Span]) -> None:
-    if b"/" not in low and b":" not in low:
-        return
-    starts = [m.end() for m in _LOGIN_ASCII.finditer(low)]
+def _login_pairs(text: str, low: bytes, folded: Folded | None, spans: list[Span]) -> None:
+    starts = [m.end() for m in LOGIN_RE.finditer(low)]
     if folded is not None:
-        for word in _LOGIN_OTHER:
-            index = folded.find(word)
-            while index != -1:
-                starts.append(index + len(word))
-                index = folded.find(word, index + len(word))
+        starts += [end for _, end in find_all(folded, (), _LOGIN_CYRILLIC, _LOGIN_CJK)]
     for index in starts:
         pair = _PAIR_RE.match(text, index, min(len(text), index + 140))
         if pair is None:

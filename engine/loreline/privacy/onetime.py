@@ -29,9 +29,9 @@ Span = tuple[int, int, str, int]
 _PRIORITY = 1
 
 # words that give a code on their own (lower-cased ASCII); `cod` (looked for apart) covers
-# "verification code", "2FA code", "SMS code", "Bestätigungscode", "code de vérification",
-# "codice di verifica", "passcode"
-_OTP_WORDS: tuple[bytes, ...] = (b"otp", b"texted")
+# "verification code", "2FA code", "SMS code", "the code they texted me", "Bestätigungscode",
+# "code de vérification", "codice di verifica", "passcode"
+_OTP_WORDS: tuple[bytes, ...] = (b"otp",)
 # `code` glued to these is a one-time code; glued to anything else (`zipcode`, `opcode`) it is not
 _CODE_GLUED: tuple[bytes, ...] = (b"tigungs", b"heits", b"pass", b"ficatie", b"ifizierungs", b"zugangs")
 _OTP_LATIN = ("código",)
@@ -72,7 +72,8 @@ DIGIT_MARKS = bytes(0x64 if 0x30 <= c <= 0x39 else 0x20 for c in range(256))
 def scan_onetime(text: str, low: bytes, marks: bytes, folded: Folded | None, spans: list[Span]) -> None:
     """Append the spans of one-time codes, recovery codes and card numbers. `marks` is
     `low.translate(DIGIT_MARKS)`; `folded` the text lower-cased when it is not ASCII
-    (`privacy.scripts`). The caller has seen a run of 3+ digits, or another script."""
+    (`privacy.scripts`). The caller has seen a run of 3+ digits, another script, or a `-`
+    and `codes` (GitHub's recovery codes may hold no run of digits)."""
     code = low.find(b"cod")
     if marks.find(b"ddd") != -1:
         _otp(text, low, marks, code, folded, spans)
@@ -101,12 +102,11 @@ def _otp(text: str, low: bytes, marks: bytes, code: int, folded: Folded | None, 
             index = low.find(word, index + len(word))
     index = code
     while index != -1:  # `code`, `codice`, `codigo`: with a qualifier close by unless the word says it
-        if _digits_near(marks, index) and (
-                low.startswith((b"codice", b"codigo", b"code de v"), index)
-                or low.startswith(b"code", index) and (
-                    low.endswith(_CODE_GLUED, max(0, index - 12), index)
-                    or not 0x61 <= low[index - 1] <= 0x7A
-                    and _QUALIFIER_RE.search(low, max(0, index - 40), min(len(low), index + 40)))):
+        glued = index > 0 and 0x61 <= low[index - 1] <= 0x7A  # `decode`, `unicode`, `passcode`
+        if (not glued or low.endswith(_CODE_GLUED, max(0, index - 12), index)) and _digits_near(marks, index) and (
+                glued or low.startswith((b"codice", b"codigo", b"code de v"), index)
+                or low.startswith(b"code", index)
+                and _QUALIFIER_RE.search(low, max(0, index - 40), min(len(low), index + 40))):
             hits.append((index, index + 4))
         index = low.find(b"cod", index + 3)
     if folded is not None:
@@ -192,7 +192,7 @@ def _list_neighbour(text: str, match: re.Match[str], matches: list[re.Match[str]
 def _cards(text: str, low: bytes, spans: list[Span]) -> None:
     for match in _CARD_RE.finditer(text):
         digits = "".join(c for c in match.group() if c.isdigit())
-        if not 13 <= len(digits) <= 19 or not _luhn(digits) or len(set(digits)) < 3:
+        if not 13 <= len(digits) <= 19 or not _luhn(digits) or len(set(digits)) < 2:
             continue
         seps = {c for c in match.group() if not c.isdigit()}
         if len(seps) > 1:

@@ -62,11 +62,19 @@ _CONNECTORS = frozenset(
     "новый временный текущий "
     "always siempre immer toujours sempre всегда still just also "
     "use usa utilise utilisez verwende nutze benutze use: usar usa: используй "
-    "for: para pour für per для "
     "then dann nachher alors entonces então quindi "
     "below: follows: suivant: siguiente: seguinte: seguente: folgt: "
     "of: de: do: da: di: ".split()
 )
+# tokens that give the value: after a prepositional phrase ("for the db box", "do banco") one of
+# these (or a colon) must come before the value
+_VERBS = frozenset(
+    "is was = : - — – -> => → lautet ist war est était sera es era será é è sarà это является будет был "
+    "são sono sind are".split()
+)
+# prepositions that open a short phrase naming what the password is for
+_PREPOSITIONS = frozenset("for of to on at in from de do da del della dello di du des für von vom zum zur "
+                          "para pour per по от для к на".split())
 # value-shaped tokens that are not passwords
 _NOT_PASSWORDS = frozenset(
     "argon2 argon2id argon2i bcrypt scrypt pbkdf2 sha1 sha256 sha512 sha-256 sha-512 md5 utf8 utf-8 "
@@ -156,8 +164,9 @@ def _after_word(text: str, start: int, end: int, spans: list[Span]) -> None:
         pos = gap.end() if gap else pos
         if pos < window_end and not text[pos].isascii():
             return
-    lines = 0
-    for _ in range(7):
+    lines = free = 0
+    need_verb = False
+    for _ in range(9):
         while pos < window_end and text[pos].isspace():
             if text[pos] == "\n":
                 lines += 1
@@ -175,11 +184,20 @@ def _after_word(text: str, start: int, end: int, spans: list[Span]) -> None:
             return
         raw = token.group()
         low = raw.lower()
-        if low in _CONNECTORS or not any(c.isalnum() for c in raw) or low.rstrip(":") in _CONNECTORS:
-            pos = token.end()
+        pos = token.end()
+        if low.rstrip(":") in _VERBS or not any(c.isalnum() for c in raw) or need_verb and raw.endswith(":"):
+            need_verb, free = False, 0  # "lautet", ":", "—", "für den Server:": the value comes next
+            continue
+        if low in _CONNECTORS or low.rstrip(":") in _CONNECTORS:
+            continue
+        if low in _PREPOSITIONS and not need_verb:
+            free, need_verb = 3, True  # "for the db box is X", "do banco é X"
+            continue
+        if free and raw.isalpha():
+            free -= 1
             continue
         v_start, v_end = _strip(text, token.start(), token.end())
-        if v_end > v_start and password_shaped(text[v_start:v_end]):
+        if not need_verb and v_end > v_start and password_shaped(text[v_start:v_end]):
             spans.append((v_start, v_end, "password", _PRIORITY))
         return
 

@@ -60,6 +60,7 @@ _RUN_TABLE = bytes(0x61 if c in _TOKEN_CHARS else 0x20 for c in range(256))
 _RUN = b"a" * P.RUN_MIN
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 _ANCHOR_BEFORE = b"\\.:/"  # a JSON escape, `SG.` `ya29.` `hvs.`, Telegram's `:AA`, `1//`
+_DIGITS = b"0123456789"
 
 
 def redact(text: str) -> str:
@@ -130,12 +131,14 @@ def _find(text: str) -> list[Span]:
     # the gates of `passwords` and `onetime`, here to spare most texts two calls: a password
     # word, another script, or a login word with a `/` or `:` for a login pair; ...
     colon = b":" in raw
-    if words or folded is not None or ((colon or b"/" in raw) and LOGIN_RE.search(low)):
+    if words or folded is not None or (LOGIN_RE.search(low) and (colon or b"/" in raw)):
         scan_passwords(text, low, folded, words, spans)
-    # ... a run of 3+ digits: one-time codes, cards, recovery codes all have one
-    marks = low.translate(DIGIT_MARKS)
-    if marks.find(b"ddd") != -1 or folded is not None:
-        scan_onetime(text, low, marks, folded, spans)
+    # ... three digits or more (deleting them is one fast pass), then a run of 3+ digits (one-time
+    # codes, cards, backup codes), or `-` and `codes` (GitHub's recovery codes, hex)
+    if folded is not None or len(raw) - len(raw.translate(None, _DIGITS)) >= 3:
+        marks = low.translate(DIGIT_MARKS)
+        if marks.find(b"ddd") != -1 or folded is not None or (b"-" in raw and b"codes" in low):
+            scan_onetime(text, low, marks, folded, spans)
     if "pem" in found:
         _scan_pem(text, spans)
     if "putty" in found:

@@ -87,7 +87,7 @@ _QUOTES = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u201e": "\u201c",
            "\u2018": "\u2019", "\u300c": "\u300d", "\u300e": "\u300f", "\u2039": "\u203a"}
 _TRAIL = ".,;:)]}>»\"'`*\u3002\u3001\uff0c\uff09\u300d\u300f"
 _LEAD = "([{<«\"'`*"
-_TOKEN_RE = re.compile(r"\S{1,130}")
+_TOKEN_RE = re.compile(r"[^\s\u2e80-\uffff]{1,130}")  # CJK and full-width marks end a value
 _CJK_GAP_RE = re.compile(r"[\s:：=は是为為用统统一都就设置成改：，,、\u3000*`「『\"']{0,10}")
 _NOT_VALUE_RE = re.compile(
     r"(?:v?\d+(?:\.\d+){1,3}[a-z0-9.+-]{0,12}"  # versions

@@ -60,6 +60,7 @@ _RECOVERY_RE = re.compile(
 _CARD_WORDS: tuple[bytes, ...] = (b"card", b"visa", b"mastercard", b"amex", b"cvc", b"cvv", b"expir", b"exp ",
                                   b"credit", b"debit", b"tarjeta", b"carte", b"karte", b"cart?o", b"carta")
 _CARD_OTHER = ((), ("карт",), ("カード", "信用卡", "银行卡", "卡号"))
+_CARD_SHAPES = (b"dddd dddd dddd", b"dddd dddddd ddddd", b"ddddddddddddd")
 _CARD_RE = re.compile(r"(?<![\w.,/-])[2-6]\d{3}(?:[ -]?\d{2,7}){2,5}(?![\w/]|[.,-]\d)")
 _CVC_RE = re.compile(r"(?i)(?:cvc2?|cvv2?|cid|csc)\b\W{0,4}(?P<v>\d{3,4})(?!\d)")
 _EXPIRY_RE = re.compile(r"(?<!\d)(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?!\d)")
@@ -69,17 +70,18 @@ _EXPIRY_RE = re.compile(r"(?<!\d)(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?!\d)
 DIGIT_MARKS = bytes(0x64 if 0x30 <= c <= 0x39 else 0x20 for c in range(256))
 
 
-def scan_onetime(text: str, low: bytes, marks: bytes, folded: Folded | None, spans: list[Span]) -> None:
+def scan_onetime(text: str, low: bytes, marks: bytes, digits: bool, folded: Folded | None, spans: list[Span]) -> None:
     """Append the spans of one-time codes, recovery codes and card numbers. `marks` is
-    `low.translate(DIGIT_MARKS)`; `folded` the text lower-cased when it is not ASCII
-    (`privacy.scripts`). The caller has seen a run of 3+ digits, another script, or a `-`
-    and `codes` (GitHub's recovery codes may hold no run of digits)."""
+    `low.translate(DIGIT_MARKS)`; `digits` whether it holds a run of 3+ digits; `folded` the
+    text lower-cased when it is not ASCII (`privacy.scripts`). The caller has seen a run of 3+
+    digits, another script, or a `-` and `codes` (GitHub's recovery codes may hold no run of
+    digits)."""
     code = low.find(b"cod")
-    if marks.find(b"ddd") != -1:
+    if digits:
         _otp(text, low, marks, code, folded, spans)
-        if (marks.find(b"dddd dddd") != -1 or marks.find(b"ddddddddddddd") != -1) and \
-                _any(low, folded, _CARD_WORDS, _CARD_OTHER):
-            _cards(text, low, spans)
+        starts = _card_starts(marks)
+        if starts and _any(low, folded, _CARD_WORDS, _CARD_OTHER):
+            _cards(text, low, starts, spans)
     if (code != -1 and low.find(b"codes", code) != -1 and _any(low, None, _RECOVERY_WORDS, _RECOVERY_OTHER)
             or folded is not None and _any(b"", folded, (), _RECOVERY_OTHER)):
         _recovery(text, spans)
@@ -189,8 +191,25 @@ def _list_neighbour(text: str, match: re.Match[str], matches: list[re.Match[str]
     return False
 
 
-def _cards(text: str, low: bytes, spans: list[Span]) -> None:
-    for match in _CARD_RE.finditer(text):
+def _card_starts(marks: bytes) -> list[int]:
+    """Where runs of digits shaped like a card number begin (4-4-4-4 spaced or dashed, Amex's
+    4-6-5, or 13-19 together), found in the marks (digits as `d`)."""
+    starts: list[int] = []
+    for shape in _CARD_SHAPES:
+        found = marks.find(shape)
+        while found != -1:  # every run of digits that begins near the shape may be the first group
+            for start in range(max(0, found - 24), min(len(marks), found + 6)):
+                if marks[start] == 0x64 and (start == 0 or marks[start - 1] != 0x64):
+                    starts.append(start)
+            found = marks.find(shape, found + len(shape))
+    return sorted(set(starts))
+
+
+def _cards(text: str, low: bytes, starts: list[int], spans: list[Span]) -> None:
+    for start in starts:
+        match = _CARD_RE.match(text, start, min(len(text), start + 40))
+        if match is None:
+            continue
         digits = "".join(c for c in match.group() if c.isdigit())
         if not 13 <= len(digits) <= 19 or not _luhn(digits) or len(set(digits)) < 2:
             continue

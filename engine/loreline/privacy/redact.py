@@ -137,8 +137,9 @@ def _find(text: str) -> list[Span]:
     # codes, cards, backup codes), or `-` and `codes` (GitHub's recovery codes, hex)
     if folded is not None or len(raw) - len(raw.translate(None, _DIGITS)) >= 3:
         marks = low.translate(DIGIT_MARKS)
-        if marks.find(b"ddd") != -1 or folded is not None or (b"-" in raw and b"codes" in low):
-            scan_onetime(text, low, marks, folded, spans)
+        digits = marks.find(b"ddd") != -1
+        if digits or folded is not None or (b"-" in raw and b"codes" in low):
+            scan_onetime(text, low, marks, digits, folded, spans)
     if "pem" in found:
         _scan_pem(text, spans)
     if "putty" in found:

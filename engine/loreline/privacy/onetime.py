@@ -15,8 +15,11 @@ Used by `loreline.privacy.redact`. Forms:
   passing the Luhn check, starting like a card (2-6), with a card word, an expiry (`MM/YY`) or a
   CVC within 80 characters; a CVC given right after its word (`CVC 381`) goes too.
 
-Cost: each kind sits behind literal `find`s of its words on the lower-cased bytes (one byte per
-character, so offsets match the text); digit patterns run only in a bounded window around a hit.
+Cost: `redact` calls this only for text with three digits or more (one `translate` deleting
+them), then with a run of 3+ digits in the digit marks (a second `translate`, digits as `d`), or
+with another script, or with `-` and `codes`. Here `cod` and `otp` are two `find`s on the
+lower-cased bytes (one byte per character, so offsets match the text), card shapes two `find`s
+on the marks; digit patterns run only in a bounded window around a hit, so the work is linear.
 """
 
 from __future__ import annotations

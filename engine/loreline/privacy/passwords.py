@@ -17,9 +17,11 @@ character classes (or two with digits and 8+ characters), not a path, URL, versi
 digest, identifier reference or template. A quoted value is taken as it is, unless it is a
 placeholder.
 
-Cost: the ASCII words are found with a few `find`s on the lower-cased bytes; the other scripts
-are looked for only when the text is not ASCII. Each hit reads a window of at most 120
-characters, so the work stays linear.
+Cost: the ASCII words are where `privacy.prose` already found `pass`/`pw`/`contrase`; `senha`
+and the other scripts' words are looked for only in text that has accented, Cyrillic or CJK
+letters (`privacy.scripts`); `redact` calls this only with a password word, such text, or a
+login word and a `/` or `:`. Each hit reads a window of at most 120 characters, so the work
+stays linear.
 """
 
 from __future__ import annotations

@@ -67,11 +67,12 @@ _NOT_VALUES = frozenset(
 _WORDY_SUFFIXES = ("ed", "ing", "ly", "ble", "tion", "ment", "ness", "ful", "less", "ive", "ous")
 
 
-def scan_prose(text: str, low: bytes, spans: list[Span]) -> None:
-    """Append the spans of secrets stated in prose or on command lines."""
+def scan_prose(text: str, low: bytes, spans: list[Span]) -> list[int]:
+    """Append the spans of secrets stated in prose or on command lines; return where the
+    password words (`pass...`, `pw`, `contrase...`) start, for `privacy.passwords`."""
     first = _PW_START_RE.search(low)
     words = [m.start() for m in _PW_START_RE.finditer(low, first.start())] if first is not None else []
-    if b"contrase" in low:  # "contraseña", also JSON-escaped
+    if (b"?" in low or b"\\" in low) and b"contrase" in low:  # "contraseña" (ñ is `?` here), JSON-escaped
         words += [m.start() for m in re.finditer(rb"contrase", low)]
     seed = False
     for word in words:
@@ -82,9 +83,10 @@ def scan_prose(text: str, low: bytes, spans: list[Span]) -> None:
     if seed:
         for match in _SEED_RE.finditer(text):
             spans.append((match.start("v"), match.end("v"), "seed-phrase", 0))
-    if b"redis-cli" in low:
+    if b"-" in low and b"redis-cli" in low:
         for match in _REDIS_RE.finditer(text):
             _password(text, match, spans)
+    return words
 
 
 def _password_phrases(text: str, low: bytes, word: int, spans: list[Span]) -> None:
@@ -146,8 +148,8 @@ def _password_like(value: str) -> bool:
         return False  # `getpass.getpass()`, `os.environ[...]`, `config.db.password`
     if any(not c.isalpha() for c in value):
         return any(c.isalnum() for c in value)
-    if value.isalpha() and (len(value) < 8 or low.endswith(_WORDY_SUFFIXES)):
-        return False
+    if value.isalpha() and (len(value) < 8 or low.endswith(_WORDY_SUFFIXES) or value.islower()):
+        return False  # "Passwort: mindestens 12 Zeichen": a lower-case word is a word
     return not value.istitle() or len(value) >= 10
 
 

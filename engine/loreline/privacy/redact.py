@@ -34,7 +34,9 @@ lower-cased bytes (`p`, `k`, `secret`, `auth`) whose tails are checked inside th
 `k` scan also notices private-key and PuTTY blocks. URLs sit behind a `:` and a `://` check.
 
 Modules: `patterns` (the tables), `names` (which names hold secrets),
-`context` (values after names, headers, cookies), this one (tokens, keys, URLs, merge).
+`context` (values after names, headers, cookies), `prose` (English sentences, command lines),
+`passwords` (passwords in sentences in nine languages, login pairs), `onetime` (one-time codes,
+recovery codes, card numbers), this one (tokens, keys, URLs, merge).
 """
 
 from __future__ import annotations
@@ -45,7 +47,10 @@ from math import log2
 
 from . import patterns as P
 from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
+from .onetime import DIGIT_MARKS, scan_onetime
+from .passwords import LOGIN_RE, scan_passwords
 from .prose import curl_cookies, hex_or_pat_run, scan_prose
+from .scripts import fold
 
 Span = tuple[int, int, str, int]  # start, end, family, priority (lower wins a merge)
 _TOKEN, _CONTEXT = 0, 1  # priorities; names are 2 (vendor) and 3 (generic), see privacy.context
@@ -55,11 +60,13 @@ _RUN_TABLE = bytes(0x61 if c in _TOKEN_CHARS else 0x20 for c in range(256))
 _RUN = b"a" * P.RUN_MIN
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 _ANCHOR_BEFORE = b"\\.:/"  # a JSON escape, `SG.` `ya29.` `hvs.`, Telegram's `:AA`, `1//`
+_DIGITS = b"0123456789"
 
 
 def redact(text: str) -> str:
     """`text` with every recognised secret replaced by `[REDACTED:<family>]`."""
-    return redact_counts(text)[0]
+    spans = _find(text)
+    return _redact_counts(text, spans)[0] if spans else text  # most text holds no secret
 
 
 def redact_counts(text: str) -> tuple[str, dict[str, int]]:
@@ -69,7 +76,11 @@ def redact_counts(text: str) -> tuple[str, dict[str, int]]:
     is now `[REDACTED:...]`), so text that changed is scanned again, up to three passes: that
     keeps `redact` idempotent. Text without secrets is scanned once.
     """
-    out, counts = _redact_once(text)
+    return _redact_counts(text, _find(text))
+
+
+def _redact_counts(text: str, spans: list[Span]) -> tuple[str, dict[str, int]]:
+    out, counts = _replace(text, spans)
     for _ in range(2):
         if out is text:
             break
@@ -83,7 +94,10 @@ def redact_counts(text: str) -> tuple[str, dict[str, int]]:
 
 
 def _redact_once(text: str) -> tuple[str, dict[str, int]]:
-    spans = _find(text)
+    return _replace(text, _find(text))
+
+
+def _replace(text: str, spans: list[Span]) -> tuple[str, dict[str, int]]:
     if not spans:
         return text, {}
     pieces: list[str] = []
@@ -106,17 +120,31 @@ def contains_secret(text: str) -> bool:
 def _find(text: str) -> list[Span]:
     if len(text) < 6:
         return []
-    raw = text.encode("ascii") if text.isascii() else text.encode("ascii", "replace")
+    ascii_text = text.isascii()
+    raw = text.encode("ascii") if ascii_text else text.encode("ascii", "replace")
     spans: list[Span] = []
     _scan_tokens(text, raw, spans)
     low = raw.lower()
     found = scan_names(text, low, spans)
-    scan_prose(text, low, spans)
+    words = scan_prose(text, low, spans)
+    folded = None if ascii_text else fold(text)
+    # the gates of `passwords` and `onetime`, here to spare most texts two calls: a password
+    # word, another script, or a login word with a `/` or `:` for a login pair; ...
+    colon = b":" in raw
+    if words or folded is not None or (LOGIN_RE.search(low) and (colon or b"/" in raw)):
+        scan_passwords(text, low, folded, words, spans)
+    # ... three digits or more (deleting them is one fast pass), then a run of 3+ digits (one-time
+    # codes, cards, backup codes), or `-` and `codes` (GitHub's recovery codes, hex)
+    if folded is not None or len(raw) - len(raw.translate(None, _DIGITS)) >= 3:
+        marks = low.translate(DIGIT_MARKS)
+        digits = marks.find(b"ddd") != -1
+        if digits or folded is not None or (b"-" in raw and b"codes" in low):
+            scan_onetime(text, low, marks, digits, folded, spans)
     if "pem" in found:
         _scan_pem(text, spans)
     if "putty" in found:
         _scan_putty(text, spans)
-    if b":" in raw:  # URLs, query strings and `curl -u user:pass` all need one
+    if colon:  # URLs, query strings and `curl -u user:pass` all need one
         _scan_urls(text, raw, low, spans)
     return _merge(text, spans) if spans else spans
 
@@ -277,7 +305,7 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             scheme = _scheme_before(low, match.start())
             db = scheme in P.DB_SCHEMES or scheme.split("+")[0] in P.DB_SCHEMES
             spans.append((match.start("pw"), match.end("pw"), "db-credentials" if db else "url-credentials", _CONTEXT))
-    if (b"?" in raw or b"&sig" in low) and P.SIG_GATE_RE.search(low):  # a SAS token may come without its URL
+    if P.SIG_GATE_RE.search(low) and (b"?" in raw or b"&sig" in low):  # a SAS token may come without its URL
         for param in P.SIG_RE.finditer(low):
             name = param.start()
             while name > 0 and (low[name - 1] == 0x2D or chr(low[name - 1]).isalpha()) and param.start() - name < 12:

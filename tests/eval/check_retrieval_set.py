@@ -9,6 +9,9 @@ answer them. The labels are only worth something if they hold, so this script ve
 - every `relevant` key names a memory of the main project (never the other project's);
 - question texts are unique; answerable questions name at least one memory;
 - `abstain` questions have an empty `relevant`;
+- when a question carries a `kind` (retrieval3.json does), it is one of `paraphrase`, `lexical`,
+  `near-topic` or `unrelated` and agrees with its flags (the last two abstain, only the first
+  is a paraphrase);
 - a `paraphrase` question shares no content word with any memory that answers it
   (lowercased, punctuation split off, stopwords dropped, simple suffixes folded);
 - every question is in the `tune` or `test` half, and when the file declares
@@ -17,7 +20,7 @@ answer them. The labels are only worth something if they hold, so this script ve
 
 It prints counts per half and exits 1 when anything is wrong. Standard library only:
 
-    python3 tests/eval/check_retrieval_set.py [FILE ...]   # default: both sets
+    python3 tests/eval/check_retrieval_set.py [FILE ...]   # default: every set
 """
 
 from __future__ import annotations
@@ -31,11 +34,14 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_FILES = (HERE / "retrieval.json", HERE / "retrieval2.json")
+DEFAULT_FILES = (HERE / "retrieval.json", HERE / "retrieval2.json", HERE / "retrieval3.json")
 TOP_KEYS = ("about", "project", "other_project", "distractors", "memories", "other_memories", "questions")
 KINDS = frozenset({"preference", "decision", "fact", "procedure", "episode"})
 HALVES = ("tune", "test")
 SHA256_RULE = "sha256-odd-is-test"
+#: a question's optional `kind` → (abstains, is a paraphrase)
+QUESTION_KINDS = {"paraphrase": (False, True), "lexical": (False, False),
+                  "near-topic": (True, False), "unrelated": (True, False)}
 
 # A common English stopword list, plus the filler verbs and words of a developer's question
 # ("use", "run", "get", "ok") that carry no topic.
@@ -97,6 +103,12 @@ def check_question(question: dict[str, Any], texts: dict[str, str], rule: str | 
             shared = content_words(q) & content_words(texts[key])
             if shared:
                 problems.append(f"{tag} paraphrase shares {sorted(shared)} with {key!r}")
+    if "kind" in question:
+        flags = (bool(question.get("abstain")), bool(question.get("paraphrase")))
+        if question["kind"] not in QUESTION_KINDS:
+            problems.append(f"{tag} kind is {question['kind']!r}")
+        elif QUESTION_KINDS[question["kind"]] != flags:
+            problems.append(f"{tag} kind {question['kind']!r} disagrees with abstain/paraphrase")
     if half not in HALVES:
         problems.append(f"{tag} split is {half!r}")
     elif rule == SHA256_RULE and half != split_by_rule(q):

@@ -146,8 +146,8 @@ def created_file(path: Path, tool: str) -> Iterator[None]:
 
 
 def remove_if_created(path: Path, tool: str) -> bool:
-    """Delete `path` when connect created it for `tool` and nothing is left in it but an empty
-    JSON object (or nothing at all); True when it was removed."""
+    """Delete `path` when connect created it for `tool` and nothing is left in it but empty
+    JSON objects (or nothing at all); True when it was removed."""
     from . import manifest
 
     with locked():
@@ -162,7 +162,7 @@ def remove_if_created(path: Path, tool: str) -> bool:
             return False
         except (OSError, UnicodeDecodeError):
             return False
-        if text.strip() not in ("", "{}"):
+        if text.strip() and not _hollow(text):
             return False
         try:
             real.unlink()
@@ -212,6 +212,20 @@ def _replace(real: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _hollow(text: str) -> bool:
+    """JSON holding nothing but empty objects (what removing Loreline's entries leaves in a
+    file connect created: `{}`, `{"hooks": {}, "mcpServers": {}}`)."""
+    import json
+
+    def empty(value: object) -> bool:
+        return isinstance(value, dict) and all(empty(v) for v in value.values())
+
+    try:
+        return empty(json.loads(text))
+    except ValueError:
+        return False
 
 
 @contextmanager

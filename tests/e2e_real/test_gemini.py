@@ -150,10 +150,13 @@ def test_session_end_captured_the_session_with_provenance_at_its_lines(story: St
 
 
 def test_the_model_called_loreline_s_mcp_server(story: Story) -> None:
-    bodies = story.bodies("tool")
-    answered = [b for b in bodies if "functionResponse" in b]
-    assert answered, f"no request carried the MCP tool's answer ({story.runs['tool'].folder})"
-    assert "pnpm" in answered[0]
+    answers = [part["functionResponse"] for r in story.runs["tool"].requests if r["api"] == "gemini"
+               for content in r["body"].get("contents", []) for part in content.get("parts", [])
+               if isinstance(part, dict) and "functionResponse" in part]
+    assert answers, f"no request carried the MCP tool's answer ({story.runs['tool'].folder})"
+    answer = json.dumps(answers[-1]["response"], ensure_ascii=False)
+    assert "error" not in answers[-1]["response"], answer
+    assert PREFERENCE in answer  # Loreline's recall answered from the store
 
 
 def test_disconnect_left_the_user_settings_as_they_were(story: Story) -> None:

@@ -78,8 +78,9 @@ class Assistant:
     find_sessions: Callable[[Path, Discovery], list[Found]]
     #: the session file of a session id (for capture events that arrive without a path)
     locate_session: Callable[[Path, str], Path | None]
-    #: its native memory files (loaded by the tool itself at session start) under `home`
-    memory_files: Callable[[Path], list[Path]]
+    #: its user-level native memory files (loaded by the tool itself at session start) under
+    #: `home`; None for an assistant whose native memory Loreline does not read
+    memory_files: Callable[[Path], list[Path]] | None
     #: capture hooks and MCP entry; None where Loreline does not connect it (yet)
     connector: Connector | None = None
     #: the distillation backend that uses this tool's own login (`loreline.distill` / the

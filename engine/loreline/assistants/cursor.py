@@ -28,11 +28,7 @@ def locate_session(root: Path, session_id: str) -> Path | None:
     return Path(found[-1]) if found else None
 
 
-def memory_files(root: Path) -> list[Path]:
-    return []
-
-
 ASSISTANT = Assistant(
     name=NAME, label="Cursor", home_default=".cursor", home_env=None, home_option="--cursor-dir",
-    find_sessions=find_sessions, locate_session=locate_session, memory_files=memory_files,
+    find_sessions=find_sessions, locate_session=locate_session, memory_files=None,
 )

@@ -22,7 +22,7 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
     p.add_argument("--memory-dir", metavar="FOLDER",
                    help="the project's auto memory folder when it is elsewhere (autoMemoryDirectory); "
                         "needs --project")
-    add_home_options(p, ("claude-code", "codex", "gemini"))
+    add_home_options(p, tuple(a.name for a in imports.ASSISTANTS if a.memory_files is not None))
     p.add_argument("--backend", choices=imports.BACKENDS,
                    help="the model that judges near duplicates and contradictions, as for `import sessions` "
                         "(default: config distill.backend, auto; the offline rules judge nothing)")

@@ -69,7 +69,7 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
         for assistant in assistants.ALL:
             read = OTHER_READERS.get(assistant.name)
             home = roots.homes.get(assistant.name)
-            if read is None or home is None:
+            if read is None or home is None or assistant.memory_files is None:
                 continue
             for path in assistant.memory_files(home):
                 _one(store, path, read, report, embedder, judge)

@@ -36,7 +36,7 @@ PROMPT = "How does the billing job take its advisory lock? Also: the fix was to 
 FACT = "The fix was to pin node to 20 in .nvmrc."
 ASK_TOOL = "Ask Loreline what we decided about pnpm."
 REPLIES = Replies("Understood.", (
-    ("ask loreline", tool_reply("recall", {"query": "pnpm"})),
+    ("ask loreline", tool_reply("mcp_loreline_recall", {"query": "pnpm"})),  # Gemini names MCP tools mcp_<server>_<tool>
 ))
 BLOCK = "<loreline-memories>"
 RECALL_HEADER = "may bear on this prompt"

@@ -89,3 +89,27 @@ def test_discovery_finds_chats_and_reports_the_old_single_document_ones(tmp_path
     assert "single-document" in reasons[str(old)] and "still being written" in reasons[str(live)]
     assert "no Gemini CLI sessions folder" in discover_all(
         ["gemini"], roots={"gemini": tmp_path / "none"}, window=Window(now=now)).left_out[0][1]
+
+
+def test_import_sessions_tool_gemini_imports_with_provenance(loreline_home: Path, tmp_path: Path) -> None:
+    from tests.test_native import cli
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    chats = tmp_path / "gemini" / "tmp" / "proj" / "chats"
+    chats.mkdir(parents=True)
+    (chats.parent / ".project_root").write_text(str(project))
+    session = chats / "session-2026-12-01T16-05-fb0c175a.jsonl"
+    shutil.copy(TOOL_RESUME, session)
+    hour_ago = time.time() - 3600
+    os.utime(session, (hour_ago, hour_ago))
+    out = cli(loreline_home, "import", "sessions", "--tool", "gemini", "--gemini-dir", str(tmp_path / "gemini"),
+              "--backend", "rules", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["sessions"]["imported"] == 1
+    listed = json.loads(cli(loreline_home, "memories", "--project", str(project), "--json").stdout)
+    tabs = [m for m in listed if "tabs in Makefiles" in m["text"]]
+    assert tabs, [m["text"] for m in listed]
+    [source] = tabs[0]["provenance"]
+    assert (source["tool"], source["session_path"]) == ("gemini", str(session))
+    assert "tabs in Makefiles" in _line(session, source["line_start"])

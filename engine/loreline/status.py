@@ -142,11 +142,12 @@ def _settings_error() -> str | None:
 def inputs(store: Store) -> list[Path]:
     """Every file `collect` reads: while none of them changes (and the day does not), neither
     do the facts, but for an API key stored in the keyring by another process."""
-    from .connect import claude_code, codex, gemini
+    from . import assistants
+    from .connect import claude_code
     from .project import project_key
 
     db = Path(store.path)
+    others = [path for a in assistants.connectable() if a.connector is not None for path in a.connector.files()]
     return [db, db.with_name(db.name + "-wal"), home.config_path(), home.spool_dir(),
             capture.dropped_counter_path(), claude_code.settings_path(),
-            claude_code.settings_path(Path(project_key(os.getcwd()))), codex.config_path(), codex.hooks_path(),
-            gemini.settings_path()]
+            claude_code.settings_path(Path(project_key(os.getcwd()))), *others]

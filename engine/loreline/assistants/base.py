@@ -58,6 +58,8 @@ class Connector:
     project_scope: bool = False
     #: a line printed after connecting (e.g. how the tool asks to trust new hooks)
     after_connect: str = ""
+    #: the user-level files `status()` reads (so a cached status knows when to look again)
+    files: Callable[[], list[Path]] = list
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,10 +66,16 @@ def status() -> dict[str, Any]:
     return {"path": str(codex.config_path()), "installed": codex.notify_installed(), "events": []}
 
 
+def _files() -> list[Path]:
+    from ..connect import codex
+
+    return [codex.config_path(), codex.hooks_path()]
+
+
 ASSISTANT = Assistant(
     name=NAME, label="Codex", home_default=".codex", home_env="CODEX_HOME", home_option="--codex-home",
     find_sessions=find_sessions, locate_session=locate_session, memory_files=memory_files,
-    connector=Connector(connect, disconnect, status, after_connect=TRUST_HINT,
+    connector=Connector(connect, disconnect, status, after_connect=TRUST_HINT, files=lambda: _files(),
                         summary="hooks.json hooks; the config.toml notify program where Codex's hooks are off"),
     distill_backend="codex",
 )

@@ -70,9 +70,16 @@ def status() -> dict[str, Any]:
     return {"path": str(gemini.settings_path()), "installed": bool(events), "events": events}
 
 
+def _files() -> list[Path]:
+    from ..connect import gemini
+
+    return [gemini.settings_path()]
+
+
 ASSISTANT = Assistant(
     name=NAME, label="Gemini CLI", home_default=".gemini", home_env="GEMINI_CLI_HOME", home_env_parent=True,
     home_option="--gemini-dir", find_sessions=find_sessions, locate_session=locate_session,
     memory_files=memory_files,
-    connector=Connector(connect, disconnect, status, summary="settings.json hooks and MCP server"),
+    connector=Connector(connect, disconnect, status, summary="settings.json hooks and MCP server",
+                        files=lambda: _files()),
 )

@@ -192,6 +192,8 @@ def write_atomic(path: Path, text: str) -> None:
     when new) and owner; a symlink stays a symlink."""
     check_writable(path)
     real = real_path(path)
+    if _written is not None:
+        _written.add(real)
     try:
         _replace(real, text)
     except OSError as err:
@@ -228,25 +230,37 @@ def _hollow(text: str) -> bool:
         return False
 
 
+#: the files `write_atomic` replaced inside `all_or_nothing` (None outside it)
+_written: set[Path] | None = None
+
+
 @contextmanager
 def all_or_nothing(*paths: Path) -> Iterator[None]:
-    """Run a connect or disconnect that edits several files as one change: when any step fails
-    (a ConfigError: an invalid or read-only file further on), the files edited before it and
-    the manifest get back their exact earlier content (a file that did not exist is removed),
-    so "nothing was changed" is true."""
+    """Run a connect or disconnect that edits several of `paths` as one change: when any step
+    fails (a ConfigError: an invalid or read-only file further on), the files Loreline wrote
+    before it and the manifest get back their exact earlier content (a file that did not exist
+    is removed), so "nothing was changed" is true. A file Loreline did not write is never
+    touched, even when its tool changed it meanwhile."""
+    global _written
     from . import manifest
 
-    files = [real_path(path) for path in paths] + [manifest.manifest_path()]
-    before = {path: _snapshot(path) for path in dict.fromkeys(files)}
+    files = [real_path(path) for path in paths]
+    before = {path: _snapshot(path) for path in dict.fromkeys([*files, manifest.manifest_path()])}
+    outer, _written = _written, set()
     try:
         yield
     except ConfigError:
+        written = _written | {manifest.manifest_path()}
         for path, content in before.items():
+            if path not in written:
+                continue
             if content is None:
                 path.unlink(missing_ok=True)
             elif _snapshot(path) != content:
                 _restore(path, content)
         raise
+    finally:
+        _written = outer if outer is None else outer | _written
 
 
 def _restore(real: Path, content: bytes) -> None:

@@ -70,7 +70,7 @@ def test_gemini_settings_connect_created_are_removed_again(tmp_path: Path) -> No
     assert _cli(tmp_path, "connect", "gemini").returncode == 0
     assert _settings(tmp_path).exists()
     assert _cli(tmp_path, "disconnect", "gemini").returncode == 0
-    assert not _settings(tmp_path).exists()
+    assert not _settings(tmp_path).exists() and not _settings(tmp_path).parent.exists()
 
 
 def test_gemini_home_moves_with_gemini_cli_home(tmp_path: Path) -> None:
@@ -128,3 +128,5 @@ def test_connect_project_keeps_the_personal_settings_out_of_git(tmp_path: Path) 
     assert ignore.read_text().splitlines() == ["**/.claude/settings.local.json"]
     assert _cli(tmp_path, "connect", "claude-code", "--project", cwd=project).returncode == 0
     assert ignore.read_text().splitlines() == ["**/.claude/settings.local.json"]  # once
+    assert _cli(tmp_path, "disconnect", "claude-code", "--project", cwd=project).returncode == 0
+    assert not (project / ".claude").exists()  # the file and the folder connect made are gone

@@ -40,6 +40,7 @@ BACKUP_FOLDER = "backups"
 #: the manifest's record of settings files connect created (`created_file`)
 CREATED_TOOL = "(created)"
 FILE_MARK = "(file)"
+FOLDER_MARK = "(folder)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,23 +138,27 @@ def created_file(path: Path, tool: str) -> Iterator[None]:
     from . import manifest
 
     existed = os.path.lexists(path)
+    folder_existed = os.path.lexists(path.parent)
     yield
     if existed or not path.exists():
         return
+    marks = (FILE_MARK,) if folder_existed else (FILE_MARK, FOLDER_MARK)
     with locked():
         real = real_path(path)
-        manifest.save(real, f"{CREATED_TOOL}{tool}", manifest.Record(created=(FILE_MARK,)))
+        manifest.save(real, f"{CREATED_TOOL}{tool}", manifest.Record(created=marks))
 
 
 def remove_if_created(path: Path, tool: str) -> bool:
     """Delete `path` when connect created it for `tool` and nothing is left in it but empty
-    JSON objects (or nothing at all); True when it was removed."""
+    JSON objects (or nothing at all), and its folder too when connect created that and it is
+    empty now; True when the file was removed."""
     from . import manifest
 
     with locked():
         real = real_path(path)
         key = f"{CREATED_TOOL}{tool}"
-        if FILE_MARK not in manifest.recorded(real, key).created:
+        marks = manifest.recorded(real, key).created
+        if FILE_MARK not in marks:
             return False
         try:
             text = real.read_text(encoding="utf-8")
@@ -169,6 +174,11 @@ def remove_if_created(path: Path, tool: str) -> bool:
         except OSError:
             return False
         manifest.save(real, key, None)
+        if FOLDER_MARK in marks:
+            try:
+                real.parent.rmdir()  # only when empty
+            except OSError:
+                pass
         return True
 
 

@@ -181,7 +181,7 @@ class Sandbox:
                # a warm recall process a hook starts leaves a minute after the last prompt
                "LORELINE_WARM_IDLE_SECONDS": "60"}
         (self.root / "tmp").mkdir(exist_ok=True)
-        if os.environ.get("PYTHONPATH"):  # the sources under test, when they are not the installed ones
+        if os.environ.get("PYTHONPATH"):  # the Loreline sources under test, when not the installed ones
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         if not self.isolation.netns:
             env.update({"HTTP_PROXY": DEAD_PROXY, "HTTPS_PROXY": DEAD_PROXY, "http_proxy": DEAD_PROXY,

@@ -13,7 +13,7 @@ Speaker = Literal["user", "assistant"]
 #: where a user turn's words came from: a typed prompt, the reason given when rejecting a tool
 #: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
 ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
-ToolName = Literal["claude-code", "codex", "cursor", "generic"]
+ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
 
 KINDS: tuple[str, ...] = ("preference", "decision", "fact", "procedure", "episode")
 STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten", "held")  # held: waits for review

@@ -105,26 +105,21 @@ def _prompt_recall() -> dict[str, Any]:
 
 
 def _hooks(cwd: str) -> dict[str, Any]:
-    from .connect import claude_code, codex
+    """Claude Code's user and project settings, then every other connectable assistant by name."""
+    from . import assistants
+    from .connect import claude_code
     from .project import project_key
 
     user = claude_code.settings_path()
     project = claude_code.settings_path(Path(project_key(cwd)))
-    return {
+    found: dict[str, Any] = {
         "claude_code_user": {"path": str(user), "events": claude_code.installed(user)},
         "claude_code_project": {"path": str(project), "events": claude_code.installed(project)},
-        "codex": _codex(),
     }
-
-
-def _codex() -> dict[str, Any]:
-    """Codex's hooks in hooks.json when there are any, else its notify program in config.toml."""
-    from .connect import claude_code, codex
-
-    events = claude_code.installed(codex.hooks_path(), tool=codex.TOOL)
-    if events:
-        return {"path": str(codex.hooks_path()), "installed": True, "events": events}
-    return {"path": str(codex.config_path()), "installed": codex.notify_installed(), "events": []}
+    for assistant in assistants.connectable():
+        if assistant.name != "claude-code" and assistant.connector is not None:
+            found[assistant.name] = assistant.connector.status()
+    return found
 
 
 def _spool() -> dict[str, Any]:
@@ -162,10 +157,12 @@ def _settings_error() -> str | None:
 def inputs(store: Store) -> list[Path]:
     """Every file `collect` reads: while none of them changes (and the day does not), neither
     do the facts, but for an API key stored in the keyring by another process."""
-    from .connect import claude_code, codex
+    from . import assistants
+    from .connect import claude_code
     from .project import project_key
 
     db = Path(store.path)
+    others = [path for a in assistants.connectable() if a.connector is not None for path in a.connector.files()]
     return [db, db.with_name(db.name + "-wal"), home.config_path(), home.spool_dir(),
             capture.dropped_counter_path(), claude_code.settings_path(),
-            claude_code.settings_path(Path(project_key(os.getcwd()))), codex.config_path()]
+            claude_code.settings_path(Path(project_key(os.getcwd()))), *others]

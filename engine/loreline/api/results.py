@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +57,9 @@ class ImportRequest:
 
     paths: tuple[str, ...] = ()
     tools: tuple[str, ...] = ("claude-code",)
-    claude_dir: str | None = None
-    codex_home: str | None = None
-    cursor_dir: str | None = None
+    #: an assistant's home folder where it is not the default, by assistant name
+    #: (`{"codex": "/elsewhere/.codex"}`; see `loreline.assistants`)
+    homes: Mapping[str, str] = field(default_factory=dict)
     days: float = 14
     sessions: int = 20
     dry_run: bool = False

@@ -7,6 +7,8 @@ answers the report the engine produced.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pathlib import Path
 from typing import IO
 
@@ -19,13 +21,13 @@ from ..portable.export import Counts
 from ..portable.load import LoadReport
 from ..portable.paths import PathMap
 from ..store import Store
-from ..transcripts import discover
 
 
-def import_native(claude_dir: str | None = None, codex_home: str | None = None, project: str | None = None,
+def import_native(homes: Mapping[str, str | None] | None = None, project: str | None = None,
                   memory_dir: Path | None = None, backend: str | None = None) -> SyncReport:
-    """Read Claude Code auto memory, CLAUDE.md layers and Codex memories as sources."""
-    roots = native_run.Roots(discover.claude_dir(claude_dir), discover.codex_home(codex_home), project, memory_dir)
+    """Read the assistants' own memory files (Claude Code auto memory, CLAUDE.md layers, Codex
+    memories, GEMINI.md) as sources; `homes` overrides an assistant's folder by name."""
+    roots = native_run.Roots.of(homes or {}, project, memory_dir)
     judge = backends.choose(backend, None).judge
     with Store() as store:
         _writable(store)

@@ -60,7 +60,7 @@ def _demo(root: Path) -> None:
     claude = root / "claude"
     _plant(claude)
     db = root / "home" / "loreline.db"
-    plan = imports.plan(ImportRequest(claude_dir=str(claude), backend="rules"))
+    plan = imports.plan(ImportRequest(homes={"claude-code": str(claude)}, backend="rules"))
     with Loreline(db) as lore:
         _section("1. Import the sample Claude Code sessions (offline rules distiller, no API key)")
         print(render.import_report(imports.run(plan, store_path=db).report))

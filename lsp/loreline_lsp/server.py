@@ -207,7 +207,7 @@ async def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None
 
 def _worker_serve() -> Callable[[Callable[[], bool]], object] | None:
     try:
-        from loreline.capture.worker import Worker
+        from loreline.api.worker import Worker
     except ImportError:
         return None
 
@@ -304,7 +304,7 @@ def forget(svc: service.Service, p: IdParams) -> dict[str, Any]:
 @server.feature(SET_API_KEY)
 async def set_api_key(ls: LorelineServer, raw: Any) -> dict[str, Any]:
     """The keyring may answer slowly (D-Bus, an unlock prompt): off the event loop."""
-    from loreline import keys
+    from loreline.api import settings as keys
 
     p = structure(SET_API_KEY, raw, SetApiKeyParams)
     work = asyncio.get_running_loop().run_in_executor(None, keys.save_key, p.key.strip())

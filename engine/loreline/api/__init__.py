@@ -10,10 +10,11 @@ never opens the store, runs SQL, or calls a stage of the pipeline itself.
 
 from __future__ import annotations
 
+from ..inbox import Inbox
 from ..pipeline import clean_turns
 from . import imports, serialize
 from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status
 from .session import KEEP, Loreline, project_of
 
-__all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
+__all__ = ["KEEP", "Inbox", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
            "ProjectCounts", "Status", "imports", "project_of", "serialize"]

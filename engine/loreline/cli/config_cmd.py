@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .. import config, home
+from .. import home
+from ..api import settings as config
 from .common import emit_json
 
 

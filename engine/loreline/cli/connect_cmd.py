@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..connect import Change
+from ..api.connect import Change
 
 TOOLS = ("claude-code", "codex")
 PAUSE_HINT = ("Capture runs for every project; LORELINE_OFF=1 in a session's environment pauses it, "
@@ -40,7 +40,7 @@ def run_connect(args: argparse.Namespace) -> int:
         print(PAUSE_HINT)
     _say_mcp(_apply_mcp(args, connect=True), connected=True)
     if args.tool == "codex" and hooks:
-        from ..connect.codex import TRUST_HINT
+        from ..api.connect import TRUST_HINT
 
         print(TRUST_HINT)
     return 0
@@ -67,7 +67,7 @@ def run_disconnect(args: argparse.Namespace) -> int:
 def _apply_mcp(args: argparse.Namespace, *, connect: bool) -> Change:
     """Loreline's MCP server in the tool's own MCP configuration (Claude Code: the user scope,
     or with --project that project's personal local scope; Codex: [mcp_servers.loreline])."""
-    from ..connect import mcp
+    from ..api.connect import mcp
 
     if args.tool == "codex":
         return mcp.connect_codex() if connect else mcp.disconnect_codex()
@@ -87,14 +87,14 @@ def _apply(args: argparse.Namespace, *, connect: bool) -> list[Change]:
     """The change to the file the tool reads first; for `--project`, then any change to the
     shared project file an older Loreline wrote into (only when something was removed there)."""
     if args.tool == "codex":
-        from ..connect import codex
+        from ..api.connect import codex
 
         if args.project is not None:
             from ..errors import ConfigError
 
             raise ConfigError("--project applies to claude-code only; Loreline connects Codex once per user")
         return codex.connect() if connect else codex.disconnect()
-    from ..connect import claude_code
+    from ..api.connect import claude_code
 
     project = _project_dir(args.project)
     path = claude_code.settings_path(project)

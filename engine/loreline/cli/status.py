@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .. import usage
+from ..api import usage
 from ..api import serialize
 from . import capture_status
 from .common import chosen_project, emit_json, open_api, plural
@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _native_lines(info: dict[str, object]) -> None:
-    from ..native import governor
+    from ..api.sources import native_lines
 
     native = info.get("native")
     if isinstance(native, list) and native:
-        print("\n".join(governor.lines(native)))
+        print("\n".join(native_lines(native)))

@@ -92,14 +92,16 @@ def _dynamic(node: ast.Call) -> str | None:
     return DYNAMIC
 
 
-def modules(path: Path, root: Path | None = None) -> set[str]:
+def modules(path: Path, root: Path | None = None, *, top_level_only: bool = False) -> set[str]:
     """Every module a file names by importing (`from loreline import home` names loreline and
     loreline.home; `from ..store import memories` in loreline/cli names loreline.store and
     loreline.store.memories), dynamic imports included. `root`: the folder that holds the
-    file's top package (found from the repository's folders when not given)."""
+    file's top package (found from the repository's folders when not given); `top_level_only`:
+    the imports a module runs when it is imported, not those inside its functions."""
     names: set[str] = set()
     package = _package_of(path, root)
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in (tree.body if top_level_only else ast.walk(tree)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.Call) and (found := _dynamic(node)) is not None:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from ..inbox import Inbox
 from ..pipeline import clean_turns
 from . import imports, serialize
-from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status
+from .results import (Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status,
+                      StatusFacts)
 from .session import KEEP, Loreline, project_of
 
 __all__ = ["KEEP", "Inbox", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
-           "ProjectCounts", "Status", "imports", "project_of", "serialize"]
+           "ProjectCounts", "Status", "StatusFacts", "imports", "project_of", "serialize"]

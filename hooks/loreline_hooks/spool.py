@@ -18,9 +18,6 @@ import time
 from pathlib import Path
 
 from loreline import capture, home
-from loreline.capture.errorlog import ERROR_LOG_MAX_BYTES, describe, log_error
-
-__all__ = ["ERROR_LOG_MAX_BYTES", "count_drop", "describe", "log_error", "over_cap", "write"]
 
 TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
@@ -74,3 +71,11 @@ def count_drop() -> None:
         os.close(fd)
 
 
+def log_error(event: str, err: BaseException) -> None:
+    """Append one line about `err` to the hook error log (`loreline.capture.errorlog`, imported
+    only when there is an error to log); never raises."""
+    try:
+        from loreline.capture.errorlog import log_error as append
+    except Exception:
+        return
+    append(event, err)

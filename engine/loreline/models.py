@@ -169,10 +169,18 @@ class Memory:
 
 @dataclass(frozen=True, slots=True)
 class RecallHit:
+    """A query's hit: the memory with its provenance, its fused score and its place in each
+    ranking."""
+
     memory: Memory
     score: float
     fts_rank: int | None
     vec_rank: int | None
+
+    @property
+    def note(self) -> tuple[int, str, str]:
+        """The hit as every recall's compact result, `(id, kind, text)` (`recall_rules`)."""
+        return (self.memory.id, self.memory.kind, self.memory.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@
   higher than recall's;
 - memories the session already received (`shown`) are left out before the few are picked.
 
-The floors were chosen on the tuning halves of both retrieval sets
+The floors (`recall_rules`, with the rules every recall shares) were chosen on the tuning halves of both retrieval sets
 (`PYTHONPATH=scripts python -m evallib.prompt_recall --warm-grid`); the default run of that
 module reports the test halves. Letting a memory in at a lower similarity because it shares a
 word with the prompt added more unrelated notes than answers there, except for the memories the
@@ -26,15 +26,15 @@ from collections.abc import Iterable
 
 from .embed import Embedder, default_embedder, family
 from .models import Memory
-from .recall import USER_SCOPE, recall
+from .recall import recall
+from .recall_rules import MAX_PROMPT_CHARS, MEANING, USER_SCOPE
+from .recall_rules import MEANING_FLOOR as FLOOR
+from .recall_rules import MEANING_WORD_FLOOR as WORD_FLOOR
 from .store import Store, search, vectorcache
 from .store import memories as rows
 
-#: embedder families that compare meaning (`for_prompt` answers only with these)
-MEANING = frozenset({"minilm", "static"})
-FLOOR = 0.45
-WORD_FLOOR = 0.35
-MAX_PROMPT_CHARS = 4000
+__all__ = ["FLOOR", "MEANING", "WORD_FLOOR", "embed_all", "for_prompt", "prompt_parts"]
+
 PARTS = 3
 WHOLE_PARTS = 12  #: sentences that make up a long prompt's whole (its first 12)
 MIN_PART = 12

@@ -4,6 +4,7 @@ language server's `loreline/status` (each edge renders them its own way)."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,26 +17,52 @@ from .store import Store, conflicts, ledger
 from .store import memories as rows
 
 
-def collect(store: Store) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """The store-wide facts, in the order `loreline status --json` writes them. The nested
+    values are the JSON objects written as they are: `memories` and `active_by_kind` count by
+    status and by kind, `model_use` is today's spend (`usage.today_summary`), `capture` the hooks,
+    spool and queue (`capture_state`), `team` the team sync, `native` the governor report."""
+
+    store: str
+    store_bytes: int
+    memories: dict[str, int]
+    active_by_kind: dict[str, int]
+    projects: int
+    sessions_imported: int
+    last_import: str | None
+    pending_conflicts: int
+    embedder: str
+    embedder_target: str
+    backend: str
+    model_use: dict[str, Any]
+    capture: dict[str, Any]
+    team: dict[str, Any]
+    native: list[dict[str, Any]]
+    #: the settings file: where, and the keys and tables in it that no setting defines
+    settings: dict[str, Any]
+
+
+def collect(store: Store) -> Facts:
     size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
-    return {
-        "store": str(store.path),
-        "store_bytes": size,
-        "memories": rows.count_by_status(store),
-        "active_by_kind": rows.active_by_kind(store),
-        "projects": rows.active_projects(store),
-        "sessions_imported": ledger.sessions(store),
-        "last_import": ledger.last_update(store),
-        "pending_conflicts": conflicts.pending_count(store),
-        "embedder": default_embedder(store).fingerprint,
-        "embedder_target": default_embedder().fingerprint,
-        "backend": _backend(),
-        "model_use": usage.today_summary(store),
-        "capture": capture_state(store),
-        "team": _team(store),
-        "native": _native(store),
-        "settings": settings_state(),
-    }
+    return Facts(
+        store=str(store.path),
+        store_bytes=size,
+        memories=rows.count_by_status(store),
+        active_by_kind=rows.active_by_kind(store),
+        projects=rows.active_projects(store),
+        sessions_imported=ledger.sessions(store),
+        last_import=ledger.last_update(store),
+        pending_conflicts=conflicts.pending_count(store),
+        embedder=default_embedder(store).fingerprint,
+        embedder_target=default_embedder().fingerprint,
+        backend=_backend(),
+        model_use=usage.today_summary(store),
+        capture=capture_state(store),
+        team=_team(store),
+        native=_native(store),
+        settings=settings_state(),
+    )
 
 
 def settings_state() -> dict[str, Any]:

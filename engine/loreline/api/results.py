@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..beliefs.conflicts import Conflict
 from ..backends import Choice
 from ..native.sync import SyncReport
 from ..models import Candidate, Chunk, ImportReport, Memory
+from ..status import Facts as StatusFacts
 
 __all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
-           "Status"]
+           "Status", "StatusFacts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class ProjectCounts:
 class Status:
     """The facts behind `loreline status` (`loreline.status.collect`), and one project's counts."""
 
-    facts: dict[str, Any]
+    facts: StatusFacts
     project: str
     counts: ProjectCounts
 

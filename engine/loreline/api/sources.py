@@ -15,12 +15,17 @@ from typing import IO
 from .. import backends
 from ..errors import StoreError
 from ..native import run as native_run
+from ..native.governor import lines as native_lines
 from ..native.sync import SyncReport
 from ..portable import export, load, markdown
 from ..portable.export import Counts
 from ..portable.load import LoadReport
-from ..portable.paths import PathMap
+from ..portable.paths import PathMap, project_arg
+from ..portable.paths import parse as path_map
 from ..store import Store
+
+__all__ = ["Counts", "LoadReport", "PathMap", "SyncReport", "export_jsonl", "export_markdown", "import_memories",
+           "import_native", "native_lines", "path_map", "project_arg"]
 
 
 def import_native(homes: Mapping[str, str | None] | None = None, project: str | None = None,

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from ..api.imports import ASSISTANTS
-from ..connect import Change
+from ..api.connect import Change
 
 PAUSE_HINT = ("Capture runs for every project; LORELINE_OFF=1 in a session's environment pauses it, "
               "capture.exclude in the config skips folders, and `loreline status` shows the queue.")
@@ -91,6 +91,6 @@ def _project_dir(args: argparse.Namespace, scoped: bool) -> Path | None:
 
         label = CONNECTABLE[args.tool].label
         raise ConfigError(f"--project applies to claude-code only; Loreline connects {label} once per user")
-    from ..project import project_key
+    from ..api import project_of
 
-    return Path(project_key(str(Path(value).expanduser().resolve())))
+    return Path(project_of(str(Path(value).expanduser().resolve())))

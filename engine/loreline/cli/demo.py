@@ -13,8 +13,7 @@ from pathlib import Path
 
 from .. import home
 from ..api import ImportRequest, Loreline, imports
-from ..samples import sample_files
-from ..samples.builder import project_slug
+from ..api.samples import project_slug, sample_files
 from . import render
 
 QUERY = "can I run npm install here?"

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import usage
+from ..api import usage
 from ..api import ImportOutcome, ImportRequest, imports, serialize
 from ..models import ImportReport
 from . import render

@@ -8,8 +8,6 @@ from pathlib import Path
 
 from ..api import imports, serialize, sources
 from ..errors import StoreError
-from ..native.sync import SyncReport
-from ..portable.paths import project_arg
 from . import render
 from .common import emit_json
 from .imports import add_home_options, homes_of
@@ -33,7 +31,7 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
 def run(args: argparse.Namespace) -> int:
     if args.memory_dir and not args.project:
         raise StoreError("--memory-dir needs --project (which project that folder belongs to)")
-    report = sources.import_native(homes_of(args), project_arg(args.project),
+    report = sources.import_native(homes_of(args), sources.project_arg(args.project),
                                    Path(args.memory_dir).expanduser() if args.memory_dir else None, args.backend)
     if args.json:
         emit_json(json_report(report))
@@ -44,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def json_report(report: SyncReport) -> dict[str, object]:
+def json_report(report: sources.SyncReport) -> dict[str, object]:
     return serialize.native_report(report)

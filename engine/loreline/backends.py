@@ -107,6 +107,8 @@ def _plan_codex(cfg: config_mod.Config, origin: str) -> Plan:
     cli = codex_cli(cfg)
     if cli is None:
         raise ConfigError("the codex backend needs the `codex` CLI on PATH (or config distill.codex_path)")
+    if codex_mod.login(str(cli)) is None:
+        raise AuthError("Codex is not logged in: run `codex login`, or pick another backend with --backend")
     return Plan("codex", f"codex: chosen by {origin}, {cli}", codex=cli)
 
 
@@ -119,11 +121,11 @@ def auto_plan(api_key: str | None, cfg: config_mod.Config) -> Plan:
     login = claude_login(str(cli)) if cli is not None else None
     if cli is not None and login is not None:
         return Plan("claude-code", f"auto: no API key; Claude Code is logged in ({login}) at {cli}", claude=cli)
+    why = "no `claude` on PATH" if cli is None else "Claude Code is not logged in"
     codex = codex_cli(cfg)
     codex_login = codex_mod.login(str(codex)) if codex is not None else None
     if codex is not None and codex_login is not None:
-        return Plan("codex", f"auto: no API key; Codex is logged in ({codex_login}) at {codex}", codex=codex)
-    why = "no `claude` on PATH" if cli is None else "Claude Code is not logged in"
+        return Plan("codex", f"auto: no API key and {why}; Codex is logged in ({codex_login}) at {codex}", codex=codex)
     if codex is not None:
         why += " and Codex is not logged in"
     return Plan("rules", f"auto: no API key and {why}", notice=NO_KEY_NOTICE)
@@ -173,8 +175,10 @@ def describe(cfg: config_mod.Config | None = None) -> str:
     cfg = cfg or config_mod.load()
     try:
         chosen = plan(cfg=cfg)
-    except AuthError:
-        return "anthropic (NO API KEY: imports fail)"
+    except AuthError as err:
+        if cfg.get_str("distill.backend") == "anthropic":
+            return "anthropic (NO API KEY: imports fail)"
+        return f"{cfg.get_str('distill.backend')} (NOT LOGGED IN: imports fail) — {err}"
     except ConfigError as err:
         return f"{cfg.get_str('distill.backend')} (UNAVAILABLE: {err})"
     if chosen.backend == "anthropic" and chosen.key is not None:

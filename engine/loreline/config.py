@@ -71,7 +71,7 @@ define("distill.codex_model", Setting(str, "", "model the codex backend asks Cod
                                       "own default for the login"))
 define("distill.codex_path", Setting(str, "", "the `codex` CLI the codex backend drives; empty means `codex` on PATH"))
 define("distill.codex_base_url", Setting(str, "", "endpoint the codex backend's runs use (Codex's "
-                                         "openai_base_url); empty means Codex's own"))
+                                         "openai_base_url); empty means $OPENAI_BASE_URL, else Codex's own"))
 define("distill.base_url", Setting(str, "", "Messages API endpoint; empty means $ANTHROPIC_BASE_URL, "
                                    "else https://api.anthropic.com"))
 define("distill.max_output_tokens", Setting(int, 4096, "most tokens one distillation answer may use", minimum=256))

@@ -71,8 +71,9 @@ class CodexSettings:
 
     @classmethod
     def from_config(cls, cfg: Config, cli: Path, workdir: Path) -> CodexSettings:
-        return cls(cli=cli, workdir=workdir, model=cfg.get_str("distill.codex_model").strip(),
-                   base_url=cfg.get_str("distill.codex_base_url").strip(),
+        """distill.* settings; the endpoint is distill.codex_base_url, else $OPENAI_BASE_URL, else Codex's own."""
+        base_url = cfg.get_str("distill.codex_base_url").strip() or os.environ.get("OPENAI_BASE_URL", "").strip()
+        return cls(cli=cli, workdir=workdir, model=cfg.get_str("distill.codex_model").strip(), base_url=base_url,
                    timeout_seconds=cfg.get_float("distill.timeout_seconds"))
 
 

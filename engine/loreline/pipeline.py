@@ -27,6 +27,7 @@ from .privacy.identifiers import stored
 from .project import project_key
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
+from .beliefs import suggestions
 from .store import Store, ledger, replays
 from .transcripts import files
 
@@ -223,8 +224,15 @@ def _import_chunk(
         if replays.seen(store, key):
             report.chunks_replayed += 1
         else:
+            merged_into: set[int] = set()
             for plan in plans:
-                _count(report, beliefs.apply(store, plan, _embedder(store, options))[0])
+                outcome, memory_id = beliefs.apply(store, plan, _embedder(store, options))
+                _count(report, outcome)
+                if outcome in (beliefs.Outcome.MERGED, beliefs.Outcome.KNOWN_SOURCE) and memory_id is not None:
+                    merged_into.add(memory_id)
+            if isinstance(options.distiller, Metered):  # a model read these lines: the rules' guesses give way
+                suggestions.settle(store, stored(piece.path), piece.line_start, piece.line_end, merged_into,
+                                   options.actor)
             replays.record(store, key, stored(piece.path), piece.line_start, piece.line_end, options.distiller.policy)
         if entry is not None:
             ledger.record(store, entry)
@@ -237,7 +245,7 @@ def _plan(
     root = project if os.path.isabs(project) else t.cwd
     # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor, options.hold)
+                          options.actor, options.hold or suggestions.hold_for(candidate))
     return beliefs.plan(store, candidate, ctx, _embedder(store, options), options.judge)
 
 

@@ -69,6 +69,8 @@ class Plan:
     claude: Path | None = None
     codex: Path | None = None
     notice: str | None = None
+    #: how the assistant CLI is logged in, when a login backend runs
+    login: str | None = None
 
 
 def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None) -> Plan:
@@ -100,16 +102,17 @@ def _plan_claude_code(cfg: config_mod.Config, origin: str) -> Plan:
     cli = claude_cli(cfg)
     if cli is None:
         raise ConfigError("the claude-code backend needs the `claude` CLI on PATH (or config distill.claude_path)")
-    return Plan("claude-code", f"claude-code: chosen by {origin}, {cli}", claude=cli)
+    return Plan("claude-code", f"claude-code: chosen by {origin}, {cli}", claude=cli, login=claude_login(str(cli)))
 
 
 def _plan_codex(cfg: config_mod.Config, origin: str) -> Plan:
     cli = codex_cli(cfg)
     if cli is None:
         raise ConfigError("the codex backend needs the `codex` CLI on PATH (or config distill.codex_path)")
-    if codex_mod.login(str(cli)) is None:
+    login = codex_mod.login(str(cli))
+    if login is None:
         raise AuthError("Codex is not logged in: run `codex login`, or pick another backend with --backend")
-    return Plan("codex", f"codex: chosen by {origin}, {cli}", codex=cli)
+    return Plan("codex", f"codex: chosen by {origin}, {cli}", codex=cli, login=login)
 
 
 def auto_plan(api_key: str | None, cfg: config_mod.Config) -> Plan:
@@ -120,12 +123,14 @@ def auto_plan(api_key: str | None, cfg: config_mod.Config) -> Plan:
     cli = claude_cli(cfg)
     login = claude_login(str(cli)) if cli is not None else None
     if cli is not None and login is not None:
-        return Plan("claude-code", f"auto: no API key; Claude Code is logged in ({login}) at {cli}", claude=cli)
+        return Plan("claude-code", f"auto: no API key; Claude Code is logged in ({login}) at {cli}", claude=cli,
+                    login=login)
     why = "no `claude` on PATH" if cli is None else "Claude Code is not logged in"
     codex = codex_cli(cfg)
     codex_login = codex_mod.login(str(codex)) if codex is not None else None
     if codex is not None and codex_login is not None:
-        return Plan("codex", f"auto: no API key and {why}; Codex is logged in ({codex_login}) at {codex}", codex=codex)
+        return Plan("codex", f"auto: no API key and {why}; Codex is logged in ({codex_login}) at {codex}", codex=codex,
+                    login=codex_login)
     if codex is not None:
         why += " and Codex is not logged in"
     return Plan("rules", f"auto: no API key and {why}", notice=NO_KEY_NOTICE)
@@ -188,6 +193,31 @@ def describe(cfg: config_mod.Config | None = None) -> str:
     if chosen.backend == "codex":
         return f"codex ({cfg.get_str('distill.codex_model') or codex_mod.CODEX_DEFAULT}) — {chosen.reason}"
     return f"rules (offline) — {chosen.reason}"
+
+
+def consent(cfg: config_mod.Config | None = None) -> str:
+    """Which model will distill captured sessions, under whose login or key, and the daily cap,
+    in a sentence (`loreline connect` and `loreline status` say it)."""
+    cfg = cfg or config_mod.load()
+    cap = cfg.get_int("limits.daily_unattended_calls")
+    try:
+        chosen = plan(cfg=cfg)
+    except (AuthError, ConfigError) as err:
+        return f"Captured sessions cannot be distilled right now: {err}."
+    bounded = (f"at most {cap} model calls a day in the background (limits.daily_unattended_calls); "
+               "pin a backend with `loreline config set distill.backend NAME`")
+    if chosen.backend == "anthropic" and chosen.key is not None:
+        return (f"Captured sessions are distilled by {cfg.get_str('distill.model')} through the Anthropic API with "
+                f"the API key from {chosen.key[1]}, {bounded}.")
+    if chosen.backend == "claude-code":
+        return (f"Captured sessions are distilled by {cfg.get_str('distill.claude_code_model')} through Claude Code "
+                f"under your Claude Code login ({chosen.login or 'as configured'}), {bounded}.")
+    if chosen.backend == "codex":
+        model = cfg.get_str("distill.codex_model") or "Codex's default model"
+        return (f"Captured sessions are distilled by {model} through Codex under your Codex login "
+                f"({chosen.login or 'as configured'}), {bounded}.")
+    return ("Captured sessions are distilled offline by the rules (no model, nothing leaves this machine); what "
+            "they only guess waits in `loreline review`. Pin a backend with `loreline config set distill.backend NAME`.")
 
 
 # -- Claude Code and Codex: where they are, whether they are logged in --------------------

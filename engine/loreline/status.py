@@ -30,6 +30,7 @@ def collect(store: Store) -> dict[str, Any]:
         "embedder": default_embedder(store).fingerprint,
         "embedder_target": default_embedder().fingerprint,
         "backend": _backend(),
+        "distill_consent": _consent(),
         "model_use": usage.today_summary(store),
         "capture": capture_state(store),
         "team": _team(store),
@@ -52,6 +53,15 @@ def _native(store: Store) -> list[dict[str, Any]]:
     from .native import governor
 
     return governor.report(store)
+
+
+def _consent() -> str:
+    from . import backends
+
+    try:
+        return backends.consent()
+    except LorelineError as err:
+        return f"unknown ({err})"
 
 
 def _backend() -> str:

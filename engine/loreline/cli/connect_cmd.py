@@ -38,12 +38,23 @@ def run_connect(args: argparse.Namespace) -> int:
         if change.backup is not None:
             print(f"The previous file is kept as {change.backup}.")
         print(PAUSE_HINT)
+        print(_consent())
     _say_mcp(_apply_mcp(args, connect=True), connected=True)
     if args.tool == "codex" and hooks:
         from ..connect.codex import TRUST_HINT
 
         print(TRUST_HINT)
     return 0
+
+
+def _consent() -> str:
+    from .. import backends
+    from ..errors import LorelineError
+
+    try:
+        return backends.consent()
+    except LorelineError as err:
+        return f"Which model distills captured sessions is unknown: {err}"
 
 
 def _moved(tool: str, old: Change) -> str:

@@ -8,6 +8,7 @@
     scripts/eval backend --backend NAME --set real [--half test] [--max-calls N]
                                         → one backend (rules, anthropic, claude-code, codex: built as an
                                           import builds it, with your key or login) over the real labelled set
+    scripts/eval call-cost              → model calls and input tokens per session, per model backend
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ RESULTS = docs.ROOT / ".bench" / "eval.json"
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scripts/eval", description="Loreline's extraction and retrieval evaluation.")
     p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions", "learned", "fusion-grid",
-                                                          "backend"),
+                                                          "backend", "call-cost"),
                    help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
     p.add_argument("--backend", default="rules,anthropic",
                    help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
@@ -81,6 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"eval: {err}", file=sys.stderr)
             return 2
         print(backendrun.render(result))
+        return 0
+    if args.what == "call-cost":
+        from . import callcost
+
+        print(callcost.render(callcost.sets()))
         return 0
     if args.what == "learned":
         rows = learnedcv.evaluate()

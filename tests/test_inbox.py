@@ -8,7 +8,6 @@ import json
 import subprocess
 from pathlib import Path
 
-from loreline.beliefs.suggestions import SUGGESTED
 from loreline import capture
 from loreline.capture.hookread import session_start_memories
 from loreline.capture.worker import REVIEW_REASON, Worker
@@ -80,10 +79,7 @@ def test_approve_edit_and_reject_from_the_cli(loreline_home: Path, tmp_path: Pat
 
 def test_auto_keeps_capture_active(loreline_home: Path, tmp_path: Path) -> None:
     capture_one(loreline_home, tmp_path)
-    # nothing is held for a person's review by the capture policy (what the offline rules only
-    # suggest is held either way, see beliefs.suggestions)
-    assert any(s == "active" for _, s, _ in statuses())
-    assert all(s == "active" or reason == SUGGESTED for _, s, reason in statuses())
+    assert statuses() and all(s == "active" for _, s, _ in statuses())
 
 
 def test_a_bad_review_setting_is_one_clear_error(loreline_home: Path, tmp_path: Path) -> None:

@@ -70,7 +70,7 @@ def test_a_built_session_yields_typed_memories_with_provenance(tmp_path: Path) -
     path = s.write(tmp_path / "s.jsonl")
     with Store() as store:
         report = run(store, [path])
-        found, total = rows.query(store, rows.Filter(project="/work/acme", status=None))
+        found, total = rows.query(store, rows.Filter(project="/work/acme"))
     assert report.added == 2 and total == 2
     by_kind = {m.kind: m for m in found}
     assert by_kind["preference"].text == "In this repo we use pnpm, never npm."
@@ -89,7 +89,7 @@ def test_exact_duplicates_merge_with_a_new_provenance_row(tmp_path: Path) -> Non
     two.user("in this repo we use   pnpm, never npm")
     with Store() as store:
         report = run(store, [one.write(tmp_path / "1.jsonl"), two.write(tmp_path / "2.jsonl")])
-        memory = rows.query(store, rows.Filter(project="/work/acme", status=None))[0][0]
+        memory = rows.query(store, rows.Filter(project="/work/acme"))[0][0]
     assert (report.added, report.merged) == (1, 1)
     assert len(memory.provenance) == 2
 
@@ -116,7 +116,7 @@ def test_grown_file_resumes_at_the_watermark_with_context(tmp_path: Path) -> Non
             handle.write(s.text()[len(path.read_text(encoding="utf-8")):])
         counting = CountingDistiller()
         report = run(store, [path], counting)
-        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme", status=None))[0])
+        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme"))[0])
         ledger_line, offset, stored_hash = store.one("SELECT line, offset, prefix_hash FROM ledger")  # type: ignore[misc]
     from loreline.store.ledger import prefix_hash
 
@@ -141,7 +141,7 @@ def test_rewritten_file_is_reprocessed_without_duplicates(tmp_path: Path) -> Non
         other.user("The fix was to pin openssl to 3.0 in the Dockerfile.")
         other.write(path)
         report = run(store, [path])
-        memories = rows.query(store, rows.Filter(project="/work/acme", status=None))[0]
+        memories = rows.query(store, rows.Filter(project="/work/acme"))[0]
     assert report.imported == 1
     assert report.added == 1 and report.merged == 1
     assert len(memories) == 2
@@ -171,7 +171,7 @@ def test_corrupt_lines_are_skipped_and_counted(tmp_path: Path) -> None:
                      + good[1].encode() + b'{"type": "assistant", "trunc')
     with Store() as store:
         report = run(store, [path])
-        memories = rows.query(store, rows.Filter(project="/work/acme", status=None))[0]
+        memories = rows.query(store, rows.Filter(project="/work/acme"))[0]
     assert report.failed == []
     assert report.lines_skipped == 4
     assert len(memories) == 2
@@ -242,7 +242,7 @@ def test_a_turn_far_over_the_chunk_budget_is_distilled_whole(tmp_path: Path) -> 
     path = s.write(tmp_path / "long.jsonl")
     with Store() as store:
         report = run(store, [path])
-        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme", status=None))[0])
+        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme"))[0])
     assert report.chunks >= 3 and report.chunks_replayed == 0
     assert texts == ["In this repo we use pnpm, never npm.", "On macOS the build needs OPENSSL_DIR set to the brew prefix.",
                      "We prefer ruff over flake8 for linting."]
@@ -256,7 +256,7 @@ def test_a_rewrite_with_new_words_on_the_same_lines_is_read(tmp_path: Path) -> N
         run(store, [path])
         path.write_text(path.read_text().replace("ruff over flake8 for linting", "black over yapf for formatting"))
         report = run(store, [path])
-        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme", status=None))[0])
+        texts = sorted(m.text for m in rows.query(store, rows.Filter(project="/work/acme"))[0])
     assert report.chunks_replayed == 0 and report.added == 1
     assert texts == ["We prefer black over yapf for formatting.", "We prefer ruff over flake8 for linting."]
 

@@ -23,6 +23,13 @@ from loreline_hooks.recall import by_words
 from tests.fake_anthropic import FakeAnthropic, fake_anthropic, model_client  # noqa: F401  (fixture)
 
 STANDING = "In this repo always use pnpm, never npm."
+
+
+@pytest.fixture(autouse=True)
+def default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy a user gets: config distill.rules_suggest at its default (the suite's other
+    tests store what the rules find active, see tests/conftest.py)."""
+    monkeypatch.delenv("LORELINE_RULES_SUGGEST", raising=False)
 DECISION = "We decided to keep Postgres advisory locks because each billing job needs exactly one worker."
 FACT = "The fix was to set PYTHONUTF8=1 in the CI job."
 
@@ -141,3 +148,17 @@ def test_a_deferred_model_run_leaves_the_suggestions_in_place(tmp_path: Path, fa
         report = run(store, path, AnthropicDistiller(model_client(fake_anthropic, max_retries=0)))
         assert [p for p, _ in report.deferred] == [str(path.resolve())]
         assert by_status(store) == {"active": {STANDING}, "held": {DECISION, FACT}}
+
+
+def test_the_setting_and_the_environment_turn_suggestions_off(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from loreline import config
+
+    path, _ = shop(tmp_path)
+    config.set_value("distill.rules_suggest", "false")
+    with Store() as store:
+        run(store, path, RulesDistiller())
+        assert by_status(store) == {"active": {STANDING, DECISION, FACT}}
+    assert suggestions.enabled() is False
+    monkeypatch.setenv("LORELINE_RULES_SUGGEST", "1")
+    assert suggestions.enabled() is True

@@ -67,6 +67,9 @@ define("distill.claude_code_model", Setting(str, "claude-haiku-4-5", "model the 
                                             "Claude Code for (a full name or an alias such as haiku)"))
 define("distill.claude_path", Setting(str, "", "the `claude` CLI the claude-code backend drives; empty means "
                                       "`claude` on PATH"))
+define("distill.rules_suggest", Setting(bool, True, "the offline rules store only standing instructions, "
+                                       "answers and rejection reasons active; the rest waits in `loreline review` as "
+                                       "suggestions (false: everything they find is active)"))
 define("distill.codex_model", Setting(str, "", "model the codex backend asks Codex for; empty means Codex's "
                                       "own default for the login"))
 define("distill.codex_path", Setting(str, "", "the `codex` CLI the codex backend drives; empty means `codex` on PATH"))

@@ -57,6 +57,9 @@ class Options:
     hold: str | None = None
     #: the projects whose sessions were read: their memories' files are checked afterwards
     projects: set[str] = field(default_factory=set)
+    #: what a distiller is unsure of waits in the review inbox (`beliefs.suggestions`); None:
+    #: $LORELINE_RULES_SUGGEST, else config distill.rules_suggest, read when the import starts
+    suggest: bool | None = None
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
@@ -74,6 +77,8 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
 def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
     """Import each `(path, tool)`; a failing session is reported and the rest go on."""
     report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
+    if options.suggest is None:
+        options.suggest = suggestions.enabled()
     if not options.dry_run:
         vectors.ensure(store, _embedder(store, options))
     meter = _meter(store, options, report)
@@ -245,7 +250,7 @@ def _plan(
     root = project if os.path.isabs(project) else t.cwd
     # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor, options.hold or suggestions.hold_for(candidate))
+                          options.actor, options.hold or (suggestions.hold_for(candidate) if options.suggest else None))
     return beliefs.plan(store, candidate, ctx, _embedder(store, options), options.judge)
 
 

@@ -1,5 +1,8 @@
 """What the offline rules only suggest: held for review, replaced when a model reads the same lines.
 
+On unless `distill.rules_suggest = false` (or `LORELINE_RULES_SUGGEST=0` for one process):
+then everything the rules find is stored active, as before suggestions existed.
+
 The rules distiller gives each candidate a confidence (`Candidate.confidence`). Only the cues
 that carry across authors reach `ACTIVE_CONFIDENCE` (a standing instruction, an answer to the
 assistant's question, a rejection reason); any other candidate is stored held with the reason
@@ -13,6 +16,8 @@ SessionStart and never recalled, until
 
 from __future__ import annotations
 
+import os
+
 from ..models import Candidate
 from ..store import Store
 from ..store import memories as rows
@@ -20,6 +25,19 @@ from ..store import memories as rows
 SUGGESTED = "suggested by offline rules"
 #: a rules candidate at or above this is stored active; below it, held as a suggestion
 ACTIVE_CONFIDENCE = 0.85
+
+
+def enabled() -> bool:
+    """Whether an import holds what the rules only suggest: `$LORELINE_RULES_SUGGEST` (1/0) when
+    set, else config `distill.rules_suggest` (on by default)."""
+    forced = os.environ.get("LORELINE_RULES_SUGGEST", "").strip().lower()
+    if forced in ("0", "false", "no", "off"):
+        return False
+    if forced in ("1", "true", "yes", "on"):
+        return True
+    from .. import config
+
+    return config.load().get_bool("distill.rules_suggest")
 
 
 def hold_for(candidate: Candidate) -> str | None:
@@ -33,27 +51,18 @@ def settle(store: Store, session_path: str, line_start: int, line_end: int, conf
     `session_path`: the suggestions among `confirmed` (memories the model's candidates merged
     into) become active; the other suggestions resting only on those lines are removed.
     Returns (confirmed, removed)."""
-    found = store.conn.execute(
-        "SELECT m.id, min(p.session_path = ? AND p.line_start >= ? AND p.line_end <= ?) FROM memories m "
-        "JOIN provenance p ON p.memory_id = m.id WHERE m.status = 'held' AND m.hold_reason = ? "
-        "AND m.id IN (SELECT memory_id FROM provenance WHERE session_path = ?) GROUP BY m.id",
-        (session_path, line_start, line_end, SUGGESTED, session_path)).fetchall()
+    found = rows.held_from_session(store, session_path, SUGGESTED, line_start, line_end)
     kept = removed = 0
-    for row in found:
-        memory_id, only_here = int(str(row[0])), bool(row[1])
+    for memory_id, only_here in found:
         if memory_id in confirmed:
             rows.release_hold(store, memory_id)
             rows.audit(store, actor, "confirm", memory_id, before={"status": "held", "hold_reason": SUGGESTED},
                        after={"status": "active"})
             kept += 1
-        elif only_here and not _in_conflict(store, memory_id):
+        elif only_here and not rows.in_conflict(store, memory_id):
             rows.audit(store, actor, "replace", memory_id, before={"status": "held", "hold_reason": SUGGESTED},
                        after={"status": "removed", "reason": "a model read the same lines"})
             rows.delete(store, memory_id)
             removed += 1
     return kept, removed
 
-
-def _in_conflict(store: Store, memory_id: int) -> bool:
-    return store.conn.execute("SELECT 1 FROM conflicts WHERE a = ? OR b = ? LIMIT 1",
-                              (memory_id, memory_id)).fetchone() is not None

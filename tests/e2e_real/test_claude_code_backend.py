@@ -163,6 +163,16 @@ def refuse(story: Story, step: str, session: str) -> None:
     story.transcripts[step] = story.all_transcripts()
 
 
+def logged_out(story: Story, step: str, session: str) -> None:
+    """An import through a `claude` with no login at all: one line, nothing sent anywhere."""
+    box = story.box
+    env = distill_env(box)
+    env.pop("ANTHROPIC_API_KEY")
+    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session])]
+    story.runs[step] = box.run_client(step, argv, env, Replies("Done."))
+    story.transcripts[step] = story.all_transcripts()
+
+
 def tell(story: Story) -> Story:
     box = story.box
     box.loreline("connect", "claude-code")
@@ -185,6 +195,7 @@ def tell(story: Story) -> Story:
                                                "installs go through pnpm here"))))))
     distill(story, "outage", "third", Replies("Done.", (("call record_memories", error_reply(529)),)))
     refuse(story, "refused", "third")
+    logged_out(story, "logged-out", "third")
     box.loreline("config", "set", "distill.timeout_seconds", "2")
     distill(story, "stalled", "third", Replies("Done.", (("call record_memories", stall_reply(30)),)))
     box.loreline("config", "set", "distill.timeout_seconds", "1")
@@ -275,6 +286,11 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
     assert refused.rc == 1 and refused.stderr.strip().splitlines() == [
         "loreline: Claude Code's login was refused (401): run `claude` and /login, or pick another backend with "
         "--backend"], refused.stderr
+    out = story.runs["logged-out"]
+    assert out.rc == 1 and out.stderr.strip().splitlines() == [
+        "loreline: Claude Code's login was refused (no login): run `claude` and /login, or pick another backend "
+        "with --backend"], out.stderr
+    assert [r for r in out.requests if r["api"] == "anthropic"] == []
     stalled = story.reports["stalled"]
     assert stalled["sessions"]["imported"] == 0 and stalled["sessions"]["failed"] == []
     assert [d["path"] for d in stalled["sessions"]["deferred"]] == [str(story.sessions["third"])]
@@ -306,7 +322,8 @@ def test_no_hook_fired_for_any_distillation_run(story: Story) -> None:
 
 def test_no_distillation_run_left_a_transcript(story: Story) -> None:
     assert len(story.transcripts["users"]) == 3
-    for step in ("distill", "judge", "outage", "refused", "stalled", "deadline", "malformed", "recovered"):
+    for step in ("distill", "judge", "outage", "refused", "logged-out", "stalled", "deadline", "malformed",
+                 "recovered"):
         assert story.transcripts[step] == story.transcripts["users"], step
     discovered = story.box.loreline_json("import", "sessions", "--dry-run", "--backend", "rules",
                                          "--claude-dir", str(story.box.home / ".claude"))

@@ -115,6 +115,9 @@ class Candidate:
     text: str
     evidence: tuple[Evidence, ...]
     extractor: str
+    #: how sure the distiller is (the rules give less than 1 to what they only suggest;
+    #: `beliefs.suggestions` holds those for review)
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ class Facts:
     embedder: str
     embedder_target: str
     backend: str
+    #: which model distills captured sessions, under whose login or key, and the daily cap
+    distill_consent: str
     model_use: dict[str, Any]
     capture: dict[str, Any]
     team: dict[str, Any]
@@ -57,6 +59,7 @@ def collect(store: Store) -> Facts:
         embedder=default_embedder(store).fingerprint,
         embedder_target=default_embedder().fingerprint,
         backend=_backend(),
+        distill_consent=_consent(),
         model_use=usage.today_summary(store),
         capture=capture_state(store),
         team=_team(store),
@@ -94,6 +97,15 @@ def _native(store: Store) -> list[dict[str, Any]]:
     from .native import governor
 
     return governor.report(store)
+
+
+def _consent() -> str:
+    from . import backends
+
+    try:
+        return backends.consent()
+    except LorelineError as err:
+        return f"unknown ({err})"
 
 
 def _backend() -> str:

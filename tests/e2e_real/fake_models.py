@@ -20,7 +20,7 @@ tool call when it is written `tool_reply(name, input)` (Anthropic: one `tool_use
 stop reason `tool_use`; the request after it carries the tool result, whose text is not
 searched, so the default answer ends the turn; Gemini: one `functionCall` part, the same way), an API error when it is written
 `error_reply(status)`, or no answer for a while when it is written `stall_reply(seconds)`
-(both Anthropic only).
+(both APIs; the Responses API's error body is OpenAI's).
 
 Probe (`python fake_models.py --probe`, run under `unshare -n`): exits 0 when loopback can be
 brought up, this server answers on it, and no other route exists.
@@ -298,6 +298,13 @@ class Handler(BaseHTTPRequestHandler):
         after_tool = bool(items) and isinstance(items[-1], dict) and items[-1].get("type") == "function_call_output"
         # a tool's output answers the call: the turn then ends in text (never the same call again)
         text = self.server.replies.default if after_tool else self.server.replies.answer(last_user_text(items))
+        if text.startswith(STALL_PREFIX):
+            time.sleep(float(text[len(STALL_PREFIX):]))
+            text = "Too late."
+        if text.startswith(ERROR_PREFIX):
+            failure = json.loads(text[len(ERROR_PREFIX):])
+            return self._json(int(failure["status"]), {"error": {
+                "type": failure["type"], "code": failure["type"], "message": "fake: scripted failure"}})
         response_id, item_id = "resp_" + uuid.uuid4().hex[:24], "msg_" + uuid.uuid4().hex[:24]
         usage = {"input_tokens": 40, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 50}

@@ -178,6 +178,10 @@ class Sandbox:
         env = {"PATH": os.pathsep.join(dict.fromkeys(path)), "HOME": str(self.home), "LANG": "C.UTF-8",
                "TERM": "dumb", "LORELINE_HOME": str(self.loreline_home), "CODEX_HOME": str(self.codex_home),
                "TMPDIR": str(self.root / "tmp"),
+               # the rules store what they find active (see tests/conftest.py)
+               "LORELINE_RULES_SUGGEST": "0",
+               # Loreline from this tree, whichever tree the installed console script points at
+               "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("engine", "lsp", "hooks")),
                # a warm recall process a hook starts leaves a minute after the last prompt
                "LORELINE_WARM_IDLE_SECONDS": "60"}
         (self.root / "tmp").mkdir(exist_ok=True)

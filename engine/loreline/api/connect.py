@@ -5,5 +5,6 @@ from __future__ import annotations
 
 from ..connect import Change, claude_code, codex, mcp
 from ..assistants.codex import TRUST_HINT
+from ..backends import consent
 
-__all__ = ["TRUST_HINT", "Change", "claude_code", "codex", "mcp"]
+__all__ = ["TRUST_HINT", "Change", "claude_code", "codex", "consent", "mcp"]

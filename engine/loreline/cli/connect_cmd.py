@@ -45,11 +45,22 @@ def run_connect(args: argparse.Namespace) -> int:
         if change.backup is not None:
             print(f"The previous file is kept as {change.backup}.")
         print(PAUSE_HINT)
+        print(_consent())
     if applied.mcp is not None:
         _say_mcp(applied.mcp, connected=True)
     if assistant.connector.after_connect and hooks:
         print(assistant.connector.after_connect)
     return 0
+
+
+def _consent() -> str:
+    from ..api.connect import consent
+    from ..errors import LorelineError
+
+    try:
+        return consent()
+    except LorelineError as err:
+        return f"Which model distills captured sessions is unknown: {err}"
 
 
 def _moved(tool: str, old: Change) -> str:

@@ -68,6 +68,10 @@ def _demo(root: Path) -> None:
         for project in lore.projects():
             page = lore.memories(project, limit=1000)
             print(render.memory_list(list(page.items), page.total, project) + "\n")
+            held = lore.held(project)
+            if held.total:
+                print(f"{held.total} more the offline rules only suggest wait in `loreline review`:")
+                print("\n".join(f"  ? {m.text}" for m in held.items) + "\n")
 
         _section(f"3. Recall in /home/dev/acme-shop: {QUERY!r}")
         hits = lore.recall("/home/dev/acme-shop", QUERY, limit=3)

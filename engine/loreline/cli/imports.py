@@ -33,7 +33,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--backend", choices=imports.BACKENDS, help="distiller: auto (an API key if configured, "
-                   "else a logged-in Claude Code, else offline rules), anthropic, claude-code or rules "
+                   "else a logged-in Claude Code, else a logged-in Codex, else offline rules), anthropic, "
+                   "claude-code, codex or rules "
                    "(default: config distill.backend, auto)")
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
                    "`loreline auth set` or ANTHROPIC_API_KEY)")

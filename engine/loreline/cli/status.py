@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     here = found.counts
     print(f"This       {found.project}: {here.active} active · {here.pending_conflicts} pending conflicts")
     print(f"Distiller  {info.backend} · embedder {info.embedder}")
+    print(f"           {info.distill_consent}")
     if info.embedder_target != info.embedder:
         print(f"           `loreline reembed` moves the vectors to {info.embedder_target}")
     print(f"Model use  today {spent['attended_calls']} attended · {spent['unattended_calls']}/"

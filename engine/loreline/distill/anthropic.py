@@ -277,6 +277,9 @@ class ToolDistiller:
     and with it the replay key, differs between backends and models."""
 
     name = NAME
+    #: a login backend defers a chunk whose answers broke the contract twice (its CLI may have
+    #: changed under it; the next run retries); an API backend counts it and moves on
+    defer_unusable = False
 
     def __init__(self, client: ToolCaller, model: str) -> None:
         self.client = client
@@ -299,6 +302,9 @@ class ToolDistiller:
                 return parse_memories(answer, self.policy)
             except ModelOutputError as err:
                 failure = err
+        if self.defer_unusable:
+            raise RateLimitedError(f"{self.name} gave no usable answer twice ({failure}); "
+                                   "deferred: the next run retries")
         raise failure
 
 

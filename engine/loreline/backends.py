@@ -12,8 +12,9 @@
 Every choice carries a `reason`, one line saying why that backend runs, which `loreline
 status` and every import report show. The backend comes from the caller (`--backend`) or
 else the config (`distill.backend`). Choosing never imports an SDK or makes a model call; the
-only thing it may run is `claude auth status` (offline, a second or so, at most every five
-minutes) when no API key is configured and no Claude Code credentials file is there.
+only thing it may run is `claude auth status` (offline, a second or so) when no API key is
+configured and no Claude Code credentials file is there; its answer is kept in the state folder
+for LOGIN_KEEP_SECONDS (`loreline.remembered`), until the CLI or its credentials file changes.
 
 This is the composition root of distillation: `distill/` knows neither the store, the belief
 layer nor where keys live; this module wires them together.
@@ -27,22 +28,30 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import config as config_mod
 from . import keys
-from .beliefs import Judge
-from .distill import Distiller
-from .distill.rules import RulesDistiller
 from .errors import AuthError, ConfigError
+from .names import BACKENDS
 
-BACKENDS = ("auto", "anthropic", "claude-code", "rules")
+if TYPE_CHECKING:  # `describe` (for `loreline status`) builds nothing, so it loads no distiller
+    from .beliefs import Judge
+    from .distill import Distiller
+
 NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                  "`loreline auth set` enables Claude.")
 NO_SDK = "the claude-code backend needs the optional extra: pip install 'loreline[claude-code]'"
 AUTH_STATUS_SECONDS = 15.0
 LOGIN_TTL_SECONDS = 300.0
+LOGIN_KEEP_SECONDS = 1800.0
+#: environment variables that log Claude Code in (or point it elsewhere): whether each is set
+#: is part of what decides a kept answer (their values are never kept)
+LOGIN_ENV = ("CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
+             "CLAUDE_CODE_USE_VERTEX")
 _LOGINS: dict[str, tuple[float, str | None]] = {}
 
 
@@ -70,8 +79,15 @@ class Plan:
     notice: str | None = None
 
 
-def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None) -> Plan:
+KeyFinder = Callable[[str | None], tuple[str, str] | None]
+
+
+def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None,
+         find: KeyFinder | None = None) -> Plan:
+    """What `choose()` would build; `find` looks up the API key (default `keys.find_key`;
+    `describe` only names its source)."""
     cfg = cfg or config_mod.load()
+    find = find or keys.find_key
     wanted = backend or cfg.get_str("distill.backend")
     origin = "--backend" if backend else "config distill.backend"
     if wanted not in BACKENDS:
@@ -79,14 +95,14 @@ def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod
     if wanted == "rules":
         return Plan("rules", f"rules: chosen by {origin}")
     if wanted == "anthropic":
-        return _plan_anthropic(api_key, origin)
+        return _plan_anthropic(api_key, origin, find)
     if wanted == "claude-code":
         return _plan_claude_code(cfg, origin)
-    return _plan_auto(api_key, cfg)
+    return _plan_auto(api_key, cfg, find)
 
 
-def _plan_anthropic(api_key: str | None, origin: str) -> Plan:
-    found = keys.find_key(api_key)
+def _plan_anthropic(api_key: str | None, origin: str, find: KeyFinder) -> Plan:
+    found = find(api_key)
     if found is None:
         raise AuthError("the anthropic backend needs an API key: run `loreline auth set`, "
                         "set ANTHROPIC_API_KEY, or pass --api-key")
@@ -102,8 +118,8 @@ def _plan_claude_code(cfg: config_mod.Config, origin: str) -> Plan:
     return Plan("claude-code", f"claude-code: chosen by {origin}, {cli}", claude=cli)
 
 
-def _plan_auto(api_key: str | None, cfg: config_mod.Config) -> Plan:
-    found = keys.find_key(api_key)
+def _plan_auto(api_key: str | None, cfg: config_mod.Config, find: KeyFinder) -> Plan:
+    found = find(api_key)
     if found is not None:
         return Plan("anthropic", f"auto: an Anthropic API key is configured ({found[1]})", key=found)
     cli = claude_cli(cfg)
@@ -124,6 +140,8 @@ def choose(backend: str | None = None, api_key: str | None = None, cfg: config_m
         return _anthropic(chosen, cfg, chosen.key)
     if chosen.backend == "claude-code" and chosen.claude is not None:
         return _claude_code(chosen, cfg, chosen.claude)
+    from .distill.rules import RulesDistiller
+
     return Choice(RulesDistiller(), chosen.reason, chosen.notice)
 
 
@@ -149,7 +167,7 @@ def describe(cfg: config_mod.Config | None = None) -> str:
     """What `choose()` would pick right now and why, in a line (for `loreline status`)."""
     cfg = cfg or config_mod.load()
     try:
-        chosen = plan(cfg=cfg)
+        chosen = plan(cfg=cfg, find=_source_only)
     except AuthError:
         return "anthropic (NO API KEY: imports fail)"
     except ConfigError as err:
@@ -159,6 +177,13 @@ def describe(cfg: config_mod.Config | None = None) -> str:
     if chosen.backend == "claude-code":
         return f"claude-code ({cfg.get_str('distill.claude_code_model')}) — {chosen.reason}"
     return f"rules (offline) — {chosen.reason}"
+
+
+def _source_only(explicit: str | None) -> tuple[str, str] | None:
+    """Where the key comes from, without the key (`describe` names the source and nothing else;
+    the keyring's answer is a kept one, see `keys.key_source`)."""
+    source = keys.key_source(explicit)
+    return ("", source) if source is not None else None
 
 
 # -- Claude Code: where it is, whether it is logged in, whether the SDK is there ----------
@@ -179,16 +204,28 @@ def claude_login(cli: str) -> str | None:
     """How Claude Code is logged in ("claude.ai", "oauth_token", "api_key", …), or None.
 
     A credentials file in Claude Code's config dir answers at once; otherwise (the macOS
-    keychain, a token in the environment) `claude auth status --json` does, offline; its answer
-    is kept for LOGIN_TTL_SECONDS, so a long-lived process notices a later login."""
+    keychain, a token in the environment) `claude auth status --json` does, offline. Its answer
+    is kept in the state folder for LOGIN_KEEP_SECONDS unless the CLI, the credentials file or
+    the login variables change, and in this process for LOGIN_TTL_SECONDS, so a long-lived
+    process notices a later login."""
     config_dir = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
     credentials = Path(config_dir).expanduser() if config_dir else Path.home() / ".claude"
     if (credentials / ".credentials.json").is_file():
         return "claude.ai"
     asked = _LOGINS.get(cli)
     if asked is None or time.monotonic() - asked[0] > LOGIN_TTL_SECONDS:
-        asked = _LOGINS[cli] = (time.monotonic(), _auth_status(cli))
+        asked = _LOGINS[cli] = (time.monotonic(), _kept_auth_status(cli, credentials))
     return asked[1]
+
+
+def _kept_auth_status(cli: str, credentials: Path) -> str | None:
+    from . import remembered
+
+    basis = {"cli": remembered.file_basis(os.path.realpath(cli)),
+             "credentials": remembered.file_basis(credentials / ".credentials.json"),
+             "set": [name for name in LOGIN_ENV if os.environ.get(name, "").strip()]}
+    found = remembered.answer("claude-login", basis, LOGIN_KEEP_SECONDS, lambda: _auth_status(cli))
+    return found if isinstance(found, str) else None
 
 
 def _auth_status(cli: str) -> str | None:

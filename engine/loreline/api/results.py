@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..beliefs.conflicts import Conflict
-from ..backends import Choice
-from ..native.sync import SyncReport
-from ..models import Candidate, Chunk, ImportReport, Memory
+if TYPE_CHECKING:  # annotations only: a listing must not load the belief layer, the backends or native sync
+    from ..backends import Choice
+    from ..models import Candidate, Chunk, ImportReport, Memory
+    from ..native.sync import SyncReport
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Conflict":  # re-exported, loaded on first use
+        from ..beliefs.conflicts import Conflict
+
+        return Conflict
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
            "Status"]

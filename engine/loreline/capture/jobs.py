@@ -38,8 +38,6 @@ from typing import Any
 import orjson
 
 from .. import capture, home
-from ..privacy.redact import redact
-from ..privacy.sanitize import sanitize
 from ..store import Store
 from ..store import jobs as table
 
@@ -205,6 +203,9 @@ def merge_payload(payload: dict[str, Any], name: str, record: dict[str, Any]) ->
         out["cwd"] = record["cwd"][: capture.MAX_FIELD_CHARS]
     message = record.get("last_assistant_message")
     if isinstance(message, str) and message.strip():
+        from ..privacy.redact import redact  # here: `loreline status` reads the queue without them
+        from ..privacy.sanitize import sanitize
+
         out["marker"] = redact(sanitize(message[: capture.MAX_MESSAGE_BYTES]))
         out["marker_spool"] = name
         out["waits"] = 0

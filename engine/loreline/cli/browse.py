@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..api import serialize
-from ..models import KINDS, STATUSES
-from . import render
+from ..names import KINDS, STATUSES
 from .common import chosen_project, emit_json, open_api
 
 
@@ -40,6 +38,9 @@ def run_memories(args: argparse.Namespace) -> int:
     with open_api() as lore:
         page = lore.memories(project, kind=args.kind, status=None if args.status == "any" else args.status,
                              limit=args.limit)
+    from ..api import serialize
+    from . import render
+
     if args.json:
         emit_json([serialize.memory(m, full=True) for m in page.items])
     else:
@@ -50,6 +51,9 @@ def run_memories(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     with open_api() as lore:
         memory = lore.memory(args.id)
+    from ..api import serialize
+    from . import render
+
     if args.json:
         emit_json(serialize.memory(memory, full=True))
     else:
@@ -61,6 +65,9 @@ def run_recall(args: argparse.Namespace) -> int:
     project = chosen_project(args.project)
     with open_api() as lore:
         hits = lore.recall(project, args.query, limit=args.limit, include_inactive=args.include_inactive)
+    from ..api import serialize
+    from . import render
+
     if args.json:
         emit_json([serialize.recall_hit(h, full=True) for h in hits])
     else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from .. import config, home
 from .common import emit_json
 
 
@@ -26,18 +25,24 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run_get(args: argparse.Namespace) -> int:
+    from .. import config
+
     value = config.load().get(args.key)
     print(str(value).lower() if isinstance(value, bool) else value)
     return 0
 
 
 def run_set(args: argparse.Namespace) -> int:
+    from .. import config
+
     value = config.set_value(args.key, args.value)
     print(f"{args.key} = {config.describe(value)}  (in {config.load().path})")
     return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from .. import config
+
     cfg = config.load()
     if args.json:
         emit_json({key: {"value": cfg.get(key), "source": cfg.source(key), "default": setting.default,
@@ -54,5 +59,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_path(args: argparse.Namespace) -> int:
+    from .. import home
+
     print(home.config_path())
     return 0

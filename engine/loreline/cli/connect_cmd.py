@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from ..connect import Change
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..connect import Change
 
 TOOLS = ("claude-code", "codex")
 PAUSE_HINT = ("Capture runs for every project; LORELINE_OFF=1 in a session's environment pauses it, "
@@ -107,6 +110,8 @@ def _apply(args: argparse.Namespace, *, connect: bool) -> list[Change]:
 
 
 def _project_dir(value: str | None) -> Path | None:
+    from pathlib import Path
+
     if value is None:
         return None
     from ..project import project_key

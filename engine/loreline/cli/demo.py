@@ -4,18 +4,11 @@ the memories, a recall and one memory's provenance. Touches nothing of the user'
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import shutil
-import tempfile
-import time
-from pathlib import Path
 
-from .. import home
-from ..api import ImportRequest, Loreline, imports
-from ..samples import sample_files
-from ..samples.builder import project_slug
-from . import render
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 QUERY = "can I run npm install here?"
 
@@ -27,6 +20,11 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import shutil
+    import tempfile
+
     root = Path(tempfile.mkdtemp(prefix="loreline-demo-"))
     try:
         _demo(root)
@@ -40,6 +38,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _plant(claude: Path) -> list[Path]:
     """Lay the samples out as Claude Code does, aged past the 5-minute settling window."""
+    import json
+    import os
+    import time
+
+    from .. import home
+    from ..samples import sample_files
+    from ..samples.builder import project_slug
+
     planted = []
     for age, sample in enumerate(sample_files(), start=1):
         first = json.loads(sample.read_text(encoding="utf-8").splitlines()[1])
@@ -52,6 +58,11 @@ def _plant(claude: Path) -> list[Path]:
 
 
 def _demo(root: Path) -> None:
+    from ..api import imports
+    from ..api.results import ImportRequest
+    from ..api.session import Loreline
+    from . import render
+
     claude = root / "claude"
     _plant(claude)
     db = root / "home" / "loreline.db"

@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Callable
-from pathlib import Path
 
-from .. import usage
-from ..api import ImportOutcome, ImportRequest, imports, serialize
-from ..models import ImportReport
-from . import render
+from ..names import BACKENDS, DEFAULT_DAYS, DEFAULT_SESSIONS, TOOLS
 from .common import emit_json
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..api.imports import Progress
+    from ..api.results import ImportOutcome
+    from ..models import ImportReport
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -21,17 +24,17 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p = inner.add_parser("sessions", help="import assistant sessions (discovered with --tool, or --path FILE…)")
     p.add_argument("--path", nargs="+", metavar="FILE", help="import these transcript files instead of discovering")
     p.add_argument("--claude-dir", help="Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
-    p.add_argument("--tool", choices=(*imports.TOOLS, "all"), default="claude-code",
+    p.add_argument("--tool", choices=(*TOOLS, "all"), default="claude-code",
                    help="whose sessions to discover: claude-code, codex, cursor or all (default: claude-code)")
     p.add_argument("--codex-home", help="Codex home (default: $CODEX_HOME or ~/.codex)")
     p.add_argument("--cursor-dir", help="Cursor config dir (default: ~/.cursor)")
-    p.add_argument("--days", type=positive(float), default=imports.DEFAULT_DAYS,
+    p.add_argument("--days", type=positive(float), default=DEFAULT_DAYS,
                    help="only sessions modified in the last N days (14)")
-    p.add_argument("--sessions", type=positive(int), default=imports.DEFAULT_SESSIONS,
+    p.add_argument("--sessions", type=positive(int), default=DEFAULT_SESSIONS,
                    help="at most N sessions, newest first (20)")
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--backend", choices=imports.BACKENDS, help="distiller: auto (an API key if configured, "
+    p.add_argument("--backend", choices=BACKENDS, help="distiller: auto (an API key if configured, "
                    "else a logged-in Claude Code, else offline rules), anthropic, claude-code or rules "
                    "(default: config distill.backend, auto)")
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
@@ -62,6 +65,10 @@ def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..api import imports, serialize
+    from ..api.results import ImportRequest
+    from . import render
+
     request = ImportRequest(paths=tuple(args.path or ()), tools=(args.tool,), claude_dir=args.claude_dir,
                             codex_home=args.codex_home, cursor_dir=args.cursor_dir, days=args.days,
                             sessions=args.sessions, dry_run=args.dry_run, backend=args.backend, api_key=args.api_key)
@@ -84,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if report.failed and not (report.imported or report.unchanged) else 0  # one bad file fails only itself
 
 
-def _progress() -> imports.Progress | None:
+def _progress() -> Progress | None:
+    from pathlib import Path
+
     if not sys.stderr.isatty():
         return None
 
@@ -103,6 +112,8 @@ def _clear_progress() -> None:
 
 
 def _preview(outcome: ImportOutcome) -> str:
+    from pathlib import Path
+
     paid = outcome.paid
     out = ["", "Would distill:" if not paid else "Would send (not distilled: a dry run makes no model call):"]
     for piece, accepted in outcome.preview:
@@ -113,6 +124,8 @@ def _preview(outcome: ImportOutcome) -> str:
 
 
 def _spend_line(report: ImportReport) -> str:
+    from .. import usage
+
     assert report.model is not None
     if report.dry_run:
         pending = report.chunks - report.chunks_replayed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    _translate_once()
     parser = argparse.ArgumentParser(
         prog="loreline",
         description="Durable, evidence-backed memories from your AI coding-assistant sessions.",
@@ -44,6 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
         module.register(sub)
     _register_optional(sub)
     return parser
+
+
+def _translate_once() -> None:
+    """argparse asks gettext for the translation of its own few words ("options", "show this help
+    message and exit") each time it builds a parser, and gettext searches the locale folders
+    afresh on every call: about 140 searches, ~14 ms of every command's start. The answer cannot
+    change within a run, so each word is looked up once."""
+    if not isinstance(argparse._, functools._lru_cache_wrapper):  # type: ignore[attr-defined]
+        argparse._ = functools.lru_cache(maxsize=None)(argparse._)  # type: ignore[attr-defined]
 
 
 def _register_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

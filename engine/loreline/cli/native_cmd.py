@@ -4,14 +4,14 @@ CLAUDE.md layers, Codex memories) read as sources of memories; never written."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from ..api import imports, serialize, sources
 from ..errors import StoreError
-from ..native.sync import SyncReport
-from ..portable.paths import project_arg
-from . import render
+from ..names import BACKENDS
 from .common import emit_json
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from ..native.sync import SyncReport
 
 
 def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -23,7 +23,7 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
                         "needs --project")
     p.add_argument("--claude-dir", help="Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
     p.add_argument("--codex-home", help="Codex home (default: $CODEX_HOME or ~/.codex)")
-    p.add_argument("--backend", choices=imports.BACKENDS,
+    p.add_argument("--backend", choices=BACKENDS,
                    help="the model that judges near duplicates and contradictions, as for `import sessions` "
                         "(default: config distill.backend, auto; the offline rules judge nothing)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -31,6 +31,12 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..api import sources
+    from ..portable.paths import project_arg
+    from . import render
+
     if args.memory_dir and not args.project:
         raise StoreError("--memory-dir needs --project (which project that folder belongs to)")
     report = sources.import_native(args.claude_dir, args.codex_home, project_arg(args.project),
@@ -45,4 +51,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def json_report(report: SyncReport) -> dict[str, object]:
+    from ..api import serialize
+
     return serialize.native_report(report)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-from ..api import sources
-from ..portable import paths
-from ..portable.load import LoadReport
 from .common import emit_json, plural
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..portable.load import LoadReport
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -33,6 +35,11 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..api import sources
+    from ..portable import paths
+
     project = paths.project_arg(args.project)
     if args.format == "markdown":
         text = sources.export_markdown(project)
@@ -65,6 +72,11 @@ def _write_private(path: Path, data: bytes) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..api import sources
+    from ..portable import paths
+
     mapping = paths.parse(args.map)
     project = paths.project_arg(args.project)
     report = sources.import_memories(Path(args.file).expanduser(), project, mapping)

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..errors import TranscriptMissingError
-from ..privacy.redact import redact_counts
-from ..privacy.sanitize import sanitize_counts
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -30,6 +27,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..privacy.redact import redact_counts
+    from ..privacy.sanitize import sanitize_counts
+
     data = _read(args.file)
     text = data.decode("utf-8", errors="replace")
     hidden: dict[str, int] = {}
@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(name: str) -> bytes:
+    from pathlib import Path
+
     if name == "-":
         return sys.stdin.buffer.read()
     path = Path(name)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
-from ..models import ImportReport, Memory, Provenance, RecallHit
-from ..native.sync import SyncReport
 from ..privacy.display import printable
 from ..privacy.identifiers import stored
 from .common import plural, short_date
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from ..models import ImportReport, Memory, Provenance, RecallHit
+    from ..native.sync import SyncReport
 
 WIDTH = 100
 

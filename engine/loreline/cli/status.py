@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from .. import usage
-from ..api import serialize
-from . import capture_status
 from .common import chosen_project, emit_json, open_api, plural
 
 
@@ -19,6 +16,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 def run(args: argparse.Namespace) -> int:
     with open_api() as lore:
         found = lore.status(chosen_project(None))
+    from .. import usage
+    from ..api import serialize
+    from . import capture_status
+
     info = found.facts
     if args.json:
         emit_json(serialize.status(found))

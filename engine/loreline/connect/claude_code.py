@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..assistant_dirs import claude_dir
 from ..errors import ConfigError
-from ..transcripts.discover import claude_dir
 from . import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
 
 TOOL = "claude-code"

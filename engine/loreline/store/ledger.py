@@ -22,12 +22,14 @@ import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..privacy.identifiers import stored
-from ..transcripts.jsonl import ReadPosition
 from . import Store
 from .memories import now
+
+if TYPE_CHECKING:  # importing the transcripts package loads every reader: `loreline status` only counts
+    from ..transcripts.jsonl import ReadPosition
 
 _BLOCK = 1 << 20
 
@@ -79,6 +81,8 @@ def lookup(store: Store, path: str) -> Entry | None:
     )
     if row is None:
         return None
+    from ..transcripts.jsonl import ReadPosition
+
     return Entry(row[0], row[1], row[2], row[3], ReadPosition(row[4], row[5]), ReadPosition(row[6], row[7]),
                  row[8], row[9], row[10], row[11])
 

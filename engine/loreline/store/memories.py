@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
-
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
-from ..privacy.steering import hold_reason
 from . import Store
+
+# orjson and the steering patterns are imported by the writers that use them: reading and
+# listing memories (`loreline memories`, `show`) must not load them.
 
 _NORM_WS = re.compile(r"\s+")
 _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
@@ -56,6 +56,8 @@ class NewMemory:
 def insert(store: Store, new: NewMemory) -> int:
     """Add a memory; one that would steer the assistant somewhere dangerous is added `held`,
     with the reason, whoever wrote it (`privacy.steering`)."""
+    from ..privacy.steering import hold_reason
+
     stamp = now()
     reason = hold_reason(new.text)
     store.conn.execute(
@@ -105,6 +107,8 @@ def audit(store: Store, actor: str, action: str, memory_id: int | None,
 
 
 def _json(value: dict[str, Any] | None) -> str | None:
+    import orjson
+
     return orjson.dumps(value).decode() if value is not None else None
 
 

@@ -33,11 +33,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..assistant_dirs import claude_dir, codex_home, cursor_dir
+from ..names import DEFAULT_DAYS, DEFAULT_SESSIONS, TOOLS
+
 SESSION_NAME = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$", re.I)
 SETTLE_SECONDS = 300
-DEFAULT_DAYS = 14
-DEFAULT_SESSIONS = 20
-TOOLS = ("claude-code", "codex", "cursor")
 SUBAGENT = "subagent sidecar, not a session"
 OWN_RUN = "Loreline's own distillation run (claude-code backend), not a session"
 
@@ -61,25 +61,6 @@ class Discovery:
 
 
 Collector = Callable[[Path, Discovery], list[Found]]
-
-
-def claude_dir(explicit: str | None = None) -> Path:
-    return _root(explicit, "CLAUDE_CONFIG_DIR", ".claude")
-
-
-def codex_home(explicit: str | None = None) -> Path:
-    return _root(explicit, "CODEX_HOME", ".codex")
-
-
-def cursor_dir(explicit: str | None = None) -> Path:
-    return _root(explicit, None, ".cursor")
-
-
-def _root(explicit: str | None, env_name: str | None, default: str) -> Path:
-    if explicit:
-        return Path(explicit).expanduser()
-    env = os.environ.get(env_name, "").strip() if env_name else ""
-    return Path(env).expanduser() if env else Path.home() / default
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_show)
 
-    p = sub.add_parser("recall", help="memories of a project that answer a query, with provenance")
+    p = sub.add_parser("recall", help="memories of a project that answer a query, with provenance (asks the "
+                                      "warm recall process when one runs, which holds the model already)")
     p.add_argument("query")
     p.add_argument("--project", metavar="DIR", help="the project of this directory (default: current)")
     p.add_argument("--limit", type=int, default=5)
@@ -62,9 +63,13 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_recall(args: argparse.Namespace) -> int:
+    from ..api import warm
+
     project = chosen_project(args.project)
     with open_api() as lore:
-        hits = lore.recall(project, args.query, limit=args.limit, include_inactive=args.include_inactive)
+        hits = warm.recall(lore, project, args.query, limit=args.limit, include_inactive=args.include_inactive)
+        if hits is None:
+            hits = lore.recall(project, args.query, limit=args.limit, include_inactive=args.include_inactive)
     from ..api import serialize
     from . import render
 

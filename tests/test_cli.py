@@ -122,6 +122,26 @@ def test_every_command_has_help() -> None:
     assert all(helps.values())
 
 
+def test_each_command_is_built_from_the_module_that_registers_it() -> None:
+    """A run builds only its command's module's parsers (`main.COMMANDS`): the map must name, for
+    every command of the full parser, the module whose `register` adds it."""
+    import argparse
+    import importlib
+
+    from loreline.cli import main
+
+    found: dict[str, str] = {}
+    for name in main.COMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(f"loreline.cli.{name}").register(sub)
+        found.update(dict.fromkeys(sub.choices, name))
+    full = next(a for a in main.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert found == main.COMMANDS and set(full.choices) == set(main.COMMANDS)
+    assert main.command_of(["--version"]) is None and main.command_of(["-h", "memories"]) is None
+    assert main.command_of(["memories", "--all"]) == "memories"
+
+
 def test_damage_found_mid_operation_is_one_line_never_a_traceback(loreline_home: Path, tmp_path: Path) -> None:
     s = ClaudeSession("/work/dmg")
     for n in range(40):

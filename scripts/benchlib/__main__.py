@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from . import docs, suite
+from . import docs, startup_bench, suite
 from .registry import Context, Row
 
 RESULTS = docs.ROOT / ".bench" / "results.json"
@@ -67,9 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = docs.machine()
     print(render(rows, info, elapsed))
     write_json(args.json, rows, info, elapsed, ctx)
-    # a partial run must not replace the committed full table (another file is the caller's choice)
+    # a partial run must not replace the committed full table (another file is the caller's choice);
+    # the start-up figures have a section of their own, written whenever they were measured
     if not args.no_docs and (not args.only or args.docs != docs.DOC):
         docs.write_section("bench", markdown(rows, info, elapsed, ctx), args.docs)
+    started_up = [r for r in rows if r.name.startswith("start-up: ")]
+    if not args.no_docs and started_up:
+        docs.write_section("startup", startup_bench.markdown(started_up, docs.machine_line(info)), args.docs)
     return 1 if args.strict and any(r.passed is False for r in rows) else 0
 
 

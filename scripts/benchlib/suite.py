@@ -8,11 +8,12 @@ covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are wh
 from __future__ import annotations
 
 from . import (capture_bench, dryrun_bench, embed_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench,
-               stale_bench, team_bench, throughput)
+               stale_bench, startup_bench, team_bench, throughput)
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
     "hook": capture_bench.hook_wall,  # first: process start-up timings want a quiet machine
+    "startup": startup_bench.startup,
     "throughput": throughput.pipeline_vs_orjson,
     "redaction": throughput.redaction,
     "dry-run": dryrun_bench.dry_run_vs_orjson,

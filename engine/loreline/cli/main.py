@@ -4,37 +4,33 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import LorelineError
-from . import (
-    auth,
-    browse,
-    config_cmd,
-    connect_cmd,
-    curate_cmd,
-    demo,
-    imports,
-    lsp_cmd,
-    mcp_cmd,
-    portable_cmd,
-    reembed_cmd,
-    review_cmd,
-    stale_cmd,
-    status,
-    team_cmd,
-    transcript_cmd,
-    worker_cmd,
-)
 
-COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, mcp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, review_cmd, stale_cmd, team_cmd)
+#: the modules that register the commands, in the order `--help` lists them
+COMMAND_MODULES = ("imports", "browse", "curate_cmd", "status", "auth", "config_cmd", "demo", "lsp_cmd", "mcp_cmd",
+                   "worker_cmd", "connect_cmd", "transcript_cmd", "reembed_cmd", "portable_cmd", "review_cmd",
+                   "stale_cmd", "team_cmd", "redact_cmd")
+#: which module registers each command: running one imports and builds only its own module's
+#: parsers (`tests/test_cli.py` checks this against the full parser); `--help`, no command or an
+#: unknown one build them all
+COMMANDS = {
+    "import": "imports", "memories": "browse", "show": "browse", "recall": "browse",
+    **dict.fromkeys(("forget", "edit", "pin", "history", "conflicts", "resolve", "revert"), "curate_cmd"),
+    "status": "status", "auth": "auth", "config": "config_cmd", "demo": "demo", "lsp": "lsp_cmd", "mcp": "mcp_cmd",
+    "worker": "worker_cmd", "connect": "connect_cmd", "disconnect": "connect_cmd", "transcript": "transcript_cmd",
+    "reembed": "reembed_cmd", "export": "portable_cmd", "review": "review_cmd", "approve": "review_cmd",
+    "reject": "review_cmd", "confirm": "stale_cmd", "check": "stale_cmd", "team": "team_cmd", "redact": "redact_cmd",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or, given the command a run asks for, one with that command's module only."""
     _translate_once()
     parser = argparse.ArgumentParser(
         prog="loreline",
@@ -42,10 +38,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"loreline {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(sub)
-    _register_optional(sub)
+    names = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    for name in names:
+        importlib.import_module(f"{__package__}.{name}").register(sub)
     return parser
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command word of a command line (the first word that is not an option: the top level
+    has no option taking a value), or None when help is asked for before it."""
+    for word in argv:
+        if word in ("-h", "--help"):
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
 
 
 def _translate_once() -> None:
@@ -57,14 +64,9 @@ def _translate_once() -> None:
         argparse._ = functools.lru_cache(maxsize=None)(argparse._)  # type: ignore[attr-defined]
 
 
-def _register_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from . import redact_cmd
-
-    redact_cmd.register(sub)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_of(argv))
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

@@ -20,7 +20,6 @@ which must not import apsw.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import re
@@ -231,6 +230,8 @@ class Store:
 def scope_token(project: str) -> str:
     """One full-text token standing for a project: `p` and 15 digits of its hash (digits, so
     no stemmer ever changes it)."""
+    import hashlib  # here: hashlib loads OpenSSL, which listing memories does not need
+
     digest = hashlib.blake2b(project.encode("utf-8"), digest_size=8).digest()
     return "p" + str(int.from_bytes(digest, "big") % 10**15).zfill(15)
 

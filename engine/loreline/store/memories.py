@@ -7,11 +7,9 @@ watermark into one commit.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import NotFoundError
@@ -31,11 +29,15 @@ MEMORY_COLUMNS = (
 
 
 def now() -> str:
+    from datetime import UTC, datetime  # here: reading memories never needs it
+
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def content_hash(text: str) -> str:
     """The identity of a memory's wording: case, spacing and edge punctuation ignored."""
+    import hashlib  # here: it loads OpenSSL, which reading memories does not need
+
     norm = _NORM_EDGE.sub("", _NORM_WS.sub(" ", text.lower()))
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
 

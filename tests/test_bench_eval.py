@@ -31,6 +31,8 @@ from evallib import __main__ as eval_main  # noqa: E402
 from evallib import dataset, extraction, metrics, retrieval  # noqa: E402
 from evallib.backends import rules  # noqa: E402
 
+pytestmark = pytest.mark.slow  # every benchmark and the eval at a small size
+
 
 @pytest.fixture(scope="module")
 def tiny_tree(tmp_path_factory: pytest.TempPathFactory) -> gen.Tree:

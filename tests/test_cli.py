@@ -142,6 +142,34 @@ def test_each_command_is_built_from_the_module_that_registers_it() -> None:
     assert main.command_of(["memories", "--all"]) == "memories"
 
 
+def test_the_hook_script_is_found_beside_loreline_whatever_the_venv_is_called(loreline_home: Path,
+                                                                              tmp_path: Path) -> None:
+    """Tests find `loreline-hook` beside `loreline` by file name only: a venv whose path holds the
+    word "loreline" (here `loreline-env/bin`) must not send them to a folder that does not exist."""
+    from tests.conftest import VENV_BIN, hook_exe
+
+    bin_dir = tmp_path / "loreline-env" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("loreline", "loreline-hook"):
+        (bin_dir / name).symlink_to(VENV_BIN / name)
+    hook = hook_exe(str(bin_dir / "loreline"))
+    assert hook == str(bin_dir / "loreline-hook")
+    done = subprocess.run([hook], input=json.dumps({"hook_event_name": "Stop", "session_id": "s-1", "cwd": str(tmp_path)}),
+                          capture_output=True, text=True, env=subprocess_env(loreline_home), cwd=tmp_path, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+
+
+def test_team_status_without_a_server_says_how_to_connect(loreline_home: Path, tmp_path: Path) -> None:
+    """The team commands' fast-tier representative (the team suites need a PostgreSQL server)."""
+    env = subprocess_env(loreline_home)
+    said = subprocess.run([loreline_exe(), "team", "status"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=60)
+    assert said.returncode == 0 and "not connected" in said.stdout and "loreline team connect" in said.stdout
+    state = json.loads(subprocess.run([loreline_exe(), "team", "status", "--json"], capture_output=True, text=True,
+                                      env=env, cwd=tmp_path, timeout=60).stdout)
+    assert state["enabled"] is False and state["published"] == state["received"] == 0
+
+
 def test_damage_found_mid_operation_is_one_line_never_a_traceback(loreline_home: Path, tmp_path: Path) -> None:
     s = ClaudeSession("/work/dmg")
     for n in range(40):

@@ -32,6 +32,8 @@ from tests.capture_helpers import (
     write_config,
 )
 
+pytestmark = pytest.mark.slow  # real warm recall processes (each loads the sentence model) and hooks, many process starts
+
 PNPM = "In this repo we use pnpm, never npm."
 NODE_PIN = "The fix was to pin node to 20 in .nvmrc."
 #: shares no word with the pnpm memory (nor with its tool category), so only meaning finds it

@@ -21,7 +21,7 @@ RESULTS = docs.ROOT / ".bench" / "results.json"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="scripts/bench", description="Loreline's benchmarks against DESIGN §7 budgets.")
+    p = argparse.ArgumentParser(prog="scripts/bench", description="Loreline's benchmarks against the budgets of docs/benchmarks.md#budgets.")
     p.add_argument("--size-mb", type=float, default=200.0,
                    help="size of the generated tree for throughput, redaction and peak RSS (200)")
     p.add_argument("--rss-size-mb", type=float, help="a different tree size for the peak-RSS import only")
@@ -115,7 +115,7 @@ def run(ctx: Context, names: list[str]) -> list[Row]:
 
 
 def render(rows: list[Row], info: dict[str, Any], elapsed: float) -> str:
-    headers = ["benchmark", "figure", "budget (DESIGN §7)", "result", "runs"]
+    headers = ["benchmark", "figure", "budget (docs/benchmarks.md#budgets)", "result", "runs"]
     table = [[r.name, r.figure, r.budget, r.verdict(), str(r.runs)] for r in rows]
     table.extend([what, "not measured yet", budget, "—", "0"] for what, budget in suite.PENDING)
     widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(headers)]

@@ -1,7 +1,7 @@
 """The registry: every benchmark `scripts/bench` runs, in order.
 
 Adding a benchmark is adding one function `(Context) -> list[Row]` here (and, when it
-covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are what
+covers a budget (docs/benchmarks.md#budgets) listed in PENDING, removing that entry). Names are what
 `scripts/bench --only NAME` selects.
 """
 
@@ -28,5 +28,5 @@ BENCHMARKS: dict[str, Benchmark] = {
     "team": team_bench.team_store,
 }
 
-#: DESIGN §7 budgets that no benchmark measures yet: (what, budget)
+#: budgets (docs/benchmarks.md#budgets) that no benchmark measures yet: (what, budget)
 PENDING: tuple[tuple[str, str], ...] = ()

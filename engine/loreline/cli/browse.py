@@ -35,13 +35,13 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run_memories(args: argparse.Namespace) -> int:
+    from ..api import serialize
+    from . import render
+
     project = None if args.all else chosen_project(args.project)
     with open_api() as lore:
         page = lore.memories(project, kind=args.kind, status=None if args.status == "any" else args.status,
                              limit=args.limit)
-    from ..api import serialize
-    from . import render
-
     if args.json:
         emit_json([serialize.memory(m, full=True) for m in page.items])
     else:
@@ -50,11 +50,11 @@ def run_memories(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with open_api() as lore:
-        memory = lore.memory(args.id)
     from ..api import serialize
     from . import render
 
+    with open_api() as lore:
+        memory = lore.memory(args.id)
     if args.json:
         emit_json(serialize.memory(memory, full=True))
     else:
@@ -63,16 +63,14 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_recall(args: argparse.Namespace) -> int:
-    from ..api import warm
+    from ..api import serialize, warm
+    from . import render
 
     project = chosen_project(args.project)
     with open_api() as lore:
         hits = warm.recall(lore, project, args.query, limit=args.limit, include_inactive=args.include_inactive)
         if hits is None:
             hits = lore.recall(project, args.query, limit=args.limit, include_inactive=args.include_inactive)
-    from ..api import serialize
-    from . import render
-
     if args.json:
         emit_json([serialize.recall_hit(h, full=True) for h in hits])
     else:

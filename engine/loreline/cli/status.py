@@ -14,12 +14,12 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    with open_api() as lore:
-        found = lore.status(chosen_project(None))
     from .. import usage
     from ..api import serialize
     from . import capture_status
 
+    with open_api() as lore:
+        found = lore.status(chosen_project(None))
     info = found.facts
     if args.json:
         emit_json(serialize.status(found))

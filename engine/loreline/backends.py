@@ -26,7 +26,6 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -229,6 +228,8 @@ def _kept_auth_status(cli: str, credentials: Path) -> str | None:
 
 
 def _auth_status(cli: str) -> str | None:
+    import subprocess
+
     try:
         done = subprocess.run([cli, "auth", "status", "--json"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               timeout=AUTH_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))

@@ -35,8 +35,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from .. import capture, home
 from ..store import Store
 from ..store import jobs as table
@@ -130,6 +128,8 @@ def _batches(names: list[str]) -> Iterator[list[str]]:
 
 def read_record(path: Path) -> dict[str, Any] | str:
     """A spool record, or the reason it cannot be used."""
+    import orjson  # in the functions that use it: `loreline status` reads the queue's counts only
+
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_SPOOL_FILE_BYTES + 1)
@@ -213,6 +213,8 @@ def merge_payload(payload: dict[str, Any], name: str, record: dict[str, Any]) ->
 
 
 def _load(text: str | None) -> dict[str, Any]:
+    import orjson
+
     try:
         value = orjson.loads(text or "{}")
     except orjson.JSONDecodeError:
@@ -221,6 +223,8 @@ def _load(text: str | None) -> dict[str, Any]:
 
 
 def _dump(payload: dict[str, Any]) -> str:
+    import orjson
+
     return orjson.dumps(payload).decode()
 
 

@@ -98,6 +98,11 @@ def test_every_registered_benchmark_returns_well_formed_rows(tmp_path: Path) -> 
             assert row.name and row.figure and row.unit and row.runs >= 1
             assert row.value > 0, (name, row)
             assert row.verdict() in ("pass", "FAIL", "—")
+    startup = {r.name: r for r in by_name["startup"]}
+    assert {"start-up: loreline --help", "start-up: loreline status",
+            "start-up: loreline recall (in-process)"} <= set(startup)
+    assert all(r.detail["floor_wall_ms"] > 0 and r.detail["wall_ratio"] > 0 for r in startup.values())
+    assert startup["start-up: loreline --help"].budget.startswith("≤ 4×")
     (throughput,) = by_name["throughput"]
     assert throughput.detail["floor_mb_per_s"] > 0 and throughput.detail["mb_per_s"] > 0
     assert all(r > 0 for r in throughput.detail["ratio_runs"])

@@ -54,7 +54,7 @@ def startup(ctx: Context) -> list[Row]:
         "loreline recall (in-process)": ([*cli, "recall", QUERY, "--project", project], None),
     }
     subprocess.run([*cli, "status"], env=env, cwd=home, capture_output=True, check=False)  # keep its answers
-    rounds = max(11, 5 * ctx.runs)
+    rounds = max(5, 5 * ctx.runs)
     with ctx.step(f"timing {len(commands)} commands, {rounds} rounds"):
         samples = _rounds(commands, env, home, rounds)
         warm = _warm_recall(cli, env, home, project, rounds)
@@ -155,5 +155,5 @@ def markdown(rows: list[Row], machine: str) -> str:
         "## Start-up of the everyday commands (`scripts/bench --only startup`)", "",
         f"Measured {machine}.", "",
         markdown_table(["command", "figure", "budget", "result"], table), "",
-        (__doc__ or "").split("\n\n", 1)[1].strip(),
+        (__doc__ or "").split("\n\n", 1)[1].strip().replace("(`docs/benchmarks.md#budgets`)", "([Budgets](#budgets))"),
     ])

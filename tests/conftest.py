@@ -60,6 +60,13 @@ def loreline_exe() -> str:
     return str(exe) if exe.exists() else shutil.which("loreline") or "loreline"
 
 
+def hook_exe(loreline: str | None = None) -> str:
+    """The `loreline-hook` script installed beside the `loreline` one: the file next to it, whatever
+    the folders above are called (a venv under `~/src/loreline/` is common)."""
+    exe = Path(loreline or loreline_exe())
+    return str(exe.with_name("loreline-hook")) if exe.is_absolute() else "loreline-hook"
+
+
 def subprocess_env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE_"))}
     env["LORELINE_HOME"] = str(home)

@@ -43,7 +43,7 @@ FRONT_ENDS = {ENGINE / "cli": "loreline.cli", ROOT / "lsp" / "loreline_lsp": "lo
               ROOT / "lsp" / "loreline_view": "loreline_view", HOOKS: "loreline_hooks"}
 FRONT_END_PACKAGES = frozenset(p for p in FRONT_ENDS.values() if not p.startswith("loreline."))
 #: the engine's face: these and their modules
-API = ("loreline.api", "loreline.errors", "loreline.models")
+API = ("loreline.api", "loreline.errors", "loreline.models", "loreline.names")
 #: the engine's standard-library-only modules the hooks import (see the docstring)
 HOOK_PART = frozenset({"loreline.capture", "loreline.capture.errorlog", "loreline.capture.hookread",
                        "loreline.capture.paused", "loreline.capture.warmsocket",
@@ -79,9 +79,14 @@ def _package_of(path: Path, root: Path | None) -> list[str] | None:
     return None
 
 
+#: the one computed import allowed: a module of the file's own package, named
+#: f"{__package__}.{name}" (the CLI loads the command module asked for, `cli/main.py`)
+OWN_PACKAGE = "<own package>"
+
+
 def _dynamic(node: ast.Call) -> str | None:
     """The module a call to `importlib.import_module` / `__import__` imports, `<dynamic>` when
-    computed; None for any other call."""
+    computed (`<own package>` for f"{__package__}.{name}"); None for any other call."""
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     if name not in ("import_module", "__import__"):
@@ -89,6 +94,11 @@ def _dynamic(node: ast.Call) -> str | None:
     first = node.args[0] if node.args else None
     if isinstance(first, ast.Constant) and isinstance(first.value, str) and not first.value.startswith("."):
         return first.value
+    if isinstance(first, ast.JoinedStr) and len(first.values) >= 2 and \
+            isinstance(first.values[0], ast.FormattedValue) and isinstance(first.values[0].value, ast.Name) and \
+            first.values[0].value.id == "__package__" and isinstance(first.values[1], ast.Constant) and \
+            str(first.values[1].value).startswith(".") and len(first.values) == 3:
+        return OWN_PACKAGE
     return DYNAMIC
 
 
@@ -129,6 +139,8 @@ def front_end_offenders(path: Path, package: str, root: Path | None = None) -> l
     found = []
     for name in sorted(modules(path, root)):
         top = name.split(".")[0]
+        if name == OWN_PACKAGE:
+            continue
         if name == DYNAMIC:
             found.append(name)
         elif top in FRONT_END_PACKAGES:

@@ -31,6 +31,8 @@ from evallib import __main__ as eval_main  # noqa: E402
 from evallib import dataset, extraction, metrics, retrieval  # noqa: E402
 from evallib.backends import rules  # noqa: E402
 
+pytestmark = pytest.mark.slow  # every benchmark and the eval at a small size
+
 
 @pytest.fixture(scope="module")
 def tiny_tree(tmp_path_factory: pytest.TempPathFactory) -> gen.Tree:
@@ -96,6 +98,11 @@ def test_every_registered_benchmark_returns_well_formed_rows(tmp_path: Path) -> 
             assert row.name and row.figure and row.unit and row.runs >= 1
             assert row.value > 0, (name, row)
             assert row.verdict() in ("pass", "FAIL", "—")
+    startup = {r.name: r for r in by_name["startup"]}
+    assert {"start-up: loreline --help", "start-up: loreline status",
+            "start-up: loreline recall (in-process)"} <= set(startup)
+    assert all(r.detail["floor_wall_ms"] > 0 and r.detail["wall_ratio"] > 0 for r in startup.values())
+    assert startup["start-up: loreline --help"].budget.startswith("≤ 4×")
     (throughput,) = by_name["throughput"]
     assert throughput.detail["floor_mb_per_s"] > 0 and throughput.detail["mb_per_s"] > 0
     assert all(r > 0 for r in throughput.detail["ratio_runs"])

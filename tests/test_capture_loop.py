@@ -21,6 +21,8 @@ from loreline.samples.builder import ClaudeSession, project_slug
 from tests.capture_helpers import RULES_CONFIG, db_rows, hook_env, run_worker, write_config
 from tests.conftest import loreline_exe
 
+pytestmark = pytest.mark.slow  # the whole capture loop: hooks, worker and imports in real processes
+
 PNPM = "In this repo we use pnpm, never npm."
 SQLITE = "We decided to keep SQLite because the app runs on laptops."
 LINT = "Always run the linter before committing."

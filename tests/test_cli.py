@@ -13,6 +13,8 @@ import pytest
 from loreline.samples.builder import ClaudeSession, project_slug
 from tests.conftest import loreline_exe, subprocess_env
 
+pytestmark = pytest.mark.slow  # imports sessions and recalls in CLI processes, each loading the sentence model
+
 
 def cli(home: Path, *args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
     result = subprocess.run([loreline_exe(), *args], capture_output=True, text=True, env=subprocess_env(home),
@@ -100,16 +102,6 @@ def test_errors_are_one_clear_line(loreline_home: Path, tmp_path: Path) -> None:
     damaged = cli(loreline_home, "status", check=False)
     assert damaged.returncode == 1 and "Traceback" not in damaged.stderr
     assert damaged.stderr.startswith("loreline: ") and "damaged" in damaged.stderr
-
-
-def test_demo_runs_offline_and_shows_memories_recall_and_provenance(loreline_home: Path) -> None:
-    out = cli(loreline_home, "demo").stdout
-    assert "Imported 3 sessions" in out
-    assert "In this repo we use pnpm, never npm" in out
-    assert "recalled for" in out and "Provenance of memory" in out
-    assert "2 sources:" in out
-    assert "3 unchanged" in out
-    assert not (loreline_home / "loreline.db").exists()  # the demo never touches the user's home
 
 
 def test_every_command_has_help() -> None:

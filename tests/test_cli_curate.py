@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from loreline.beliefs import conflicts
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from tests.test_cli import cli
+
+pytestmark = pytest.mark.slow  # every curation command in its own CLI process
 
 
 def _seed(home: Path, tmp_path: Path) -> dict[str, int]:

@@ -26,6 +26,8 @@ from loreline.store import Store
 from tests.conftest import loreline_exe, subprocess_env
 from tests.fake_anthropic import TEST_KEY as KEY
 from tests.fake_anthropic import FakeAnthropic, fake_anthropic, model_client  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.slow  # a fake Messages API server with real retry waits and CLI processes
 SECRET = "hunter2secretpass"
 
 

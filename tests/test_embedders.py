@@ -13,6 +13,8 @@ from loreline.embed import HashingEmbedder, by_name, default_embedder
 from loreline.embed import static
 from tests.conftest import loreline_exe, subprocess_env
 
+pytestmark = pytest.mark.slow  # embedder switches that re-embed whole stores in CLI processes
+
 
 def cosine(a: bytes, b: bytes) -> float:
     return sum(x * y for x, y in zip(array("f", a), array("f", b)))

@@ -20,6 +20,8 @@ if SCRIPTS not in sys.path:
 
 from evallib import fusiongrid  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the evaluation's fusion grid over the retrieval sets
+
 SPEC = {
     "about": "tiny", "project": "/home/dev/shop", "other_project": "/home/dev/other", "distractors": 12,
     "memories": [

@@ -16,6 +16,8 @@ import pytest
 from loreline.samples.builder import ClaudeSession, project_slug
 from tests.conftest import loreline_exe, subprocess_env
 
+pytestmark = pytest.mark.slow  # imports of unreadable files in CLI processes
+
 HOUR_AGO = time.time() - 3600
 DANGLING = "a dangling symbolic link (its target {} does not exist)"
 LOOP = "a symbolic link loop"

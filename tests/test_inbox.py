@@ -8,6 +8,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from loreline import capture
 from loreline.capture.hookread import session_start_memories
 from loreline.capture.worker import REVIEW_REASON, Worker
@@ -17,6 +19,8 @@ from loreline.recall import recall
 from loreline.store import Store
 from tests.capture_helpers import event, remembered_session, run_hook, worker_lock_held, write_config
 from tests.conftest import loreline_exe, subprocess_env
+
+pytestmark = pytest.mark.slow  # the review inbox through CLI and worker processes
 
 
 def cli(home: Path, *args: str, cwd: Path, stdin: str | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -6,6 +6,8 @@ import sys
 
 import numpy as np
 
+import pytest
+
 from tests.conftest import ROOT
 
 SCRIPTS = str(ROOT / "scripts")
@@ -13,6 +15,8 @@ if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
 
 from evallib.learnedcv import Statement, held_out_scores, measure, word_features  # noqa: E402
+
+pytestmark = pytest.mark.slow  # the big evaluation suite (the learned scorer's cross-validation)
 
 
 def _statement(group: str, text: str, label: str | None = None, points: int = 0) -> Statement:

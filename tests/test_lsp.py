@@ -28,6 +28,8 @@ from loreline.store import memories as rows
 from tests.conftest import ROOT
 from tests.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic  # noqa: F401  (fixture)
 
+pytestmark = pytest.mark.slow  # the real language server over stdio, one process per test
+
 PROTOCOL_DOC = ROOT / "docs" / "protocol.md"
 
 

@@ -21,9 +21,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from loreline_lsp.server import server as registered
 from tests.lsp_raw import ERROR_CODES, RawServer
 from tests.test_lsp import fill, import_paths, make_repo
+
+pytestmark = pytest.mark.slow  # thousands of fuzzed messages against the real language server
 
 SEED = 1414
 MESSAGES = 400

@@ -18,6 +18,8 @@ from loreline_lsp.status_cache import StatusCache
 from tests.lsp_raw import RawServer, assert_one_line_error
 from tests.test_lsp import fill, import_paths, make_repo
 
+pytestmark = pytest.mark.slow  # the real language server over stdio, one process per test
+
 
 def server_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE_"))}

@@ -15,6 +15,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from tests.capture_helpers import db_rows, import_into_store, remembered_session
 from tests.conftest import loreline_exe, subprocess_env
 
+pytestmark = pytest.mark.slow  # the MCP server in its own process for each test
+
 TOOLS = {"recall", "list_memories", "show_memory", "remember", "forget"}
 
 

@@ -23,6 +23,8 @@ from tests.fake_anthropic import FakeAnthropic, fake_anthropic  # noqa: F401
 from tests.test_beliefs import answers, judge_for
 from tests.test_cli import cli
 
+pytestmark = pytest.mark.slow  # native memory imports in many CLI processes
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "native"
 
 

@@ -8,10 +8,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from loreline.beliefs import conflicts
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from tests.test_cli import cli
+
+pytestmark = pytest.mark.slow  # export and import round trips in many CLI processes, each loading the sentence model
 
 TABLES = {
     "memories": "SELECT * FROM memories ORDER BY id",

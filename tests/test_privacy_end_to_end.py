@@ -23,6 +23,8 @@ from loreline.store import Store
 from tests.conftest import loreline_exe, subprocess_env
 from tests.fake_anthropic import FakeAnthropic, fake_anthropic  # noqa: F401  (fixture)
 
+pytestmark = pytest.mark.slow  # whole imports of planted secrets in CLI processes
+
 RNG = random.Random(16)
 ALNUM = string.ascii_letters + string.digits
 HEX = "0123456789abcdef"

@@ -26,6 +26,8 @@ from loreline.store import Store
 from tests.conftest import loreline_exe, subprocess_env
 from tests.editor_helpers import missing_host
 
+pytestmark = pytest.mark.slow  # every read command in its own CLI process
+
 MOUNT_RO = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import orjson
 
+import pytest
+
 from loreline.chunk import chunk
 from loreline.distill import rules_patterns as pat
 from loreline.distill.rules import RulesDistiller
@@ -23,6 +25,8 @@ if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
 
 from evallib import realcv  # noqa: E402
+
+pytestmark = pytest.mark.slow  # the big evaluation suite (leave-one-group-out over the real set)
 
 
 def _session(path: Path, texts: list[str]) -> None:

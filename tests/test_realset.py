@@ -13,6 +13,8 @@ from pathlib import Path
 
 import orjson
 
+import pytest
+
 from loreline import home as loreline_home
 from loreline import transcripts
 from loreline.store import Store
@@ -25,6 +27,8 @@ if SCRIPTS not in sys.path:
 from benchlib import dryrun_bench, registry  # noqa: E402
 from evallib import realset  # noqa: E402
 from loreline.distill.rules import RulesDistiller  # noqa: E402
+
+pytestmark = pytest.mark.slow  # the big evaluation suite (the real labelled set)
 
 
 def _line(kind: str, text: str, n: int, **extra: object) -> bytes:

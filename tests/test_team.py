@@ -21,6 +21,8 @@ from loreline.team.sync import SyncReport, sync
 from tests.team_fixtures import pg, team_dsn  # noqa: F401
 from tests.team_helpers import active_texts, import_said, make_repo, memory_id, server_text, settings
 
+pytestmark = pytest.mark.slow  # a real PostgreSQL + pgvector server
+
 SSH = "git@github.com:acme/billing.git"
 HTTPS = "https://github.com/acme/billing"
 

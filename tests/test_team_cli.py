@@ -15,10 +15,12 @@ import pytest
 from loreline.capture.worker import Worker
 from loreline.distill.rules import RulesDistiller
 from loreline.store import Store
-from tests.conftest import loreline_exe, subprocess_env
+from tests.conftest import hook_exe, loreline_exe, subprocess_env
 from tests.pg_server import PgServer, Unavailable
 from tests.team_fixtures import _unavailable, pg, team_dsn  # noqa: F401
 from tests.team_helpers import import_said, make_repo, memory_id, server_text
+
+pytestmark = pytest.mark.slow  # a real PostgreSQL + pgvector server and many CLI processes
 
 LOCKS = "We decided to use advisory locks for billing jobs because each job needs exactly one worker."
 PRIVATE = "We decided to keep the quarterly numbers in a private sheet because finance asked for it."
@@ -81,7 +83,7 @@ def test_connect_share_sync_status_recall_and_injection(tmp_path: Path, team_dsn
     team_recalled = cli(raj_home, "team", "recall", "advisory locks", cwd=raj_dir).stdout
     assert LOCKS in team_recalled and team_recalled.strip().endswith("— " + _author(ana_home, ana_dir))
 
-    hook = subprocess.run([loreline_exe().replace("loreline", "loreline-hook")], input=json.dumps(
+    hook = subprocess.run([hook_exe()], input=json.dumps(
         {"hook_event_name": "SessionStart", "session_id": "abc12345-0000", "cwd": str(raj_dir), "source": "startup"}),
         capture_output=True, text=True, env=subprocess_env(raj_home), cwd=raj_dir, timeout=30)
     block = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -24,6 +24,8 @@ from tests.team_fixtures import _unavailable
 from tests.team_helpers import make_repo, server_text
 from tests.team_writer import COMMON, texts
 
+pytestmark = pytest.mark.slow  # a real PostgreSQL server killed and restarted under ten machines
+
 WRITERS = 10
 REMOTES = ("git@github.com:acme/billing.git", "https://github.com/acme/billing",
            "ssh://git@github.com/acme/billing.git/")

@@ -9,6 +9,8 @@ import random
 from array import array
 from pathlib import Path
 
+import pytest
+
 from loreline.beliefs import curate
 from loreline.embed import Embedder, default_embedder
 from loreline.recall import recall
@@ -19,6 +21,8 @@ from loreline.store.team.changes import SharedMemory, SharedSource, changes_afte
 from loreline.team.sync import SyncReport, sync
 from tests.team_fixtures import pg, team_dsn  # noqa: F401
 from tests.team_helpers import import_said, make_repo, memory_id, settings
+
+pytestmark = pytest.mark.slow  # a real PostgreSQL + pgvector server
 
 SSH = "git@github.com:acme/billing.git"
 REMOTE = "github.com/acme/billing"

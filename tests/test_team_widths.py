@@ -20,6 +20,8 @@ from loreline.store.team.changes import SharedMemory, SharedSource, changes_afte
 from loreline.team import recall as team_recall
 from tests.team_fixtures import pg, team_dsn  # noqa: F401
 
+pytestmark = pytest.mark.slow  # a real PostgreSQL + pgvector server
+
 PROJECT = "github.com/acme/billing"
 LOCKS = "We decided to use advisory locks for billing jobs because each job needs exactly one worker."
 PNPM = "In this repo we use pnpm, never npm."

@@ -19,6 +19,8 @@ from loreline.store import Store, migrations
 from tests.conftest import loreline_exe, subprocess_env
 from tests.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic, model_client  # noqa: F401  (fixture)
 
+pytestmark = pytest.mark.slow  # the daily cap through many CLI processes
+
 
 def sessions(tmp_path: Path, n: int) -> list[Path]:
     out = []

@@ -13,6 +13,8 @@ from loreline.store import Store, migrations, scope_token
 from loreline.store import memories as rows
 from loreline.store import search
 
+pytestmark = pytest.mark.slow  # stores rebuilt and re-embedded with the sentence model
+
 VECTORS_MIGRATION = "0006_vectors_by_memory"
 EMB = HashingEmbedder()
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from loreline import capture
+from loreline import __version__, capture
 from loreline.capture import warmsocket
 from loreline.errors import ConfigError
 from loreline.store import Store
@@ -31,6 +31,8 @@ from tests.capture_helpers import (
     wait_for,
     write_config,
 )
+
+pytestmark = pytest.mark.slow  # real warm recall processes (each loads the sentence model) and hooks, many process starts
 
 PNPM = "In this repo we use pnpm, never npm."
 NODE_PIN = "The fix was to pin node to 20 in .nvmrc."
@@ -481,3 +483,52 @@ def test_a_memory_the_session_loads_from_claude_md_is_not_added_again(loreline_h
                     "--codex-home", str(tmp_path / "codex-home")], cwd=folder, env=_env(loreline_home),
                    capture_output=True, timeout=120, check=True)
     assert _prompt(loreline_home, payload, BY_MEANING, session_id="after-native")[0] == ""
+
+
+CLI_RECALL = """
+import json, sys
+from loreline.cli.main import main
+code = main(["recall", *sys.argv[2:], "--json"])
+with open(sys.argv[1], "w") as out:
+    json.dump({"code": code, "numpy": "numpy" in sys.modules}, out)
+"""
+
+
+def _cli_recall(home: Path, tmp_path: Path, *args: str) -> tuple[list[dict[str, Any]], bool]:
+    """`loreline recall ARGS --json` in a fresh interpreter: the hits, and whether it loaded numpy
+    (the sentence model) itself."""
+    report = tmp_path / "recall.json"
+    done = subprocess.run([sys.executable, "-c", CLI_RECALL, str(report), *args], capture_output=True, timeout=120,
+                          env=_env(home))
+    assert done.returncode == 0, done.stderr.decode()
+    found = json.loads(report.read_text(encoding="utf-8"))
+    assert found["code"] == 0
+    return json.loads(done.stdout), bool(found["numpy"])
+
+
+def test_cli_recall_asks_the_warm_process_and_gives_what_recalling_here_gives(
+        loreline_home: Path, tmp_path: Path, project: tuple[Path, dict[str, Any]],
+        server: subprocess.Popen[bytes]) -> None:
+    folder, _ = project
+    questions = [(BY_MEANING, "--limit", "3"), ("which database do we keep?", "--include-inactive")]
+    by_warm = [_cli_recall(loreline_home, tmp_path, q, "--project", str(folder), *rest) for q, *rest in questions]
+    assert not any(loaded for _, loaded in by_warm)  # the warm process answered: no model loaded here
+    pnpm, database = (hits for hits, _ in by_warm)
+    assert pnpm[0]["memory"]["text"] == PNPM and pnpm[0]["sources"]  # with provenance
+    assert any("SQLite" in hit["memory"]["text"] for hit in database)
+    server.kill()
+    server.wait()
+    wait_for(lambda: not warm.listening(), 30, "the warm process to be gone")
+    here = [_cli_recall(loreline_home, tmp_path, q, "--project", str(folder), *rest) for q, *rest in questions]
+    assert all(loaded for _, loaded in here)  # no warm process: recalled in this process, with the model
+    assert [hits for hits, _ in here] == [pnpm, database]  # the same memories, scores and ranks either way
+
+
+def test_a_bad_recall_request_is_answered_and_the_process_serves_on(loreline_home: Path,
+                                                                     server: subprocess.Popen[bytes]) -> None:
+    base = {"v": 1, "loreline": __version__, "op": "recall", "project": "/p", "query": "pnpm"}
+    for bad, says in (({"limit": 0}, "limit"), ({"limit": True}, "limit"), ({"query": 3}, "strings"),
+                      ({"include_inactive": "yes"}, "include_inactive")):
+        answer = _ask(json.dumps({**base, **bad}).encode() + b"\n")
+        assert answer["ok"] is False and says in answer["error"]
+    assert _ask(json.dumps({**base, "limit": 2}).encode() + b"\n") == {"ok": True, "hits": []}  # no such project

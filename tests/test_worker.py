@@ -39,6 +39,8 @@ from tests.capture_helpers import (
 )
 from tests.conftest import loreline_exe
 
+pytestmark = pytest.mark.slow  # the capture worker in real processes, with waits on locks and queues
+
 
 def _worker(**settings: int) -> Worker:
     config = capture.Settings()

@@ -25,24 +25,32 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from . import config as config_mod
 from . import keys
-from .beliefs import Judge
-from .distill import Distiller
-from .distill import codex as codex_mod
-from .distill.rules import RulesDistiller
 from .errors import AuthError, ConfigError
+from .names import BACKENDS
 
-BACKENDS = ("auto", "anthropic", "claude-code", "codex", "rules")
+if TYPE_CHECKING:  # `describe` (for `loreline status`) builds nothing, so it loads no distiller
+    from .beliefs import Judge
+    from .distill import Distiller
+
 NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                  "`loreline auth set` enables Claude.")
 AUTH_STATUS_SECONDS = 15.0
 LOGIN_TTL_SECONDS = 300.0
+LOGIN_KEEP_SECONDS = 1800.0
+#: environment variables that log Claude Code in (or point it elsewhere): whether each is set
+#: is part of what decides a kept answer (their values are never kept)
+LOGIN_ENV = ("CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
+             "CLAUDE_CODE_USE_VERTEX")
+KeyFinder = Callable[[str | None], "tuple[str, str] | None"]
 _LOGINS: dict[str, tuple[float, str | None]] = {}
 
 
@@ -73,8 +81,12 @@ class Plan:
     login: str | None = None
 
 
-def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None) -> Plan:
+def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None,
+         find: KeyFinder | None = None) -> Plan:
+    """What `choose()` would build; `find` looks up the API key (default `keys.find_key`;
+    `describe` only names its source)."""
     cfg = cfg or config_mod.load()
+    find = find or keys.find_key
     wanted = backend or cfg.get_str("distill.backend")
     origin = "--backend" if backend else "config distill.backend"
     if wanted not in BACKENDS:
@@ -82,16 +94,16 @@ def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod
     if wanted == "rules":
         return Plan("rules", f"rules: chosen by {origin}")
     if wanted == "anthropic":
-        return _plan_anthropic(api_key, origin)
+        return _plan_anthropic(api_key, origin, find)
     if wanted == "claude-code":
         return _plan_claude_code(cfg, origin)
     if wanted == "codex":
         return _plan_codex(cfg, origin)
-    return auto_plan(api_key, cfg)
+    return auto_plan(api_key, cfg, find)
 
 
-def _plan_anthropic(api_key: str | None, origin: str) -> Plan:
-    found = keys.find_key(api_key)
+def _plan_anthropic(api_key: str | None, origin: str, find: KeyFinder) -> Plan:
+    found = find(api_key)
     if found is None:
         raise AuthError("the anthropic backend needs an API key: run `loreline auth set`, "
                         "set ANTHROPIC_API_KEY, or pass --api-key")
@@ -109,15 +121,17 @@ def _plan_codex(cfg: config_mod.Config, origin: str) -> Plan:
     cli = codex_cli(cfg)
     if cli is None:
         raise ConfigError("the codex backend needs the `codex` CLI on PATH (or config distill.codex_path)")
+    from .distill import codex as codex_mod
+
     login = codex_mod.login(str(cli))
     if login is None:
         raise AuthError("Codex is not logged in: run `codex login`, or pick another backend with --backend")
     return Plan("codex", f"codex: chosen by {origin}, {cli}", codex=cli, login=login)
 
 
-def auto_plan(api_key: str | None, cfg: config_mod.Config) -> Plan:
+def auto_plan(api_key: str | None, cfg: config_mod.Config, find: KeyFinder | None = None) -> Plan:
     """`--backend auto`: an API key, else a logged-in Claude Code, else a logged-in Codex, else rules."""
-    found = keys.find_key(api_key)
+    found = (find or keys.find_key)(api_key)
     if found is not None:
         return Plan("anthropic", f"auto: an Anthropic API key is configured ({found[1]})", key=found)
     cli = claude_cli(cfg)
@@ -127,7 +141,12 @@ def auto_plan(api_key: str | None, cfg: config_mod.Config) -> Plan:
                     login=login)
     why = "no `claude` on PATH" if cli is None else "Claude Code is not logged in"
     codex = codex_cli(cfg)
-    codex_login = codex_mod.login(str(codex)) if codex is not None else None
+    if codex is not None:
+        from .distill import codex as codex_mod
+
+        codex_login = codex_mod.login(str(codex))
+    else:
+        codex_login = None
     if codex is not None and codex_login is not None:
         return Plan("codex", f"auto: no API key and {why}; Codex is logged in ({codex_login}) at {codex}", codex=codex,
                     login=codex_login)
@@ -145,6 +164,8 @@ def choose(backend: str | None = None, api_key: str | None = None, cfg: config_m
         return _claude_code(chosen, cfg, chosen.claude)
     if chosen.backend == "codex" and chosen.codex is not None:
         return _codex(chosen, cfg, chosen.codex)
+    from .distill.rules import RulesDistiller
+
     return Choice(RulesDistiller(), chosen.reason, chosen.notice)
 
 
@@ -179,7 +200,7 @@ def describe(cfg: config_mod.Config | None = None) -> str:
     """What `choose()` would pick right now and why, in a line (for `loreline status`)."""
     cfg = cfg or config_mod.load()
     try:
-        chosen = plan(cfg=cfg)
+        chosen = plan(cfg=cfg, find=_source_only)
     except AuthError as err:
         if cfg.get_str("distill.backend") == "anthropic":
             return "anthropic (NO API KEY: imports fail)"
@@ -191,7 +212,9 @@ def describe(cfg: config_mod.Config | None = None) -> str:
     if chosen.backend == "claude-code":
         return f"claude-code ({cfg.get_str('distill.claude_code_model')}) — {chosen.reason}"
     if chosen.backend == "codex":
-        return f"codex ({cfg.get_str('distill.codex_model') or codex_mod.CODEX_DEFAULT}) — {chosen.reason}"
+        from .distill.codex import CODEX_DEFAULT
+
+        return f"codex ({cfg.get_str('distill.codex_model') or CODEX_DEFAULT}) — {chosen.reason}"
     return f"rules (offline) — {chosen.reason}"
 
 
@@ -201,7 +224,7 @@ def consent(cfg: config_mod.Config | None = None) -> str:
     cfg = cfg or config_mod.load()
     cap = cfg.get_int("limits.daily_unattended_calls")
     try:
-        chosen = plan(cfg=cfg)
+        chosen = plan(cfg=cfg, find=_source_only)
     except (AuthError, ConfigError) as err:
         return f"Captured sessions cannot be distilled right now: {err}."
     bounded = (f"at most {cap} model calls a day in the background (limits.daily_unattended_calls); "
@@ -218,6 +241,13 @@ def consent(cfg: config_mod.Config | None = None) -> str:
                 f"({chosen.login or 'as configured'}), {bounded}.")
     return ("Captured sessions are distilled offline by the rules (no model, nothing leaves this machine); what "
             "they only guess waits in `loreline review`. Pin a backend with `loreline config set distill.backend NAME`.")
+
+
+def _source_only(explicit: str | None) -> tuple[str, str] | None:
+    """Where the key comes from, without the key (`describe` and `consent` name the source and
+    nothing else; the keyring's answer is a kept one, see `keys.key_source`)."""
+    source = keys.key_source(explicit)
+    return ("", source) if source is not None else None
 
 
 # -- Claude Code and Codex: where they are, whether they are logged in --------------------
@@ -239,19 +269,33 @@ def claude_login(cli: str) -> str | None:
     """How Claude Code is logged in ("claude.ai", "oauth_token", "api_key", …), or None.
 
     A credentials file in Claude Code's config dir answers at once; otherwise (the macOS
-    keychain, a token in the environment) `claude auth status --json` does, offline; its answer
-    is kept for LOGIN_TTL_SECONDS, so a long-lived process notices a later login."""
+    keychain, a token in the environment) `claude auth status --json` does, offline. Its answer
+    is kept in the state folder for LOGIN_KEEP_SECONDS unless the CLI, the credentials file or
+    the login variables change, and in this process for LOGIN_TTL_SECONDS, so a long-lived
+    process notices a later login."""
     config_dir = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
     credentials = Path(config_dir).expanduser() if config_dir else Path.home() / ".claude"
     if (credentials / ".credentials.json").is_file():
         return "claude.ai"
     asked = _LOGINS.get(cli)
     if asked is None or time.monotonic() - asked[0] > LOGIN_TTL_SECONDS:
-        asked = _LOGINS[cli] = (time.monotonic(), _auth_status(cli))
+        asked = _LOGINS[cli] = (time.monotonic(), _kept_auth_status(cli, credentials))
     return asked[1]
 
 
+def _kept_auth_status(cli: str, credentials: Path) -> str | None:
+    from . import remembered
+
+    basis = {"cli": remembered.file_basis(os.path.realpath(cli)),
+             "credentials": remembered.file_basis(credentials / ".credentials.json"),
+             "set": [name for name in LOGIN_ENV if os.environ.get(name, "").strip()]}
+    found = remembered.answer("claude-login", basis, LOGIN_KEEP_SECONDS, lambda: _auth_status(cli))
+    return found if isinstance(found, str) else None
+
+
 def _auth_status(cli: str) -> str | None:
+    import subprocess
+
     try:
         done = subprocess.run([cli, "auth", "status", "--json"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               timeout=AUTH_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))

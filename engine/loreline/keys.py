@@ -16,7 +16,10 @@ Invariants:
 - a keyring that cannot be read while *looking* for a key counts as "no key there", so a
   machine without a keyring still runs with the env var or the offline backend.
 
-`keyring` is imported lazily: the CLI's cheap commands never load it.
+`keyring` is imported lazily: the CLI's cheap commands never load it. `loreline status`, which
+only names where the key comes from, asks `key_source`: the keyring's answer (whether it holds
+a key, never the key) is kept in the state folder for KEYRING_KEEP_SECONDS (`loreline.remembered`),
+and `save_key` / `clear_key` drop it.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ class Secret:
 
 API_KEY = Secret(USERNAME, "the Anthropic API key", f"set {ENV} or pass {FROM_FLAG} instead")
 
+KEYRING_KEEP_SECONDS = 600.0
+REMEMBERED = "keyring-holds-key"
+
 #: backends that are not an OS keyring, by module prefix
 _REFUSED_MODULES = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")
 
@@ -72,6 +78,35 @@ def find_key(explicit: str | None = None) -> tuple[str, str] | None:
     return (stored, FROM_KEYRING) if stored else None
 
 
+def key_source(explicit: str | None = None) -> str | None:
+    """Where the key `find_key` would use comes from (FROM_FLAG, FROM_ENV or FROM_KEYRING), or
+    None; the keyring's part is a kept answer (see the module's docstring)."""
+    if explicit is not None and explicit.strip():
+        return FROM_FLAG
+    if os.environ.get(ENV, "").strip():
+        return FROM_ENV
+    from . import remembered
+
+    basis = {"backend": os.environ.get("PYTHON_KEYRING_BACKEND", ""),
+             "bus": os.environ.get("DBUS_SESSION_BUS_ADDRESS", ""),
+             "config": remembered.file_basis(_keyring_config())}
+    held = remembered.answer(REMEMBERED, basis, KEYRING_KEEP_SECONDS, _holds_key)
+    return FROM_KEYRING if held is True else None
+
+
+def _holds_key() -> bool:
+    try:
+        return stored_key() is not None
+    except KeyringUnavailableError:
+        return False
+
+
+def _keyring_config() -> str:
+    """The keyring package's own settings file (it can choose another backend)."""
+    base = os.environ.get("XDG_CONFIG_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "python_keyring", "keyringrc.cfg")
+
+
 def stored_key() -> str | None:
     """The key kept in the OS keyring, or None; KeyringUnavailableError without one."""
     backend = usable_backend(API_KEY)
@@ -81,16 +116,28 @@ def stored_key() -> str | None:
 
 def save_key(key: str) -> str:
     """Store `key` in the OS keyring and read it back; returns the backend's name."""
-    return save_secret(API_KEY, key)
+    try:
+        return save_secret(API_KEY, key)
+    finally:
+        _forget_answer()
 
 
 def clear_key() -> bool:
     """Remove the stored key; False when there was none."""
-    backend = usable_backend(API_KEY)
-    if _guarded(backend, API_KEY, lambda: backend.get_password(SERVICE, USERNAME)) is None:
-        return False
-    _guarded(backend, API_KEY, lambda: backend.delete_password(SERVICE, USERNAME))
-    return True
+    try:
+        backend = usable_backend(API_KEY)
+        if _guarded(backend, API_KEY, lambda: backend.get_password(SERVICE, USERNAME)) is None:
+            return False
+        _guarded(backend, API_KEY, lambda: backend.delete_password(SERVICE, USERNAME))
+        return True
+    finally:
+        _forget_answer()
+
+
+def _forget_answer() -> None:
+    from . import remembered
+
+    remembered.forget(REMEMBERED)
 
 
 def usable_backend(secret: Secret = API_KEY) -> Any:

@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .names import KINDS, STATUSES
+
 Speaker = Literal["user", "assistant"]
 #: where a user turn's words came from: a typed prompt, the reason given when rejecting a tool
 #: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
 ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
 ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
 
-KINDS: tuple[str, ...] = ("preference", "decision", "fact", "procedure", "episode")
-STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten", "held")  # held: waits for review
 
 
 @dataclass(frozen=True, slots=True)

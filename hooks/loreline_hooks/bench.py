@@ -9,7 +9,7 @@ Loreline's bundled sample sessions, and `UserPromptSubmit` on that store for a p
 memory answers (its lookup included) and for an unrelated prompt (nothing added), by words and
 by meaning (the warm recall process answering; it is started and waited for first). The store is filled by the `loreline` CLI in a
 subprocess, so this module itself stays standard-library only. The budget is a median of
-40 ms (DESIGN §7); this reports, it does not judge.
+40 ms (docs/benchmarks.md#budgets); this reports, it does not judge.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import attrs
 import cattrs
 from pygls.exceptions import JsonRpcInvalidParams
 
-from loreline.api.imports import ASSISTANTS
+from loreline.api.assistants import ALL as ASSISTANTS
 from loreline.models import KINDS, STATUSES
 from loreline_lsp import limits
 

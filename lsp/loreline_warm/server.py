@@ -10,6 +10,11 @@ text, similarity], …]}` (the engine's `Loreline.prompt_notes`, `prompt_notes.f
 `"meaning": false` says the store's embedder compares spelling only, and the hook then chooses by
 words; a bad request gets `{"ok": false, "error": …}` and the process carries on.
 
+`loreline recall` asks it too (`loreline.api.warm`), so the command does not load the model itself:
+`{"v": 1, "loreline": VERSION, "op": "recall", "project": KEY, "query": TEXT, "limit": N,
+"include_inactive": BOOL}` in, `{"ok": true, "hits": [[id, score, fts_rank, vec_rank], …]}` out
+(the engine's `Loreline.recall`; the command reads the memories themselves from the store).
+
 One process per state dir: the first takes `recall.lock` and the others leave at once. It
 leaves by itself after `capture.warm_minutes` without a question (`LORELINE_WARM_IDLE_SECONDS`
 overrides that, for tests; a connection that asks nothing does not count), at once when its
@@ -46,6 +51,7 @@ MAX_REQUEST = 64 * 1024
 MAX_LIMIT = 10
 MAX_WORDS = 50
 MAX_SHOWN = 500
+MAX_RECALL = 1000
 READ_SECONDS = 2.0
 TICK_SECONDS = 1.0
 LOCK_NAME = "recall.lock"
@@ -230,6 +236,8 @@ def answer(api: Loreline, raw: bytes) -> dict[str, Any]:
         return {"ok": False, "error": "not a JSON object"}
     if request.get("loreline", __version__) != __version__:
         raise Upgraded(str(request.get("loreline")))
+    if request.get("op") == "recall":
+        return _recall(api, request)
     project, prompt, limit = request.get("project"), request.get("prompt"), request.get("limit", 3)
     if not isinstance(project, str) or not project or not isinstance(prompt, str):
         return {"ok": False, "error": "project and prompt must be strings"}
@@ -248,6 +256,24 @@ def answer(api: Loreline, raw: bytes) -> dict[str, Any]:
         return {"ok": True, "meaning": False, "notes": []}
     return {"ok": True, "meaning": True,
             "notes": [[memory.id, memory.kind, memory.text, round(similarity, 4)] for memory, similarity in notes]}
+
+
+def _recall(api: Loreline, request: dict[str, Any]) -> dict[str, Any]:
+    """`loreline recall`'s question: the hits of `Loreline.recall`, by memory id."""
+    project, query, limit = request.get("project"), request.get("query"), request.get("limit", 10)
+    inactive = request.get("include_inactive", False)
+    if not isinstance(project, str) or not project or not isinstance(query, str):
+        return {"ok": False, "error": "project and query must be strings"}
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_RECALL:
+        return {"ok": False, "error": f"limit must be a whole number from 1 to {MAX_RECALL}"}
+    if not isinstance(inactive, bool):
+        return {"ok": False, "error": "include_inactive must be true or false"}
+    try:
+        hits = api.recall(project, query, limit=limit, include_inactive=inactive)
+    except Exception as err:  # a busy or damaged store: say so, keep serving
+        log_error("warm", err)
+        return {"ok": False, "error": "recall failed; see the hook error log"}
+    return {"ok": True, "hits": [[hit.memory.id, hit.score, hit.fts_rank, hit.vec_rank] for hit in hits]}
 
 
 def _ids(value: Any, most: int) -> bool:

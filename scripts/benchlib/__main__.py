@@ -14,14 +14,14 @@ from typing import Any
 
 import orjson
 
-from . import docs, suite
+from . import docs, startup_bench, suite
 from .registry import Context, Row
 
 RESULTS = docs.ROOT / ".bench" / "results.json"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="scripts/bench", description="Loreline's benchmarks against DESIGN §7 budgets.")
+    p = argparse.ArgumentParser(prog="scripts/bench", description="Loreline's benchmarks against the budgets of docs/benchmarks.md#budgets.")
     p.add_argument("--size-mb", type=float, default=200.0,
                    help="size of the generated tree for throughput, redaction and peak RSS (200)")
     p.add_argument("--rss-size-mb", type=float, help="a different tree size for the peak-RSS import only")
@@ -67,9 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = docs.machine()
     print(render(rows, info, elapsed))
     write_json(args.json, rows, info, elapsed, ctx)
-    # a partial run must not replace the committed full table (another file is the caller's choice)
+    # a partial run must not replace the committed full table (another file is the caller's choice);
+    # the start-up figures have a section of their own, written whenever they were measured
     if not args.no_docs and (not args.only or args.docs != docs.DOC):
         docs.write_section("bench", markdown(rows, info, elapsed, ctx), args.docs)
+    started_up = [r for r in rows if r.name.startswith("start-up: ")]
+    if not args.no_docs and started_up:
+        docs.write_section("startup", startup_bench.markdown(started_up, docs.machine_line(info)), args.docs)
     return 1 if args.strict and any(r.passed is False for r in rows) else 0
 
 
@@ -111,7 +115,7 @@ def run(ctx: Context, names: list[str]) -> list[Row]:
 
 
 def render(rows: list[Row], info: dict[str, Any], elapsed: float) -> str:
-    headers = ["benchmark", "figure", "budget (DESIGN §7)", "result", "runs"]
+    headers = ["benchmark", "figure", "budget (docs/benchmarks.md#budgets)", "result", "runs"]
     table = [[r.name, r.figure, r.budget, r.verdict(), str(r.runs)] for r in rows]
     table.extend([what, "not measured yet", budget, "—", "0"] for what, budget in suite.PENDING)
     widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(headers)]

@@ -1,8 +1,8 @@
 """What a benchmark is: a function from a `Context` to result `Row`s.
 
 A benchmark never asserts: it measures, takes the median of `ctx.runs` runs (or
-`ctx.heavy_runs` for the heavy ones, and says so in `Row.runs`), and states the DESIGN §7
-budget next to the figure with `passed` (None when there is no budget).
+`ctx.heavy_runs` for the heavy ones, and says so in `Row.runs`), and states its budget
+(docs/benchmarks.md#budgets) next to the figure with `passed` (None when there is no budget).
 Trees are generated on first use and shared between benchmarks through `Context.tree()`.
 """
 
@@ -26,7 +26,7 @@ class Row:
     figure: str  # the human-readable figure, e.g. "0.62× orjson.loads (290 vs 470 MB/s)"
     value: float  # the headline number, in `unit`
     unit: str
-    budget: str  # the DESIGN §7 budget, or "—"
+    budget: str  # the budget (docs/benchmarks.md#budgets), or "—"
     passed: bool | None
     runs: int
     detail: dict[str, Any] = field(default_factory=dict)

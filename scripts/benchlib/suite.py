@@ -1,18 +1,19 @@
 """The registry: every benchmark `scripts/bench` runs, in order.
 
 Adding a benchmark is adding one function `(Context) -> list[Row]` here (and, when it
-covers a DESIGN §7 budget listed in PENDING, removing that entry). Names are what
+covers a budget (docs/benchmarks.md#budgets) listed in PENDING, removing that entry). Names are what
 `scripts/bench --only NAME` selects.
 """
 
 from __future__ import annotations
 
 from . import (capture_bench, dryrun_bench, embed_bench, lsp_bench, mcp_bench, recall_bench, reimport, rss, size_bench,
-               stale_bench, team_bench, throughput, viewer_bench)
+               stale_bench, startup_bench, team_bench, throughput, viewer_bench)
 from .registry import Benchmark
 
 BENCHMARKS: dict[str, Benchmark] = {
     "hook": capture_bench.hook_wall,  # first: process start-up timings want a quiet machine
+    "startup": startup_bench.startup,
     "throughput": throughput.pipeline_vs_orjson,
     "redaction": throughput.redaction,
     "dry-run": dryrun_bench.dry_run_vs_orjson,
@@ -28,5 +29,5 @@ BENCHMARKS: dict[str, Benchmark] = {
     "viewer": viewer_bench.viewer_timings,
 }
 
-#: DESIGN §7 budgets that no benchmark measures yet: (what, budget)
+#: budgets (docs/benchmarks.md#budgets) that no benchmark measures yet: (what, budget)
 PENDING: tuple[tuple[str, str], ...] = ()

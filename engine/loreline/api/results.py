@@ -5,12 +5,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..beliefs.conflicts import Conflict
-from ..backends import Choice
-from ..native.sync import SyncReport
-from ..models import Candidate, Chunk, ImportReport, Memory
-from ..status import Facts as StatusFacts
+if TYPE_CHECKING:  # annotations only: a listing must not load the belief layer, the backends or native sync
+    from ..backends import Choice
+    from ..models import Candidate, Chunk, ImportReport, Memory
+    from ..native.sync import SyncReport
+    from ..status import Facts as StatusFacts
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Conflict":  # re-exported, loaded on first use
+        from ..beliefs.conflicts import Conflict
+
+        return Conflict
+    if name == "StatusFacts":  # the status facts' type, loaded on first use
+        from ..status import Facts
+
+        return Facts
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
            "Status", "StatusFacts"]

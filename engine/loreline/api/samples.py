@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
+from ..home import write_private
 from ..samples import sample_files
 from ..samples.builder import project_slug
 
-__all__ = ["project_slug", "sample_files"]
+__all__ = ["project_slug", "sample_files", "write_private"]

@@ -20,14 +20,16 @@ from __future__ import annotations
 import functools
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import usage
-from ..inbox import Inbox
-from ..native.sync import SyncReport
 from ..privacy.display import printable
 from ..models import ImportReport, Memory, Provenance, RecallHit
-from .results import Conflict, Forgotten, ImportOutcome, Page, ProjectCounts, Status
+from .results import Forgotten, ImportOutcome, Page, ProjectCounts, Status
+
+if TYPE_CHECKING:  # annotations only (`usage` is imported where a report is turned into JSON)
+    from ..beliefs.conflicts import Conflict
+    from ..inbox import Inbox
+    from ..native.sync import SyncReport
 
 BRIEF_EXCERPT = 160
 #: fields whose value maps data (not field names) to values: their keys are never renamed
@@ -186,6 +188,8 @@ def _sessions(r: ImportReport, camel: bool) -> Json:
 
 
 def _spend(r: ImportReport, camel: bool) -> Json:
+    from .. import usage
+
     spent = r.usage
     return SPEND.make(camel, model=r.model, calls=spent.calls, input_tokens=spent.input_tokens,
                       cache_read_tokens=spent.cache_read_tokens, cache_creation_tokens=spent.cache_creation_tokens,

@@ -10,23 +10,26 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import inbox as review_inbox
-from .. import staleness
-from .. import status as facts
-from ..beliefs import conflicts, curate, review
 from ..models import Memory, RecallHit
+from ..names import KEEP
 from ..project import project_key
-from ..prompt_notes import for_prompt
-from ..recall import USER_SCOPE, recall, session_notes
 from ..store import Store, anchors, search
 from ..store import conflicts as conflict_rows
 from ..store import memories as rows
-from .results import Conflict, Forgotten, Page, ProjectCounts, Status, StatusFacts
+from .results import Forgotten, Page, ProjectCounts, Status
+
+if TYPE_CHECKING:
+    from .. import inbox as review_inbox
+    from .. import staleness
+    from ..beliefs.conflicts import Conflict
+    from .results import StatusFacts
+
+# The belief layer, recall, the status facts and staleness are imported by the methods that use
+# them: listing or showing memories must not load them (`tests/test_lazy_imports.py`).
 
 MAX_HOVER_WORD = 64
-KEEP = {"new": "keep_new", "existing": "keep_existing", "both": "keep_both"}
 
 
 def project_of(directory: str | None) -> str:
@@ -72,6 +75,8 @@ class Loreline:
         return rows.get(self.store, memory_id)
 
     def recall(self, project: str, query: str, *, limit: int = 10, include_inactive: bool = False) -> list[RecallHit]:
+        from ..recall import recall
+
         return recall(self.store, query, project, limit=limit, include_inactive=include_inactive)
 
     def prompt_notes(self, project: str, prompt: str, *, limit: int = 3, words: Sequence[int] = (),
@@ -79,6 +84,8 @@ class Loreline:
         """The few memories a prompt bears on, with their similarity (None: the store's embedder
         does not compare meaning); `words`: the memories the prompt's words chose; `shown`: those
         the session already received. See `prompt_notes.for_prompt`."""
+        from ..prompt_notes import for_prompt
+
         return for_prompt(self.store, prompt, project, limit=limit, words=words, shown=shown)
 
     def session_notes(self, project: str, files: Sequence[str] = (),
@@ -86,6 +93,8 @@ class Loreline:
         """What a session of the project is offered at its start, in injection order, and how
         many the session already loads from a native file (`recall.session_notes`; the hook
         reads the same with the standard library)."""
+        from ..recall import session_notes
+
         return session_notes(self.store, project, files=files, limit=limit)
 
     def file_memories(self, project: str, file_path: str) -> list[Memory]:
@@ -97,6 +106,8 @@ class Loreline:
         """Memories whose text matches the word under the cursor (lexically)."""
         if len(word) < 3 or len(word) > MAX_HOVER_WORD:
             return []
+        from ..recall import USER_SCOPE
+
         found = rows.load(self.store, search.fts(self.store, word, (project, USER_SCOPE), limit * 3, ("active",)))
         needle = word.lower()
         exact = [m for m in found if needle in m.text.lower()]
@@ -110,17 +121,25 @@ class Loreline:
     def check_files(self, project: str, paths: list[str] | None = None) -> staleness.CheckReport:
         """Compare the files the project's memories rest on (all, or those named) with what
         they were when each memory was made; flag or clear the memories (`staleness`)."""
+        from .. import staleness
+
         return staleness.check(self.store, project, paths)
 
     def inbox(self, project: str | None) -> review_inbox.Inbox:
         """What waits for a person: held memories and pending conflicts (`loreline.inbox`)."""
+        from .. import inbox as review_inbox
+
         return review_inbox.inbox(self.store, project)
 
     def history(self, memory_id: int) -> list[Memory]:
         """Every version of the memory's chain, oldest first."""
+        from ..beliefs import curate
+
         return curate.chain(self.store, memory_id)
 
     def conflicts(self, project: str | None, status: str | None = "pending") -> list[Conflict]:
+        from ..beliefs import conflicts
+
         return conflicts.listing(self.store, project, status)
 
     def projects(self) -> list[str]:
@@ -137,45 +156,62 @@ class Loreline:
         return Status(known if known is not None else self.status_facts(), project, self.project_counts(project))
 
     def status_facts(self) -> StatusFacts:
+        from .. import status as facts
+
         return facts.collect(self.store)
 
     def status_inputs(self) -> list[Path]:
         """Every file the status facts are read from: unchanged files, unchanged facts (but for
         the day's model use and a key stored in the keyring)."""
+        from .. import status as facts
+
         return facts.inputs(self.store)
 
     # -- a person's changes ------------------------------------------------------------------
 
     def forget(self, memory_id: int) -> Forgotten:
+        from ..beliefs import curate
+
         project = rows.get(self.store, memory_id).project
         return Forgotten(tuple(curate.forget(self.store, memory_id)), project)
 
     def edit(self, memory_id: int, text: str) -> Memory:
+        from ..beliefs import curate
+
         return curate.edit(self.store, memory_id, text)
 
     def confirm(self, memory_id: int, by: str) -> Memory:
         """A person vouches for a memory as the code stands now: no longer stale; `by` (who,
         through which front end) is recorded with the time and in the audit."""
+        from .. import staleness
+
         with self.store.write():
             staleness.confirm(self.store, memory_id, by)
         return rows.get(self.store, memory_id)
 
     def pin(self, memory_id: int, pinned: bool = True) -> Memory:
+        from ..beliefs import curate
+
         return curate.pin(self.store, memory_id, pinned)
 
     def resolve(self, conflict_id: int, keep: str | None = None, merge: str | None = None) -> Conflict:
         """Settle a conflict: keep `new`, `existing` or `both`, or merge into the given text."""
+        from ..beliefs import conflicts
+
         verdict = "merge" if merge is not None else KEEP.get(keep or "", keep or "")
         return conflicts.resolve(self.store, conflict_id, verdict, merge_text=merge)
 
     def held(self, project: str | None, limit: int = 200) -> Page:
         """Memories held for a person's review (of one project, or of all), with their reasons."""
+        from ..beliefs import review
+
         found, total = review.held(self.store, project, limit)
         return Page(project, total, 0, tuple(found))
 
     def remember(self, project: str, text: str, kind: str, *, reason: str, actor: str) -> Memory:
         """A memory an assistant was asked to keep: held as unconfirmed until a person approves it
         (or, when it repeats an active memory, a new source of that one)."""
+        from ..beliefs import review
         from ..embed import default_embedder
 
         _, memory_id = review.remember(self.store, project, text, kind, reason, actor, default_embedder(self.store))
@@ -183,13 +219,19 @@ class Loreline:
 
     def approve(self, memory_id: int, text: str | None = None) -> Memory:
         """A held memory becomes active (in the given wording, when there is one)."""
+        from ..beliefs import review
+
         return review.approve(self.store, memory_id, text=text)
 
     def reject(self, memory_id: int) -> Forgotten:
+        from ..beliefs import review
+
         project = rows.get(self.store, memory_id).project
         return Forgotten(tuple(review.reject(self.store, memory_id)), project)
 
     def revert(self, conflict_id: int) -> Conflict:
+        from ..beliefs import conflicts
+
         return conflicts.revert(self.store, conflict_id)
 
     def reembed(self, progress: Callable[[int], None] | None = None) -> tuple[int, str, str | None]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from ..chunk import chunk, render
 from ..pipeline import clean_turns
+from ..privacy.display import printable
 from ..privacy.identifiers import stored
 from ..privacy.redact import redact_counts
 from ..privacy.sanitize import sanitize_counts
 from ..transcripts import READERS, parse
 
-__all__ = ["READERS", "chunk", "clean_turns", "parse", "redact_counts", "render", "sanitize_counts", "stored"]
+__all__ = ["READERS", "chunk", "clean_turns", "parse", "printable", "redact_counts", "render", "sanitize_counts",
+           "stored"]

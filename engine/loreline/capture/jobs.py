@@ -35,11 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from .. import capture, home
-from ..privacy.redact import redact
-from ..privacy.sanitize import sanitize
 from ..store import Store
 from ..store import jobs as table
 
@@ -132,6 +128,8 @@ def _batches(names: list[str]) -> Iterator[list[str]]:
 
 def read_record(path: Path) -> dict[str, Any] | str:
     """A spool record, or the reason it cannot be used."""
+    import orjson  # in the functions that use it: `loreline status` reads the queue's counts only
+
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_SPOOL_FILE_BYTES + 1)
@@ -205,6 +203,9 @@ def merge_payload(payload: dict[str, Any], name: str, record: dict[str, Any]) ->
         out["cwd"] = record["cwd"][: capture.MAX_FIELD_CHARS]
     message = record.get("last_assistant_message")
     if isinstance(message, str) and message.strip():
+        from ..privacy.redact import redact  # here: `loreline status` reads the queue without them
+        from ..privacy.sanitize import sanitize
+
         out["marker"] = redact(sanitize(message[: capture.MAX_MESSAGE_BYTES]))
         out["marker_spool"] = name
         out["waits"] = 0
@@ -212,6 +213,8 @@ def merge_payload(payload: dict[str, Any], name: str, record: dict[str, Any]) ->
 
 
 def _load(text: str | None) -> dict[str, Any]:
+    import orjson
+
     try:
         value = orjson.loads(text or "{}")
     except orjson.JSONDecodeError:
@@ -220,6 +223,8 @@ def _load(text: str | None) -> dict[str, Any]:
 
 
 def _dump(payload: dict[str, Any]) -> str:
+    import orjson
+
     return orjson.dumps(payload).decode()
 
 

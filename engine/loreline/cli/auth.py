@@ -7,7 +7,6 @@ only ever printed masked.
 from __future__ import annotations
 
 import argparse
-import getpass
 import os
 import sys
 
@@ -29,6 +28,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def read_key() -> str:
     """The key typed at a hidden prompt, or the first line of piped input."""
+    import getpass
+
     if sys.stdin.isatty():
         raw = getpass.getpass("Anthropic API key (input hidden): ")
     else:

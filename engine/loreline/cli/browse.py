@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..api import serialize
-from ..models import KINDS, STATUSES
-from . import render
+from ..names import KINDS, STATUSES
 from .common import chosen_project, emit_json, open_api
 
 
@@ -26,7 +24,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_show)
 
-    p = sub.add_parser("recall", help="memories of a project that answer a query, with provenance")
+    p = sub.add_parser("recall", help="memories of a project that answer a query, with provenance (asks the "
+                                      "warm recall process when one runs, which holds the model already)")
     p.add_argument("query")
     p.add_argument("--project", metavar="DIR", help="the project of this directory (default: current)")
     p.add_argument("--limit", type=int, default=5)
@@ -36,6 +35,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run_memories(args: argparse.Namespace) -> int:
+    from ..api import serialize
+    from . import render
+
     project = None if args.all else chosen_project(args.project)
     with open_api() as lore:
         page = lore.memories(project, kind=args.kind, status=None if args.status == "any" else args.status,
@@ -48,6 +50,9 @@ def run_memories(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from ..api import serialize
+    from . import render
+
     with open_api() as lore:
         memory = lore.memory(args.id)
     if args.json:
@@ -58,9 +63,14 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_recall(args: argparse.Namespace) -> int:
+    from ..api import serialize, warm
+    from . import render
+
     project = chosen_project(args.project)
     with open_api() as lore:
-        hits = lore.recall(project, args.query, limit=args.limit, include_inactive=args.include_inactive)
+        hits = warm.recall(lore, project, args.query, limit=args.limit, include_inactive=args.include_inactive)
+        if hits is None:
+            hits = lore.recall(project, args.query, limit=args.limit, include_inactive=args.include_inactive)
     if args.json:
         emit_json([serialize.recall_hit(h, full=True) for h in hits])
     else:

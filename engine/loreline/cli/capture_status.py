@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..api.imports import ASSISTANTS
+from ..api.assistants import ALL as ASSISTANTS
 
 
 def lines(info: dict[str, Any]) -> list[str]:

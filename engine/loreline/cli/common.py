@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
-import orjson
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from typing import Any
 
-from ..api import Loreline, project_of
+    from ..api.session import Loreline
+
+# Every command module is imported to build the parser, so each imports what its command
+# runs inside that command: `loreline --help` loads none of it (`tests/test_lazy_imports.py`).
 
 
 def open_api() -> Loreline:
+    from ..api.session import Loreline
+
     return Loreline()
 
 
 def emit_json(value: Any) -> None:
+    import orjson
+
     sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
 def chosen_project(directory: str | None) -> str:
+    from ..api.session import project_of
+
     return project_of(directory)
 
 

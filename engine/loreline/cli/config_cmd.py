@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import home
-from ..api import settings as config
 from .common import emit_json
 
 
@@ -36,19 +34,25 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run_get(args: argparse.Namespace) -> int:
+    from ..api import settings as config
+
     value = config.load().get(args.key)
     print(str(value).lower() if isinstance(value, bool) else value)
     return 0
 
 
 def run_set(args: argparse.Namespace) -> int:
+    from ..api import settings as config
+
     value = config.set_value(args.key, args.value)
     print(f"{args.key} = {config.describe(value)}  (in {config.load().path})")
     return 0
 
 
 def run_unset(args: argparse.Namespace) -> int:
-    path = home.config_path()
+    from ..api import settings as config
+
+    path = config.config_path()
     if config.unset(args.key, path):
         default = f"; it takes its default, {config.describe(config.SCHEMA[args.key].default)}" \
             if args.key in config.SCHEMA else ""
@@ -61,10 +65,12 @@ def run_unset(args: argparse.Namespace) -> int:
 def check_at_start(args: argparse.Namespace) -> None:
     """Read the settings file before any command runs: ConfigError when it does not parse;
     each unknown key or table named once on stderr (not by `status`, which lists them)."""
+    from ..api import settings as config
+
     if args.command == "status":
         config.unknown()  # still stops on a file that does not parse
         return
-    path = home.config_path()
+    path = config.config_path()
     for found in config.unknown(path):
         if getattr(args, "action", None) == "unset" and found.key == args.key:
             continue
@@ -72,6 +78,8 @@ def check_at_start(args: argparse.Namespace) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from ..api import settings as config
+
     cfg = config.load()
     if args.json:
         emit_json({key: {"value": cfg.get(key), "source": cfg.source(key), "default": setting.default,
@@ -88,5 +96,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_path(args: argparse.Namespace) -> int:
-    print(home.config_path())
+    from ..api.settings import config_path
+
+    print(config_path())
     return 0

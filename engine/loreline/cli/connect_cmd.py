@@ -4,33 +4,42 @@ assistant the registry can connect (`loreline.assistants`)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from ..api.imports import ASSISTANTS
-from ..api.connect import Change
+from ..names import CONNECTABLE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..api.assistants import Assistant
+    from ..api.connect import Change
 
 PAUSE_HINT = ("Capture runs for every project; LORELINE_OFF=1 in a session's environment pauses it, "
               "capture.exclude in the config skips folders, and `loreline status` shows the queue.")
-CONNECTABLE = {a.name: a for a in ASSISTANTS if a.connector is not None}
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    labels = ", ".join(a.label for a in CONNECTABLE.values())
-    described = "; ".join(f"{a.name} ({a.connector.summary})" for a in CONNECTABLE.values() if a.connector)
-    scoped = [a.name for a in CONNECTABLE.values() if a.connector and a.connector.project_scope]
+    labels = ", ".join(CONNECTABLE.values())
     for name, verb, func in (("connect", "install", run_connect), ("disconnect", "remove", run_disconnect)):
-        p = sub.add_parser(name, help=f"{verb} Loreline's capture hooks in {labels}")
-        p.add_argument("tool", choices=tuple(CONNECTABLE), help=described)
+        p = sub.add_parser(name, help=f"{verb} Loreline's capture hooks and MCP server in {labels}")
+        p.add_argument("tool", choices=tuple(CONNECTABLE), help="the assistant (`loreline connect TOOL --help` "
+                                                                  "and docs/capture.md say what each gets)")
         p.add_argument("--project", nargs="?", const=".", metavar="DIR",
-                       help=f"{', '.join(scoped)} only: use DIR/.claude/settings.local.json, the personal file "
+                       help="claude-code only: use DIR/.claude/settings.local.json, the personal file "
                             "teams do not commit (default DIR: this project), instead of the user "
                             "settings; Loreline entries an older version put in DIR/.claude/settings.json "
                             "are removed from it")
         p.set_defaults(func=func)
 
 
+def _assistant(name: str) -> Assistant:
+    from ..api.assistants import get
+
+    return get(name)
+
+
 def run_connect(args: argparse.Namespace) -> int:
-    assistant = CONNECTABLE[args.tool]
+    assistant = _assistant(args.tool)
     assert assistant.connector is not None
     applied = assistant.connector.connect(_project_dir(args, assistant.connector.project_scope))
     change = applied.hooks
@@ -71,7 +80,7 @@ def _moved(tool: str, old: Change) -> str:
 
 
 def run_disconnect(args: argparse.Namespace) -> int:
-    assistant = CONNECTABLE[args.tool]
+    assistant = _assistant(args.tool)
     assert assistant.connector is not None
     applied = assistant.connector.disconnect(_project_dir(args, assistant.connector.project_scope))
     for change in (applied.hooks, *applied.moved):
@@ -100,8 +109,10 @@ def _project_dir(args: argparse.Namespace, scoped: bool) -> Path | None:
     if not scoped:
         from ..errors import ConfigError
 
-        label = CONNECTABLE[args.tool].label
+        label = CONNECTABLE[args.tool]
         raise ConfigError(f"--project applies to claude-code only; Loreline connects {label} once per user")
+    from pathlib import Path
+
     from ..api import project_of
 
     return Path(project_of(str(Path(value).expanduser().resolve())))

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..api import KEEP, serialize
-from ..privacy.display import printable
-from . import render
+from ..names import KEEP
 from .common import chosen_project, emit_json, open_api, plural
 
 
@@ -53,6 +51,8 @@ def run_forget(args: argparse.Namespace) -> int:
 
 
 def run_edit(args: argparse.Namespace) -> int:
+    from ..privacy.display import printable
+
     with open_api() as lore:
         memory = lore.edit(args.id, args.text)
     print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {printable(memory.text)}")
@@ -60,6 +60,8 @@ def run_edit(args: argparse.Namespace) -> int:
 
 
 def run_pin(args: argparse.Namespace) -> int:
+    from ..privacy.display import printable
+
     with open_api() as lore:
         memory = lore.pin(args.id, not args.off)
     print(f"{'Pinned' if memory.pinned else 'Unpinned'} #{memory.id}: {printable(memory.text)}")
@@ -67,6 +69,9 @@ def run_pin(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    from ..api import serialize
+    from . import render
+
     with open_api() as lore:
         versions = lore.history(args.id)
     if args.json:
@@ -77,6 +82,10 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_conflicts(args: argparse.Namespace) -> int:
+    from ..api import serialize
+    from ..privacy.display import printable
+    from . import render
+
     project = None if args.all else chosen_project(args.project)
     with open_api() as lore:
         found = lore.conflicts(project, "resolved" if args.resolved else "pending")

@@ -4,17 +4,11 @@ the memories, a recall and one memory's provenance. Touches nothing of the user'
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import shutil
-import tempfile
-import time
-from pathlib import Path
 
-from .. import home
-from ..api import ImportRequest, Loreline, imports
-from ..api.samples import project_slug, sample_files
-from . import render
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 QUERY = "can I run npm install here?"
 
@@ -28,6 +22,11 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import shutil
+    import tempfile
+
     root = Path(tempfile.mkdtemp(prefix="loreline-demo-"))
     try:
         _demo(root)
@@ -44,11 +43,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _plant(claude: Path) -> list[Path]:
     """Lay the samples out as Claude Code does, aged past the 5-minute settling window."""
+    import json
+    import os
+    import time
+
+    from ..api.samples import project_slug, sample_files, write_private
+
     planted = []
     for age, sample in enumerate(sample_files(), start=1):
         first = json.loads(sample.read_text(encoding="utf-8").splitlines()[1])
         target = claude / "projects" / project_slug(first["cwd"]) / sample.name
-        home.write_private(target, sample.read_bytes())
+        write_private(target, sample.read_bytes())
         stamp = time.time() - age * 3600
         os.utime(target, (stamp, stamp))
         planted.append(target)
@@ -56,6 +61,11 @@ def _plant(claude: Path) -> list[Path]:
 
 
 def _demo(root: Path) -> None:
+    from ..api import imports
+    from ..api.results import ImportRequest
+    from ..api.session import Loreline
+    from . import render
+
     claude = root / "claude"
     _plant(claude)
     db = root / "home" / "loreline.db"

@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Callable
-from pathlib import Path
 
-from ..api import usage
-from ..api import ImportOutcome, ImportRequest, imports, serialize
-from ..models import ImportReport
-from . import render
+from ..names import BACKENDS, DEFAULT_DAYS, DEFAULT_SESSIONS, HOMES, TOOLS
 from .common import emit_json
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..api.imports import Progress
+    from ..api.results import ImportOutcome
+    from ..models import ImportReport
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -20,19 +23,19 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     inner = group.add_subparsers(dest="what", required=True, metavar="WHAT")
     p = inner.add_parser("sessions", help="import assistant sessions (discovered with --tool, or --path FILE…)")
     p.add_argument("--path", nargs="+", metavar="FILE", help="import these transcript files instead of discovering")
-    p.add_argument("--tool", choices=(*imports.TOOLS, "all"), default="claude-code",
-                   help=f"whose sessions to discover: {', '.join(imports.TOOLS)} or all (default: claude-code)")
+    p.add_argument("--tool", choices=(*TOOLS, "all"), default="claude-code",
+                   help=f"whose sessions to discover: {', '.join(TOOLS)} or all (default: claude-code)")
     add_home_options(p)
-    p.add_argument("--days", type=positive(float), default=imports.DEFAULT_DAYS,
+    p.add_argument("--days", type=positive(float), default=DEFAULT_DAYS,
                    help="only sessions modified in the last N days (14)")
-    p.add_argument("--sessions", type=positive(int), default=imports.DEFAULT_SESSIONS,
+    p.add_argument("--sessions", type=positive(int), default=DEFAULT_SESSIONS,
                    help="at most N sessions, newest first (20)")
     p.add_argument("--include-paused", action="store_true",
                    help="with --path: import the files even if their session ran under LORELINE_OFF=1 "
                         "(paused sessions are otherwise left out)")
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--backend", choices=imports.BACKENDS, help="distiller: auto (an API key if configured, "
+    p.add_argument("--backend", choices=BACKENDS, help="distiller: auto (an API key if configured, "
                    "else a logged-in Claude Code, else a logged-in Codex, else offline rules), anthropic, "
                    "claude-code, codex or rules "
                    "(default: config distill.backend, auto)")
@@ -65,17 +68,15 @@ def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
 
 def add_home_options(p: argparse.ArgumentParser, only: tuple[str, ...] | None = None) -> None:
     """One option per assistant for its folder (`--claude-dir`, `--codex-home`, ...)."""
-    for assistant in imports.ASSISTANTS:
-        if only is None or assistant.name in only:
-            moved = f"${assistant.home_env}{'/' + assistant.home_default if assistant.home_env_parent else ''} or " \
-                if assistant.home_env else ""
-            p.add_argument(assistant.home_option, dest=_dest(assistant.home_option),
-                           help=f"{assistant.label} folder (default: {moved}~/{assistant.home_default})")
+    for name, option, label, env, inside, default in HOMES:
+        if only is None or name in only:
+            moved = f"${env}{'/' + default if inside else ''} or " if env else ""
+            p.add_argument(option, dest=_dest(option), help=f"{label} folder (default: {moved}~/{default})")
 
 
 def homes_of(args: argparse.Namespace) -> dict[str, str]:
     """The folders given with the home options, by assistant name."""
-    return {a.name: value for a in imports.ASSISTANTS if (value := getattr(args, _dest(a.home_option), None))}
+    return {name: value for name, option, *_ in HOMES if (value := getattr(args, _dest(option), None))}
 
 
 def _dest(option: str) -> str:
@@ -83,6 +84,10 @@ def _dest(option: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..api import imports, serialize
+    from ..api.results import ImportRequest
+    from . import render
+
     if args.include_paused and not args.path:
         print("loreline: --include-paused needs --path FILE…: a paused session is imported only when named",
               file=sys.stderr)
@@ -109,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if report.failed and not (report.imported or report.unchanged) else 0  # one bad file fails only itself
 
 
-def _progress() -> imports.Progress | None:
+def _progress() -> Progress | None:
+    from pathlib import Path
+
     if not sys.stderr.isatty():
         return None
 
@@ -128,6 +135,8 @@ def _clear_progress() -> None:
 
 
 def _preview(outcome: ImportOutcome) -> str:
+    from pathlib import Path
+
     paid = outcome.paid
     out = ["", "Would distill:" if not paid else "Would send (not distilled: a dry run makes no model call):"]
     for piece, accepted in outcome.preview:
@@ -138,6 +147,8 @@ def _preview(outcome: ImportOutcome) -> str:
 
 
 def _spend_line(report: ImportReport) -> str:
+    from ..api import usage
+
     assert report.model is not None
     if report.dry_run:
         pending = report.chunks - report.chunks_replayed

@@ -3,60 +3,75 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import LorelineError
-from . import (
-    auth,
-    browse,
-    config_cmd,
-    connect_cmd,
-    curate_cmd,
-    demo,
-    imports,
-    lsp_cmd,
-    mcp_cmd,
-    portable_cmd,
-    reembed_cmd,
-    review_cmd,
-    stale_cmd,
-    status,
-    team_cmd,
-    transcript_cmd,
-    view_cmd,
-    worker_cmd,
-)
 
-COMMAND_MODULES = (imports, browse, curate_cmd, status, auth, config_cmd, demo, lsp_cmd, mcp_cmd, worker_cmd,
-                   connect_cmd, transcript_cmd, reembed_cmd, portable_cmd, review_cmd, stale_cmd, team_cmd, view_cmd)
+#: the modules that register the commands, in the order `--help` lists them
+COMMAND_MODULES = ("imports", "browse", "curate_cmd", "status", "auth", "config_cmd", "demo", "lsp_cmd", "mcp_cmd",
+                   "worker_cmd", "connect_cmd", "transcript_cmd", "reembed_cmd", "portable_cmd", "review_cmd",
+                   "stale_cmd", "team_cmd", "redact_cmd", "view_cmd")
+#: which module registers each command: running one imports and builds only its own module's
+#: parsers (`tests/test_cli.py` checks this against the full parser); `--help`, no command or an
+#: unknown one build them all
+COMMANDS = {
+    "import": "imports", "memories": "browse", "show": "browse", "recall": "browse",
+    **dict.fromkeys(("forget", "edit", "pin", "history", "conflicts", "resolve", "revert"), "curate_cmd"),
+    "status": "status", "auth": "auth", "config": "config_cmd", "demo": "demo", "lsp": "lsp_cmd", "mcp": "mcp_cmd",
+    "worker": "worker_cmd", "connect": "connect_cmd", "disconnect": "connect_cmd", "transcript": "transcript_cmd",
+    "reembed": "reembed_cmd", "export": "portable_cmd", "review": "review_cmd", "approve": "review_cmd",
+    "reject": "review_cmd", "confirm": "stale_cmd", "check": "stale_cmd", "team": "team_cmd", "redact": "redact_cmd",
+    "view": "view_cmd",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or, given the command a run asks for, one with that command's module only."""
+    _translate_once()
     parser = argparse.ArgumentParser(
         prog="loreline",
         description="Durable, evidence-backed memories from your AI coding-assistant sessions.",
     )
     parser.add_argument("--version", action="version", version=f"loreline {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(sub)
-    _register_optional(sub)
+    names = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    for name in names:
+        importlib.import_module(f"{__package__}.{name}").register(sub)
     return parser
 
 
-def _register_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from . import redact_cmd
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command word of a command line (the first word that is not an option: the top level
+    has no option taking a value), or None when help is asked for before it."""
+    for word in argv:
+        if word in ("-h", "--help"):
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
 
-    redact_cmd.register(sub)
+
+def _translate_once() -> None:
+    """argparse asks gettext for the translation of its own few words ("options", "show this help
+    message and exit") each time it builds a parser, and gettext searches the locale folders
+    afresh on every call: about 140 searches, ~14 ms of every command's start. The answer cannot
+    change within a run, so each word is looked up once."""
+    if not isinstance(argparse._, functools._lru_cache_wrapper):  # type: ignore[attr-defined]
+        argparse._ = functools.lru_cache(maxsize=None)(argparse._)  # type: ignore[attr-defined]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_of(argv))
     args = parser.parse_args(argv)
     try:
+        from . import config_cmd
+
         config_cmd.check_at_start(args)
         return int(args.func(args))
     except LorelineError as err:

@@ -4,13 +4,15 @@ CLAUDE.md layers, Codex memories, GEMINI.md files) read as sources of memories; 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from ..api import imports, serialize, sources
 from ..errors import StoreError
-from . import render
+from ..names import BACKENDS, NATIVE
 from .common import emit_json
 from .imports import add_home_options, homes_of
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from ..api.sources import SyncReport
 
 
 def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -20,8 +22,8 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
     p.add_argument("--memory-dir", metavar="FOLDER",
                    help="the project's auto memory folder when it is elsewhere (autoMemoryDirectory); "
                         "needs --project")
-    add_home_options(p, tuple(a.name for a in imports.ASSISTANTS if a.memory_files is not None))
-    p.add_argument("--backend", choices=imports.BACKENDS,
+    add_home_options(p, NATIVE)
+    p.add_argument("--backend", choices=BACKENDS,
                    help="the model that judges near duplicates and contradictions, as for `import sessions` "
                         "(default: config distill.backend, auto; the offline rules judge nothing)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -29,6 +31,11 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..api import sources
+    from . import render
+
     if args.memory_dir and not args.project:
         raise StoreError("--memory-dir needs --project (which project that folder belongs to)")
     report = sources.import_native(homes_of(args), sources.project_arg(args.project),
@@ -42,5 +49,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def json_report(report: sources.SyncReport) -> dict[str, object]:
+def json_report(report: SyncReport) -> dict[str, object]:
+    from ..api import serialize
+
     return serialize.native_report(report)

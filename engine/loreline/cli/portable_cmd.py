@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-from ..api import sources
 from .common import emit_json, plural
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..api.sources import LoadReport
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -31,6 +35,10 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..api import sources
+
     project = sources.project_arg(args.project)
     if args.format == "markdown":
         text = sources.export_markdown(project)
@@ -63,6 +71,10 @@ def _write_private(path: Path, data: bytes) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..api import sources
+
     mapping = sources.path_map(args.map)
     project = sources.project_arg(args.project)
     report = sources.import_memories(Path(args.file).expanduser(), project, mapping)
@@ -73,7 +85,7 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_line(report: sources.LoadReport) -> str:
+def _report_line(report: LoadReport) -> str:
     if not report.changed:
         line = f"nothing new: {plural(report.already, 'memory')} already here"
     else:
@@ -87,7 +99,7 @@ def _report_line(report: sources.LoadReport) -> str:
     return line
 
 
-def _report_json(report: sources.LoadReport) -> dict[str, object]:
+def _report_json(report: LoadReport) -> dict[str, object]:
     return {"memories": report.memories, "provenance": report.provenance, "files": report.files,
             "conflicts": report.conflicts, "tombstones": report.tombstones, "audit": report.audit,
             "already": report.already, "skipped_other_projects": report.skipped_other_projects,

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..errors import TranscriptMissingError
-from ..api.transcripts import redact_counts, sanitize_counts
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -29,6 +27,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..api.transcripts import redact_counts, sanitize_counts
+
     data = _read(args.file)
     text = data.decode("utf-8", errors="replace")
     hidden: dict[str, int] = {}
@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(name: str) -> bytes:
+    from pathlib import Path
+
     if name == "-":
         return sys.stdin.buffer.read()
     path = Path(name)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
-from ..models import ImportReport, Memory, Provenance, RecallHit
-from ..api.sources import SyncReport
-from ..api.transcripts import stored
 from ..privacy.display import printable
 from .common import plural, short_date
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from ..models import ImportReport, Memory, Provenance, RecallHit
+    from ..api.sources import SyncReport
 
 WIDTH = 100
 
@@ -103,6 +105,8 @@ def _grouped(title: str, items: list[tuple[str, str]]) -> list[str]:
     by_reason = Counter(reason for _, reason in items)
     for reason, count in by_reason.most_common():
         example = next(path for path, r in items if r == reason)
+        from ..api.transcripts import stored
+
         out.append(f"    {count} × {printable(stored(reason))}  (e.g. {printable(stored(example))})")
     return out
 

@@ -12,10 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..api import Inbox, Loreline, serialize
-from ..privacy.display import printable
-from . import render
+
 from .common import chosen_project, emit_json, open_api, plural
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from ..api.session import Loreline
+    from ..api import Inbox
 
 MEMORY_KEYS = {"a": "approve", "e": "edit", "r": "reject", "s": "skip"}
 CONFLICT_KEYS = {"n": "new", "e": "existing", "b": "both", "s": "skip"}
@@ -43,6 +46,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run_review(args: argparse.Namespace) -> int:
+    from ..api import serialize
+
     if args.approve is not None:
         return approve(args.approve, args.text)
     if args.reject is not None:
@@ -84,6 +89,9 @@ def reject(memory_id: int) -> int:
 
 def listing(found: Inbox, where: str) -> str:
     """The held memories with their reasons, then the pending conflicts."""
+    from ..privacy.display import printable
+    from . import render
+
     out = [render.held_list(list(found.held), len(found.held), where)]
     if found.conflicts:
         out.append(f"{plural(len(found.conflicts), 'conflict')} pending "
@@ -96,6 +104,8 @@ def listing(found: Inbox, where: str) -> str:
 
 def walk(lore: Loreline, found: Inbox) -> None:
     """One prompt per item; end of input or `q` stops."""
+    from . import render
+
     for m in found.held:
         print(render.memory_detail(m))
         choice = ask("[a]pprove, [e]dit then approve, [r]eject, [s]kip, [q]uit? ", MEMORY_KEYS)

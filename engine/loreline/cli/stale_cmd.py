@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 
-from ..api import serialize
-from . import render
 from .common import chosen_project, emit_json, open_api, plural
 
 
@@ -22,6 +19,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def who(via: str) -> str:
     """Who confirms, and through which front end (`alice via cli`)."""
+    import getpass
+
     try:
         name = getpass.getuser()
     except (KeyError, OSError):
@@ -37,6 +36,9 @@ def run_confirm(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from ..api import serialize
+    from . import render
+
     project = chosen_project(args.project)
     with open_api() as lore:
         report = lore.check_files(project)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..api import recovery_steps, serialize, usage
-from ..errors import StoreCorruptError
-from . import capture_status
 from .common import chosen_project, emit_json, open_api, plural
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..errors import StoreCorruptError
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -18,6 +19,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..api import serialize, usage
+    from ..errors import StoreCorruptError
+    from . import capture_status
+
     try:
         with open_api() as lore:
             found = lore.status(chosen_project(None))
@@ -64,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _damaged(err: StoreCorruptError, as_json: bool) -> int:
     """A damaged store: say so and how to recover (on stderr, as errors are), not the counts."""
+    from ..api import recovery_steps
+
     headline, steps = recovery_steps(str(err))
     if as_json:
         emit_json({"store_damaged": headline, "recovery": steps})

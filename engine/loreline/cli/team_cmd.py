@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from ..api import team
-from ..privacy.display import printable
 from .common import chosen_project, emit_json
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -48,6 +49,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def _connect(args: argparse.Namespace) -> int:
+    from ..api import team
+
     secret = sys.stdin.readline().rstrip("\n") if args.password_stdin else None
     where = team.connect(args.dsn, secret)
     if where:
@@ -56,6 +59,8 @@ def _connect(args: argparse.Namespace) -> int:
 
 
 def _sync(args: argparse.Namespace) -> int:
+    from ..api import team
+
     project = chosen_project(getattr(args, "dir", None))
     if team.shared_id(project) is None:
         print(f"Note: {project} has no git remote `origin`, so it is not shared; set `git config loreline.remote "
@@ -65,6 +70,8 @@ def _sync(args: argparse.Namespace) -> int:
 
 
 def _share(args: argparse.Namespace) -> int:
+    from ..api import team
+
     changed = team.share(args.ids, args.approve)
     verb = "Approved" if args.approve else "Withdrew"
     print(f"{verb} {changed} of {len(args.ids)} for the team; `loreline team sync` (or the worker) sends it.")
@@ -72,6 +79,8 @@ def _share(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from ..api import team
+
     state = team.status(probe=True)
     if args.json:
         emit_json(state)
@@ -82,6 +91,9 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _recall(args: argparse.Namespace) -> int:
+    from ..api import team
+    from ..privacy.display import printable
+
     hits = team.recall(chosen_project(args.dir), args.query, args.limit)
     if args.json:
         emit_json([_hit_json(h) for h in hits])

@@ -9,26 +9,31 @@ Reads the session file only; the store is never opened.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
 
-from ..models import Chunk, Transcript, Turn
-from ..privacy.display import printable
-from ..api.transcripts import READERS, stored
+from ..names import FORMATS
 from .common import emit_json, plural
+
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from ..models import Chunk, Transcript, Turn
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("transcript", help="show a session's cleaned, redacted turns as a model would see them")
     p.add_argument("path", metavar="PATH", help="a session file (Claude Code, Codex, Cursor or generic JSONL)")
-    p.add_argument("--tool", choices=tuple(READERS), help="the file's format (default: detected)")
+    p.add_argument("--tool", choices=FORMATS, help="the file's format (default: detected)")
     p.add_argument("--chunks", action="store_true", help="show where the chunks sent to the model begin and end")
     p.add_argument("--json", action="store_true", help="print turns, drop counts (and chunks) as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..api.transcripts import chunk, clean_turns, parse
+    from pathlib import Path
+
+    from ..api.transcripts import chunk, clean_turns, parse, printable
 
     path = Path(args.path).expanduser()
     t = parse(path, tool=args.tool).transcript
@@ -61,6 +66,8 @@ def _chunk_rule(piece: Chunk, total: int) -> str:
 
 def footer(t: Transcript, turns: list[Turn], dropped: dict[str, int]) -> str:
     """One line: what was kept and what was dropped, by reason (most frequent first)."""
+    from ..api.transcripts import stored
+
     users = sum(1 for turn in turns if turn.speaker == "user")
     kept = f"kept {plural(len(turns), 'turn')} ({users} user, {len(turns) - users} assistant)"
     reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(dropped.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -69,6 +76,8 @@ def footer(t: Transcript, turns: list[Turn], dropped: dict[str, int]) -> str:
 
 
 def _as_json(t: Transcript, turns: list[Turn], dropped: dict[str, int], chunks: list[Chunk] | None) -> dict[str, Any]:
+    from ..api.transcripts import stored
+
     out: dict[str, Any] = {
         "path": stored(t.path), "tool": t.tool, "session_id": stored(t.session_id),
         "cwd": stored(t.cwd) if t.cwd else t.cwd, "started_at": t.started_at,

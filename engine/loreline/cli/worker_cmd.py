@@ -8,14 +8,14 @@ holds the lock this one exits at once with status 0 and prints nothing.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import signal
-from types import FrameType
-from typing import TYPE_CHECKING
 
 from .common import emit_json
 
+TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
 if TYPE_CHECKING:
+    from types import FrameType
+
     from ..api.worker import DrainReport
 
 
@@ -60,6 +60,8 @@ class StopFlag:
 
 
 def _show(report: "DrainReport", as_json: bool) -> None:
+    import dataclasses
+
     if as_json:
         emit_json(dataclasses.asdict(report))
     else:

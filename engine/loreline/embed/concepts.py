@@ -33,7 +33,11 @@ def _glossary() -> tuple[re.Pattern[str], dict[str, str], str]:
             if term:
                 category_of.setdefault(term, category)
     pattern = re.compile(r"(?<![\w./-])" + _trie(category_of) + r"(?![\w-]|\.\w)", re.IGNORECASE)
-    return pattern, category_of, hashlib.sha256(raw.encode()).hexdigest()[:8]
+    return pattern, category_of, _digest(raw)
+
+
+def _digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()[:8]
 
 
 def _trie(terms: Iterable[str]) -> str:
@@ -58,9 +62,11 @@ def _trie(terms: Iterable[str]) -> str:
     return pattern(root)
 
 
+@functools.lru_cache(maxsize=1)
 def version() -> str:
-    """A short digest of the glossary, part of the embedder's fingerprint."""
-    return _glossary()[2]
+    """A short digest of the glossary, part of the embedder's fingerprint (the file alone: naming
+    the embedder, as `loreline status` does, must not compile the glossary's pattern)."""
+    return _digest(GLOSSARY.read_text(encoding="utf-8"))
 
 
 def categories(text: str) -> list[str]:

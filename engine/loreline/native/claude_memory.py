@@ -18,7 +18,6 @@ from pathlib import Path
 
 import orjson
 
-from ..distill.rules import classify
 from ..project import project_key
 from . import CLAUDE_MEMORY, Item, NativeFile
 from .markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
@@ -71,6 +70,8 @@ def read(path: Path, project: str) -> NativeFile:
 
 
 def _topic_items(lines: list[str], path: Path) -> list[Item]:
+    from ..distill.rules import classify
+
     fields, body = frontmatter(lines)
     kind = KINDS.get(fields.get("type", "").lower(), "fact")
     label = fields.get("name") or path.stem
@@ -95,6 +96,8 @@ def _lead(lines: list[str], body: int) -> tuple[int, int, str] | None:
 
 
 def _index_items(lines: list[str]) -> list[Item]:
+    from ..distill.rules import classify
+
     out: list[Item] = []
     for start, end, text in statements(lines):
         if _LINK_ENTRY.match(text):

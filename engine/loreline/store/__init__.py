@@ -20,7 +20,7 @@ which must not import apsw.
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import os
 import re
 import time
@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import apsw
-import sqlite_vec
 
 from .. import home
 from ..errors import StoreBusyError, StoreCorruptError, StoreError
@@ -42,6 +41,25 @@ MMAP_BYTES = 1 << 30  # address space, not memory: only the pages read become re
 
 
 _VEC_DAMAGE = re.compile(r"blob|malformed|shadow|corrupt", re.IGNORECASE)
+
+
+def _vec_extension() -> str:
+    """Where sqlite-vec's loadable extension lies, found without importing the `sqlite_vec` package
+    (its `__init__` imports numpy, ~50 ms that opening a store for a listing must not pay)."""
+    global _VEC_PATH
+    if _VEC_PATH is None:
+        spec = importlib.util.find_spec("sqlite_vec")
+        folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+        if not folders:
+            import sqlite_vec  # an unusual install: let the package say where it is
+
+            _VEC_PATH = str(sqlite_vec.loadable_path())
+        else:
+            _VEC_PATH = os.path.join(folders[0], "vec0")  # the name `sqlite_vec.loadable_path()` gives
+    return _VEC_PATH
+
+
+_VEC_PATH: str | None = None
 
 
 def is_damage(err: BaseException) -> bool:
@@ -73,7 +91,7 @@ class Store:
             self.conn = _connect_read_only(self.path) if self.read_only else apsw.Connection(str(self.path))
             self.conn.setbusytimeout(busy_timeout_ms)
             self.conn.enable_load_extension(True)
-            self.conn.load_extension(sqlite_vec.loadable_path())
+            self.conn.load_extension(_vec_extension())
             self.conn.enable_load_extension(False)
             self.conn.create_scalar_function("loreline_scope_token", _scope_token_sql, 1, deterministic=True)
             if not self.read_only:
@@ -214,6 +232,8 @@ class Store:
 def scope_token(project: str) -> str:
     """One full-text token standing for a project: `p` and 15 digits of its hash (digits, so
     no stemmer ever changes it)."""
+    import hashlib  # here: hashlib loads OpenSSL, which listing memories does not need
+
     digest = hashlib.blake2b(project.encode("utf-8"), digest_size=8).digest()
     return "p" + str(int.from_bytes(digest, "big") % 10**15).zfill(15)
 

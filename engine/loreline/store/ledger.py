@@ -17,17 +17,20 @@ as the memories of the last chunk, so a crash re-reads rather than skips.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..privacy.identifiers import stored
-from ..transcripts.jsonl import ReadPosition
 from . import Store
 from .memories import now
+
+if TYPE_CHECKING:  # importing the transcripts package loads every reader: `loreline status` only counts
+    import hashlib
+
+    from ..transcripts.jsonl import ReadPosition
 
 _BLOCK = 1 << 20
 
@@ -79,6 +82,8 @@ def lookup(store: Store, path: str) -> Entry | None:
     )
     if row is None:
         return None
+    from ..transcripts.jsonl import ReadPosition
+
     return Entry(row[0], row[1], row[2], row[3], ReadPosition(row[4], row[5]), ReadPosition(row[6], row[7]),
                  row[8], row[9], row[10], row[11])
 
@@ -104,6 +109,8 @@ def check(store: Store, path: Path, policy: str) -> Check:
 
 def hash_prefix(path: Path, length: int, known: Prefix | None = None) -> Prefix:
     """The hash of the first `length` bytes, continuing from `known` when it covers less."""
+    import hashlib  # here: it loads OpenSSL, which counting the ledger's rows does not need
+
     start = known if known is not None and known.offset <= length else None
     digest = start.digest.copy() if start else hashlib.blake2b(digest_size=20)
     with open(path, "rb") as handle:

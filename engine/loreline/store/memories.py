@@ -7,19 +7,18 @@ watermark into one commit.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
-
-import orjson
 
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
 from ..privacy.steering import hold_reason
 from . import Store, shortids
+
+# orjson and the steering patterns are imported by the writers that use them: reading and
+# listing memories (`loreline memories`, `show`) must not load them.
 
 _NORM_WS = re.compile(r"\s+")
 _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
@@ -31,11 +30,15 @@ MEMORY_COLUMNS = (
 
 
 def now() -> str:
+    from datetime import UTC, datetime  # here: reading memories never needs it
+
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def content_hash(text: str) -> str:
     """The identity of a memory's wording: case, spacing and edge punctuation ignored."""
+    import hashlib  # here: it loads OpenSSL, which reading memories does not need
+
     norm = _NORM_EDGE.sub("", _NORM_WS.sub(" ", text.lower()))
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
 
@@ -56,6 +59,8 @@ class NewMemory:
 def insert(store: Store, new: NewMemory) -> int:
     """Add a memory; one that would steer the assistant somewhere dangerous is added `held`,
     with the reason, whoever wrote it (`privacy.steering`)."""
+    from ..privacy.steering import hold_reason
+
     stamp = now()
     reason = hold_reason(new.text)
     store.conn.execute(
@@ -105,6 +110,8 @@ def audit(store: Store, actor: str, action: str, memory_id: int | None,
 
 
 def _json(value: dict[str, Any] | None) -> str | None:
+    import orjson
+
     return orjson.dumps(value).decode() if value is not None else None
 
 

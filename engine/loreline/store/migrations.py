@@ -7,7 +7,6 @@ so it runs once per database. Never edit a released migration: add a new one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -471,6 +470,8 @@ def apply(store: Store) -> list[str]:
         if name in done:
             continue
         migrate(store)
+        from datetime import UTC, datetime  # here: an up-to-date store (every open) never needs it
+
         conn.execute(
             "INSERT INTO migrations(name, applied_at) VALUES(?, ?)",
             (name, datetime.now(UTC).isoformat(timespec="seconds")),

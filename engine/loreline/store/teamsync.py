@@ -13,7 +13,6 @@ Writers expect to run inside `Store.write()`.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +52,8 @@ def origin(store: Store) -> str:
     found = store.meta("team.origin")
     if found:
         return found
+    import uuid  # here: it loads platform, which `loreline status` (reading the team's state) never needs
+
     with store.write():
         found = store.meta("team.origin") or uuid.uuid4().hex[:16]
         store.set_meta("team.origin", found)

@@ -40,10 +40,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..names import DEFAULT_DAYS, DEFAULT_SESSIONS
+
 SESSION_NAME = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$", re.I)
 SETTLE_SECONDS = 300
-DEFAULT_DAYS = 14
-DEFAULT_SESSIONS = 20
 SUBAGENT = "subagent sidecar, not a session"
 OWN_RUN = "Loreline's own distillation run (claude-code backend), not a session"
 

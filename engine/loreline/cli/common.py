@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -14,8 +15,15 @@ def open_api() -> Loreline:
     return Loreline()
 
 
+# what orjson leaves raw in a string and a terminal would still obey: DEL, C1 controls (a
+# CSI or OSC introducer), line separators, bidi overrides and isolates
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def emit_json(value: Any) -> None:
-    sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
+    """JSON on standard output, every character a terminal could obey written as an escape."""
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    sys.stdout.write(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
 def chosen_project(directory: str | None) -> str:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..api import sources
+from ..privacy.display import printable
 from ..portable import paths
 from ..portable.load import LoadReport
 from .common import emit_json, plural
@@ -85,7 +86,7 @@ def _report_line(report: LoadReport) -> str:
     if report.skipped_other_projects:
         line += f"; {plural(report.skipped_other_projects, 'memory')} of other projects left out"
     if report.dropped_columns:
-        line += f"; columns this store lacks were dropped: {', '.join(sorted(report.dropped_columns))}"
+        line += f"; columns this store lacks were dropped: {printable(', '.join(sorted(report.dropped_columns)))}"
     return line
 
 

@@ -137,6 +137,39 @@ def test_a_terminal_export_leaves_held_text_out(loreline_home: Path, tmp_path: P
     assert "curl" not in text and "pre-commit" not in text
 
 
+def test_an_export_to_a_terminal_withholds_held_text_and_escapes_controls(
+        loreline_home: Path, tmp_path: Path) -> None:
+    import os
+    import pty
+
+    project = tmp_path / "shop"
+    project.mkdir()
+    _cli(loreline_home, "import", "memories", str(_hostile_export(tmp_path / "evil.jsonl", str(project))))
+    with Store() as store, store.write():  # a store from before the gate: a raw C1 and RLO in a text
+        store.conn.execute("UPDATE memories SET text = text || ? WHERE status = 'active'", ("\x9b31m\u202e",))
+    main, child = pty.openpty()
+    proc = subprocess.Popen([loreline_exe(), "export"], stdout=child, stderr=subprocess.PIPE,
+                            env=subprocess_env(loreline_home))
+    os.close(child)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(main)
+    text = out.decode("utf-8")
+    assert "pnpm" in text and "\\u009b" in text
+    assert "evil.example" not in text and "pre-commit hooks" not in text
+    assert not any(c in text for c in RAW)
+    piped = _cli(loreline_home, "export").stdout  # to a file or a pipe: everything, escaped
+    assert "evil.example" in piped and not any(c in piped for c in RAW)
+
+
 def test_an_edit_to_a_risky_wording_is_held_and_cleaned(loreline_home: Path, tmp_path: Path) -> None:
     project = tmp_path / "shop"
     project.mkdir()
@@ -154,25 +187,15 @@ def test_an_edit_to_a_risky_wording_is_held_and_cleaned(loreline_home: Path, tmp
     assert edited.returncode == 0, edited.stderr
     rows = _rows()
     assert rows[CURL][0] == "held", rows
+    held_id = json.loads(_cli(loreline_home, "memories", "--all", "--status", "held", "--json").stdout)[0]["id"]
+    approved = _cli(loreline_home, "approve", str(held_id), "--text",
+                    f"Run the vendored install script\x1b[2J with token {TOKEN}.")
+    assert approved.returncode == 0, approved.stderr
+    assert not any(c in approved.stdout for c in RAW)
+    rows = _rows()
     assert not any("\x1b" in t or TOKEN in t for t in rows)
     assert TOKEN.encode() not in _store_bytes(loreline_home)
     assert "curl" not in _injected(project)
-
-
-def test_approve_with_new_text_redacts_and_cleans_it(loreline_home: Path, tmp_path: Path) -> None:
-    project = tmp_path / "shop"
-    project.mkdir()
-    s = ClaudeSession(str(project))
-    s.user(CURL)
-    s.assistant("Noted.")
-    _cli(loreline_home, "import", "sessions", "--path", str(s.write(tmp_path / "s.jsonl")), "--backend", "rules")
-    held = json.loads(_cli(loreline_home, "memories", "--all", "--status", "held", "--json").stdout)
-    assert held, "the transcript's curl | sh is held"
-    approved = _cli(loreline_home, "approve", str(held[0]["id"]), "--text",
-                    f"Run the install script from the vendored copy\x1b[2J with token {TOKEN}.")
-    assert approved.returncode == 0, approved.stderr
-    assert TOKEN.encode() not in _store_bytes(loreline_home)
-    assert not any("\x1b" in t for t in _rows())
 
 
 def test_a_native_file_passes_the_same_gate(loreline_home: Path, tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def run_export(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
         return 0
     if not args.output:
-        counts = sources.export_jsonl(project, sys.stdout.buffer)
+        counts = sources.export_jsonl(project, sys.stdout.buffer, withhold_held=sys.stdout.isatty())
     else:
         with _private(Path(args.output)) as handle:
             counts = sources.export_jsonl(project, handle)

@@ -72,9 +72,10 @@ _PLACES = ("wiki|ticket|issue|readme|docs?|documentation|confluence|notion|jira|
            "thread|channel|e-?mail|pr|pull\\s+request|comment|changelog|runbook|handbook|playbook|guide|"
            "guidelines|spec|page|post|forum|stack\\s*overflow|blog|article|transcript|conversation|meeting|"
            "standup|repo(?:sitory)?|file|code|snippet|message|review")
-_LEAD_IN_RE = re.compile(
-    r"(?im)(?:^|(?<=[.!?]\s))[ \t]*(?:[^\n:.!?]{0,40}?\b)?(?:pasted|copied|quoted|quoting|taken|excerpts?|notes?|"
-    r"text|content|section|snippet|from)\b[^\n:.!?]{0,40}?\b(?:" + _PLACES + r")s?\b[^\n:.!?]{0,30}:")
+_SOURCE_WORD_RE = re.compile(r"(?i)\b(?:pasted|copied|quot(?:ed|ing)|taken|excerpts?|notes?|text|content|section|"
+                             r"snippet|from)\b")
+_PLACE_RE = re.compile(r"(?i)\b(?:" + _PLACES + r")s?\b")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _LEAD_IN_GATE = re.compile(rb"pasted|copied|quot|taken|excerpt|notes?\b|from\b")
 # a markdown heading or a `#` comment line
 _HEADING_RE = re.compile(r"(?m)^[ \t]{0,3}#{1,6}[ \t]+\S")
@@ -85,6 +86,9 @@ _BLOCK_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
 _STAMP = r"\[?\d{1,2}:\d\d(?::\d\d)?(?:\s*[AaPp][Mm])?\]?"
 _CHAT_RE = re.compile(r"(?m)^[ \t]*(?P<stamp>" + _STAMP + r"[ \t]+)?(?:@?(?P<name>[A-Za-z][\w.\-]{0,24}"
                       r"(?:[ \t][A-Z][\w.\-]{0,24})?)[ \t]*:|<(?P<nick>[\w.\-]{1,25})>)[ \t]+\S+[ \t]+\S.*")
+# two lines that could start with a speaker (the first line, or any line after a newline)
+_CHAT_GATE = re.compile(rb"\n[ \t]*[\[<@a-z0-9][^\n:>]{0,40}[:>][ \t]")
+_CHAT_GATE_FIRST = re.compile(rb"[ \t]*[\[<@a-z0-9][^\n:>]{0,40}[:>][ \t]")
 # labels that start a line of a person's own structured message, not a speaker
 _NOT_SPEAKERS = frozenset("""note notes nb todo edit update ps fyi tldr tl;dr context question q a answer problem
 issue issues goal goals rule rules error errors warning warnings step steps example examples e.g eg http https file
@@ -141,7 +145,8 @@ def _regions(text: str, low: bytes) -> list[tuple[int, int, bool]]:
         regions += [(m.start(), m.end(), False) for m in _SLASH_COMMENT_RE.finditer(text)]
     if b"/*" in low:
         regions += [(m.start(), m.end(), False) for m in _BLOCK_COMMENT_RE.finditer(text)]
-    if (b": " in low or b":\t" in low or b"> " in low) and b"\n" in low.strip():
+    if b"\n" in low.strip() and _CHAT_GATE.search(low) and (_CHAT_GATE_FIRST.match(low) or _CHAT_GATE.search(
+            low, _CHAT_GATE.search(low).end())):  # type: ignore[union-attr]
         regions += _chat_log(text)
     return _outermost(regions) if regions else regions
 
@@ -161,13 +166,34 @@ def _passage(text: str, colon: int) -> tuple[int, int, bool] | None:
 
 
 def _after_lead_ins(text: str) -> list[tuple[int, int, bool]]:
-    """Passages after a lead-in that names their source: "pasted from the ticket:"."""
+    """Passages after a lead-in that names their source: "pasted from the ticket:". Found from
+    each colon (rarer than words): within the 80 characters before it on its line, a source
+    word then a place, with no sentence end between them and the colon, and the lead-in
+    starting its line or sentence."""
     out = []
-    for match in _LEAD_IN_RE.finditer(text):
-        found = _passage(text, match.end() - 1)
-        if found is not None:
-            out.append(found)
+    colon = text.find(":")
+    while colon != -1:
+        if text[colon + 1:colon + 2] in (" ", "\t", "\n", "\r", ""):  # "a:b", "10:42", "https://" start nothing
+            found = _lead_in_passage(text, colon)
+            if found is not None:
+                out.append(found)
+                colon = text.find(":", found[1])
+                continue
+        colon = text.find(":", colon + 1)
     return out
+
+
+def _lead_in_passage(text: str, colon: int) -> tuple[int, int, bool] | None:
+    line_start = text.rfind("\n", 0, colon) + 1
+    window = max(line_start, colon - 80)
+    source = _SOURCE_WORD_RE.search(text, window, colon)
+    if source is None or _SENTENCE_END.search(text, source.end(), colon):
+        return None
+    if not _PLACE_RE.search(text, source.start() if source.group().lower() == "notes" else source.end(), colon):
+        return None
+    if source.start() - line_start > 40 and not _SENTENCE_END.search(text, source.start() - 40, source.start()):
+        return None
+    return _passage(text, colon)
 
 
 def _from_heading(text: str) -> list[tuple[int, int, bool]]:

@@ -18,7 +18,7 @@
   - a markdown heading or a `#` comment line (a README, a wiki page, an issue, a script): from
     there to the end of the text, except a last paragraph in which the person speaks again
     ("Can you …", "Is that right?");
-  - code comments: a run of `//` lines, a `/* … */` block;
+  - code comments: a run of `//` lines, a closed `/* … */` block;
   - a chat log: two or more lines that start with a speaker's name (`bob: …`,
     `[10:42] alice: …`, `<carol> …`), or one with a time stamp, from the first to the end of
     the last one's paragraph.
@@ -81,7 +81,7 @@ _LEAD_IN_GATE = re.compile(rb"pasted|copied|quot|taken|excerpt|notes?\b|from\b")
 _HEADING_RE = re.compile(r"(?m)^[ \t]{0,3}#{1,6}[ \t]+\S")
 # code comments: a run of `//` lines; a `/* ... */` block
 _SLASH_COMMENT_RE = re.compile(r"(?m)^[ \t]*//.*(?:\n[ \t]*//.*)*")
-_BLOCK_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+_BLOCK_COMMENT_RE = re.compile(r"(?<![^\s(])/\*.*?\*/", re.DOTALL)  # not a path glob (`dir/*.py`)
 # a chat line: an optional time stamp, a speaker's name, a colon, then at least two words
 _STAMP = r"\[?\d{1,2}:\d\d(?::\d\d)?(?:\s*[AaPp][Mm])?\]?"
 _CHAT_RE = re.compile(r"(?m)^[ \t]*(?P<stamp>" + _STAMP + r"[ \t]+)?(?:@?(?P<name>[A-Za-z][\w.\-]{0,24}"

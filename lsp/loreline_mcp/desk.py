@@ -55,7 +55,7 @@ class Desk:
         return "\n".join([line(m) for m in page.items] + tail)
 
     def show_memory(self, memory_id: int) -> str:
-        memory = self._own(memory_id)
+        memory = self._own(memory_id, for_model=True)
         sources = [source(p) for p in memory.provenance] or ["(no recorded source)"]
         head = line(memory)
         files = [f"files: {', '.join(memory.files)}"] if memory.files else []
@@ -80,9 +80,9 @@ class Desk:
         gone = _engine(lambda: self.lore.forget(memory_id)).ids
         return f"Forgot #{memory_id}" + (f" and {len(gone) - 1} earlier version(s)." if len(gone) > 1 else ".")
 
-    def _own(self, memory_id: int) -> Memory:
+    def _own(self, memory_id: int, for_model: bool = False) -> Memory:
         try:
-            memory = self.lore.memory(memory_id)
+            memory = self.lore.memory_for_model(memory_id) if for_model else self.lore.memory(memory_id)
         except NotFoundError:
             memory = None
         except LorelineError as err:

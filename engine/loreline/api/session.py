@@ -74,6 +74,13 @@ class Loreline:
     def memory(self, memory_id: int) -> Memory:
         return rows.get(self.store, memory_id)
 
+    def memory_for_model(self, memory_id: int) -> Memory:
+        """A memory as an assistant may read it: held text withheld, excerpts cut where they
+        carry held text (`beliefs.review.for_model`)."""
+        from ..beliefs import review
+
+        return review.for_model(self.store, rows.get(self.store, memory_id))
+
     def recall(self, project: str, query: str, *, limit: int = 10, include_inactive: bool = False) -> list[RecallHit]:
         from ..recall import recall
 

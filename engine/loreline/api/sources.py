@@ -44,9 +44,9 @@ def export_markdown(project: str | None) -> str:
         return markdown.render(store, project)
 
 
-def export_jsonl(project: str | None, out: IO[bytes]) -> Counts:
+def export_jsonl(project: str | None, out: IO[bytes], *, withhold_held: bool = False) -> Counts:
     with Store() as store:
-        return export.write_jsonl(store, project, out)
+        return export.write_jsonl(store, project, out, withhold_held=withhold_held)
 
 
 def import_memories(path: Path, project: str | None, mapping: PathMap) -> LoadReport:

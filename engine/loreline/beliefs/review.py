@@ -9,11 +9,13 @@ it (it is forgotten, and no import brings it back).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 from ..embed import Embedder, default_embedder
 from ..errors import LorelineError, NotFoundError
 from ..models import Candidate, Evidence, Memory, Provenance
+from ..privacy import gate
 from ..privacy.redact import redact
 from ..privacy.sanitize import sanitize
 from ..store import Store
@@ -41,6 +43,21 @@ def approve(store: Store, memory_id: int, actor: str = "user", text: str | None 
         rows.audit(store, actor, "approve", memory_id, before={"status": "held", "hold_reason": memory.hold_reason},
                    after={"status": "active", **({"text": wording} if wording and wording != memory.text else {})})
     return rows.get(store, memory_id)
+
+
+def for_model(store: Store, memory: Memory) -> Memory:
+    """The memory as a model may read it: a held memory's text and excerpts withheld; in any
+    other memory's excerpts, each sentence that would be held or that carries the text of a
+    held memory from the same lines of the same session (two memories taken from one message
+    share its words) is cut."""
+    if memory.status == "held":
+        return dataclasses.replace(memory, text=gate.WITHHELD, provenance=tuple(
+            dataclasses.replace(p, excerpt=gate.WITHHELD) for p in memory.provenance))
+    sources = []
+    for p in memory.provenance:
+        siblings = rows.held_texts_from(store, p.session_id, p.session_path, p.line_start, p.line_end)
+        sources.append(dataclasses.replace(p, excerpt=gate.mask_held(p.excerpt, siblings)))
+    return dataclasses.replace(memory, provenance=tuple(sources))
 
 
 def reject(store: Store, memory_id: int, actor: str = "user") -> list[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
@@ -20,10 +21,17 @@ def open_api() -> Loreline:
     return Loreline()
 
 
+# what orjson leaves raw in a string and a terminal would still obey: DEL, C1 controls (a
+# CSI or OSC introducer), line separators, bidi overrides and isolates
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def emit_json(value: Any) -> None:
+    """JSON on standard output, every character a terminal could obey written as an escape."""
     import orjson
 
-    sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    sys.stdout.write(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
 def chosen_project(directory: str | None) -> str:

@@ -48,7 +48,7 @@ def run_export(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
         return 0
     if not args.output:
-        counts = sources.export_jsonl(project, sys.stdout.buffer)
+        counts = sources.export_jsonl(project, sys.stdout.buffer, withhold_held=sys.stdout.isatty())
     else:
         with _private(Path(args.output)) as handle:
             counts = sources.export_jsonl(project, handle)
@@ -95,7 +95,9 @@ def _report_line(report: LoadReport) -> str:
     if report.skipped_other_projects:
         line += f"; {plural(report.skipped_other_projects, 'memory')} of other projects left out"
     if report.dropped_columns:
-        line += f"; columns this store lacks were dropped: {', '.join(sorted(report.dropped_columns))}"
+        from ..api.transcripts import printable
+
+        line += f"; columns this store lacks were dropped: {printable(', '.join(sorted(report.dropped_columns)))}"
     return line
 
 

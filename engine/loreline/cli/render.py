@@ -20,8 +20,8 @@ def memory_line(memory: Memory) -> str:
     mark = "*" if memory.pinned else " "
     status = "" if memory.status == "active" else f" ({memory.status})"
     stale = f"  [may be stale: {printable(memory.stale)}]" if memory.stale else ""
-    return (f"{mark}#{memory.id:<5} {memory.kind:<10} {short_date(memory.last_seen)}  {printable(memory.text)}"
-            f"{status}{stale}")
+    return (f"{mark}#{memory.id:<5} {printable(memory.kind):<10} {printable(short_date(memory.last_seen))}  "
+            f"{printable(memory.text)}{printable(status)}{stale}")
 
 
 def memory_list(memories: list[Memory], total: int, where: str) -> str:
@@ -33,7 +33,8 @@ def memory_list(memories: list[Memory], total: int, where: str) -> str:
 
 def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
     span = f"{prov.line_start}" if prov.line_start == prov.line_end else f"{prov.line_start}-{prov.line_end}"
-    head = (f"{indent}{prov.tool} · session {printable(prov.session_label)} · {short_date(prov.observed_at)}"
+    head = (f"{indent}{printable(prov.tool)} · session {printable(prov.session_label)} · "
+            f"{printable(short_date(prov.observed_at))}"
             f" · lines {span}")
     body = textwrap.fill(printable(prov.excerpt), WIDTH, initial_indent=indent + "  > ", subsequent_indent=indent + "    ")
     where = f"shared by {prov.session_path[5:]}" if prov.session_path.startswith("team:") else prov.session_path
@@ -42,15 +43,16 @@ def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
 
 def memory_detail(memory: Memory) -> str:
     out = [
-        f"#{memory.id} {memory.kind} · {memory.status} · v{memory.version}" + (" · pinned" if memory.pinned else ""),
+        f"#{memory.id} {printable(memory.kind)} · {printable(memory.status)} · v{memory.version}"
+        + (" · pinned" if memory.pinned else ""),
         textwrap.fill(printable(memory.text), WIDTH, initial_indent="  ", subsequent_indent="  "),
         f"  project {printable(memory.project)}",
-        f"  observed {memory.observed_at or 'unknown'} · recorded {memory.created_at} · by {memory.extractor}",
+        printable(f"  observed {memory.observed_at or 'unknown'} · recorded {memory.created_at} · by {memory.extractor}"),
     ]
     if memory.valid_until:
-        out.append(f"  valid until {memory.valid_until}")
-    out.append(f"  last seen {memory.last_seen}" + (f" · confirmed {memory.confirmed_at} by {memory.confirmed_by}"
-                                                    if memory.confirmed_at else " · never confirmed"))
+        out.append(printable(f"  valid until {memory.valid_until}"))
+    out.append(printable(f"  last seen {memory.last_seen}" + (f" · confirmed {memory.confirmed_at} by {memory.confirmed_by}"
+                                                              if memory.confirmed_at else " · never confirmed")))
     if memory.stale:
         out.append(f"  may be stale: {printable(memory.stale)} (`loreline confirm {memory.id}` if it still holds)")
     if memory.hold_reason:

@@ -7,16 +7,21 @@ JSONL, one record a line:
 - `{"record": "conflicts" | "tombstones" | "audit", ...every column...}`.
 
 Machine-local state (the ledger, replay keys, the capture queue, usage, vectors) is not
-exported: vectors and full-text rows are rebuilt on import.
+exported: vectors and full-text rows are rebuilt on import. Characters a terminal would obey
+are written as JSON escapes; to a terminal, held memories' text, excerpts and audit details are
+left out (a file keeps them, for `import memories`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+
+from ..privacy.gate import WITHHELD
 
 from .. import __version__
 from ..store import Store
@@ -73,12 +78,37 @@ def _audit(store: Store, project: str | None, ids: list[int], conflict_ids: list
             if row.get("memory_id") in wanted or row.get("conflict_id") in conflicts]
 
 
-def write_jsonl(store: Store, project: str | None, out: Any) -> Counts:
-    """Write the export to a binary file object; returns what it held."""
+# what orjson leaves raw and a terminal would obey (DEL, C1 controls, line separators, bidi
+# overrides and isolates), as UTF-8: written as JSON escapes instead, the same JSON
+_RAW_RE = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def _escaped(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode("utf-8"))
+
+
+def write_jsonl(store: Store, project: str | None, out: Any, *, withhold_held: bool = False) -> Counts:
+    """Write the export to a binary file object; returns what it held. `withhold_held` (a
+    terminal): the text, excerpts and audit details of held memories are left out."""
     seen = {"memory": 0, "conflicts": 0, "tombstones": 0, "audit": 0}
+    held: set[int] = set()
     for record in records(store, project):
-        out.write(orjson.dumps(record) + b"\n")
+        if withhold_held:
+            record = _withheld(record, held)
+        out.write(_RAW_RE.sub(_escaped, orjson.dumps(record)) + b"\n")
         kind = str(record["record"])
         if kind in seen:
             seen[kind] += 1
     return Counts(seen["memory"], seen["conflicts"], seen["tombstones"], seen["audit"])
+
+
+def _withheld(record: dict[str, Any], held: set[int]) -> dict[str, Any]:
+    """A record with held text withheld (memories come before the audit rows that name them)."""
+    if record["record"] == "memory" and record.get("status") == "held":
+        held.add(int(record["id"]))
+        reason = str(record.get("hold_reason") or "").split(":", 1)[0]  # the kind, not the words it quotes
+        return {**record, "text": WITHHELD, "hold_reason": reason or None, "provenance": [{**p, "excerpt": WITHHELD}
+                                                           for p in record.get("provenance") or []]}
+    if record["record"] == "audit" and record.get("memory_id") in held:
+        return {**record, "before": None, "after": None}
+    return record

@@ -11,7 +11,11 @@ Invariants:
   into an empty store reproduces the source ids; references (versions, conflicts, audit)
   are remapped when they are not;
 - `--project` keeps one project; `--map FROM=TO` rewrites project keys, session paths and
-  absolute file paths; vectors and full-text rows are rebuilt for the memories added.
+  absolute file paths; vectors and full-text rows are rebuilt for the memories added;
+- a file is not trusted: every record passes the gate a transcript import passes
+  (`privacy.gate`): texts and fields lose hidden characters and secrets, and a memory the gate
+  would hold arrives held, whatever status the file claims (one a person approved on the other
+  machine waits for approval here too).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import orjson
 from .. import vectors
 from ..embed import Embedder, default_embedder
 from ..errors import LorelineError
+from ..privacy import gate
+from ..privacy.identifiers import stored
 from ..store import Store, search
 from ..store import memories as rows
 from ..store import portable as tables
@@ -33,6 +39,13 @@ from .export import FORMAT, VERSION
 from .paths import PathMap
 
 _CHILD = ("provenance", "files")
+#: columns whose values are numbers, hashes or times: never text a person or a model reads
+_PLAIN_COLUMNS = frozenset(("id", "content_hash", "version", "root_id", "replaces", "created_at", "updated_at",
+                            "observed_at", "valid_until", "pinned", "confirmed_at", "replay_key", "at", "memory_id",
+                            "conflict_id", "line_start", "line_end", "a", "b", "decided_at"))
+#: columns that name something (a project, a path, a tool, a session): cleaned as identifiers
+_NAME_COLUMNS = frozenset(("project", "session_path", "path", "tool", "session_id", "extractor", "confirmed_by",
+                           "kind", "scope", "status", "actor", "action", "decided_by", "resolution"))
 
 
 @dataclass(slots=True)
@@ -113,8 +126,37 @@ def load(store: Store, records: list[dict[str, Any]], *, project: str | None = N
     return report
 
 
+def _gated(record: dict[str, Any]) -> dict[str, Any]:
+    """A record through the gate: names and texts without hidden characters or secrets; a
+    memory the gate would hold is held."""
+    out = {key: _cleaned(key, value) for key, value in record.items()}
+    if out["record"] != "memory":
+        return out
+    out["provenance"] = [{k: _cleaned(k, v) for k, v in p.items()} if isinstance(p, dict) else p
+                         for p in out.get("provenance") or []]
+    out["files"] = [_cleaned("path", f) for f in out.get("files") or []]
+    admitted = gate.admit(str(record["text"]))
+    out["text"] = admitted.text
+    status = out.get("status", "active")
+    if status not in ("active", "superseded", "forgotten", "held"):
+        out["status"], out["hold_reason"] = "held", f"imported with an unknown status {str(status)[:40]!r}"
+    elif admitted.hold is not None and status in ("active", "held"):
+        out["status"], out["hold_reason"] = "held", out.get("hold_reason") if status == "held" else admitted.hold
+    if out.get("status") == "held" and not out.get("hold_reason"):
+        out["hold_reason"] = admitted.hold or "imported held"
+    return out
+
+
+def _cleaned(key: str, value: Any) -> Any:
+    if not isinstance(value, str) or key in _PLAIN_COLUMNS or key == "record":
+        return value
+    if key == "project":
+        return stored(value)
+    return gate.field(value) if key in _NAME_COLUMNS else gate.clean(value)
+
+
 def _mapped(record: dict[str, Any], paths: PathMap) -> dict[str, Any]:
-    out = dict(record)
+    out = _gated(record)
     if "project" in out and isinstance(out["project"], str):
         out["project"] = paths.apply(out["project"])
     if out["record"] == "memory":

@@ -14,11 +14,10 @@ from typing import Any
 
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
-from ..privacy.steering import hold_reason
 from . import Store, shortids
 
-# orjson and the steering patterns are imported by the writers that use them: reading and
-# listing memories (`loreline memories`, `show`) must not load them.
+# orjson and the gate are imported by the writers that use them: reading and listing memories
+# (`loreline memories`, `show`) must not load them.
 
 _NORM_WS = re.compile(r"\s+")
 _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
@@ -57,17 +56,20 @@ class NewMemory:
 
 
 def insert(store: Store, new: NewMemory) -> int:
-    """Add a memory; one that would steer the assistant somewhere dangerous is added `held`,
-    with the reason, whoever wrote it (`privacy.steering`)."""
-    from ..privacy.steering import hold_reason
+    """Add a memory through the one gate (`privacy.gate`): its text cleaned and redacted, and
+    added `held` with the reason when it would steer the assistant somewhere dangerous or reads
+    as someone else's material, whoever wrote it."""
+    from ..privacy import gate
 
     stamp = now()
-    reason = hold_reason(new.text)
+    admitted = gate.admit(new.text)
+    text, reason = admitted.text, admitted.hold
     store.conn.execute(
         "INSERT INTO memories(project, scope, kind, text, content_hash, version, root_id, replaces, "
         "created_at, updated_at, observed_at, extractor, status, hold_reason) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (new.project, new.scope, new.kind, new.text, content_hash(new.text), new.version, new.root_id,
-         new.replaces, stamp, stamp, new.observed_at, new.extractor, "active" if reason is None else "held", reason),
+        (new.project, new.scope, new.kind, text, content_hash(text), new.version,
+         new.root_id, new.replaces, stamp, stamp, new.observed_at, gate.field(new.extractor),
+         "active" if reason is None else "held", reason),
     )
     memory_id = int(store.conn.last_insert_rowid())
     if new.root_id is None:
@@ -77,11 +79,13 @@ def insert(store: Store, new: NewMemory) -> int:
 
 def add_provenance(store: Store, memory_id: int, prov: Provenance, replay_key: str | None) -> bool:
     """Record one source of a memory; False when that exact source was already recorded."""
+    from ..privacy import gate
+
     store.conn.execute(
         "INSERT OR IGNORE INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
         "excerpt, observed_at, replay_key, created_at) VALUES(?,?,?,?,?,?,?,?,?,?)",
-        (memory_id, prov.tool, prov.session_id, prov.session_path, prov.line_start, prov.line_end,
-         prov.excerpt, prov.observed_at, replay_key, now()),
+        (memory_id, gate.field(prov.tool), gate.field(prov.session_id), gate.field(prov.session_path),
+         prov.line_start, prov.line_end, gate.clean(prov.excerpt), prov.observed_at, replay_key, now()),
     )
     return bool(store.conn.changes() > 0)
 
@@ -112,7 +116,20 @@ def audit(store: Store, actor: str, action: str, memory_id: int | None,
 def _json(value: dict[str, Any] | None) -> str | None:
     import orjson
 
-    return orjson.dumps(value).decode() if value is not None else None
+    return orjson.dumps(_cleaned(value)).decode() if value is not None else None
+
+
+def _cleaned(value: Any) -> Any:
+    """An audit value with every string through the gate's cleaning (no secret, no control)."""
+    from ..privacy import gate
+
+    if isinstance(value, str):
+        return gate.clean(value)
+    if isinstance(value, dict):
+        return {key: _cleaned(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_cleaned(item) for item in value]
+    return value
 
 
 def by_hash(store: Store, project: str, digest: str) -> list[tuple[int, str, str | None]]:
@@ -360,6 +377,14 @@ def release_hold(store: Store, memory_id: int) -> None:
                        (now(), memory_id))
 
 
+def held_texts_from(store: Store, session_id: str, session_path: str, line_start: int, line_end: int) -> list[str]:
+    """The texts of held memories with a source in these lines of this session."""
+    return [str(r[0]) for r in store.rows(
+        "SELECT DISTINCT m.text FROM provenance p JOIN memories m ON m.id = p.memory_id WHERE m.status = 'held' "
+        "AND p.session_id = ? AND p.session_path = ? AND p.line_start <= ? AND p.line_end >= ?",
+        (session_id, session_path, line_end, line_start))]
+
+
 def hold(store: Store, memory_id: int, reason: str) -> None:
     """An active memory waits for a person's review, with the reason shown to them."""
     store.conn.execute("UPDATE memories SET status = 'held', hold_reason = ?, updated_at = ? WHERE id = ?",
@@ -367,7 +392,11 @@ def hold(store: Store, memory_id: int, reason: str) -> None:
 
 
 def reword(store: Store, memory_id: int, text: str) -> None:
-    """A held memory's wording as the reviewer approves it (its full-text row follows)."""
+    """A held memory's wording as the reviewer approves it (its full-text row follows), cleaned
+    and redacted by the gate; the reviewer's approval stands for the hold."""
+    from ..privacy import gate
+
+    text = gate.admit(text).text
     store.conn.execute("UPDATE memories SET text = ?, content_hash = ? WHERE id = ?",
                        (text, content_hash(text), memory_id))
 

@@ -32,6 +32,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benchlib import docs
 
@@ -56,7 +57,7 @@ class Shown:
 class ProjectResult:
     name: str
     sessions: int
-    repeats: list[dict[str, object]]
+    repeats: list[dict[str, Any]]
     saved: list[bool]
     starts: int = 0
     start_noise: int = 0
@@ -102,7 +103,7 @@ class Replay:
         roots = [str(docs.ROOT / part) for part in ("engine", "hooks", "scripts")]
         self.env["PYTHONPATH"] = os.pathsep.join(roots + [p for p in [os.environ.get("PYTHONPATH")] if p])
 
-    def hook(self, event: str, payload: dict[str, object]) -> str | None:
+    def hook(self, event: str, payload: dict[str, Any]) -> str | None:
         done = subprocess.run([sys.executable, "-c", HOOK_CODE, event], input=json.dumps(payload).encode(),
                               env=self.env, capture_output=True, timeout=120, check=False)
         out = done.stdout.decode("utf-8", "replace").strip()
@@ -142,7 +143,7 @@ class Replay:
                 os.environ["LORELINE_HOME"] = old
 
 
-def replay_project(name: str, sessions: list[Path], repeats: list[dict[str, object]], backend: str,
+def replay_project(name: str, sessions: list[Path], repeats: list[dict[str, Any]], backend: str,
                    recall_mode: str = "words", root: Path | None = None) -> ProjectResult:
     run = Replay(backend, recall_mode)
     result = ProjectResult(name, len(sessions), repeats, [])
@@ -154,34 +155,35 @@ def replay_project(name: str, sessions: list[Path], repeats: list[dict[str, obje
             result.shown[rel] = seen
             result.starts += 1
             result.start_shown += len(seen.start)
-            result.start_noise += sum(1 for m in seen.start if not any(carries(m, k) for k in keys))  # type: ignore[arg-type]
+            result.start_noise += sum(1 for m in seen.start if not any(carries(m, k) for k in keys))
             for _, memories in seen.prompts:
                 result.prompts += 1
                 result.prompt_shown += len(memories)
-                result.prompt_noise += sum(1 for m in memories if not any(carries(m, k) for k in keys))  # type: ignore[arg-type]
+                result.prompt_noise += sum(1 for m in memories if not any(carries(m, k) for k in keys))
         run.imported(path)
     for repeat in repeats:
         later_file, later_line = str(repeat["later"]).rsplit(":", 1)
-        seen = result.shown.get(later_file)
-        memories = seen.before(int(later_line)) if seen else []
-        result.saved.append(any(carries(m, repeat["key"]) for m in memories))  # type: ignore[arg-type]
+        before = result.shown.get(later_file)
+        memories = before.before(int(later_line)) if before else []
+        result.saved.append(any(carries(m, repeat["key"]) for m in memories))
     return result
 
 
-def load(path: Path = LABELS) -> dict[str, object]:
-    return json.loads(path.read_text(encoding="utf-8"))
+def load(path: Path = LABELS) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
 
 
 def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), labels: Path = LABELS,
                  recall_mode: str = "words") -> dict[str, list[ProjectResult]]:
     data = load(labels)
     root = docs.ROOT / str(data["root"])
-    split: dict[str, list[str]] = data["split"]  # type: ignore[assignment]
-    projects: dict[str, dict[str, object]] = data["projects"]  # type: ignore[assignment]
+    split: dict[str, list[str]] = data["split"]
+    projects: dict[str, dict[str, Any]] = data["projects"]
     out: dict[str, list[ProjectResult]] = {}
     for half in halves:
-        out[half] = [replay_project(name, [root / s for s in projects[name]["sessions"]],  # type: ignore[union-attr]
-                                    list(projects[name]["repeats"]), backend, recall_mode, root)  # type: ignore[arg-type]
+        out[half] = [replay_project(name, [root / s for s in projects[name]["sessions"]],
+                                    list(projects[name]["repeats"]), backend, recall_mode, root)
                      for name in split[half]]
     return out
 

@@ -47,3 +47,12 @@ def test_one_off_requests_and_questions_never_count_as_said_again() -> None:
     flag = repeated.signature("Use the --no-verify flag.")
     assert repeated.says_again(flag, [repeated.signature("You'll need to use `--no-verify`")])
     assert not repeated.says_again(flag, [repeated.signature("Use the verify step before you push.")])
+
+
+def test_pasted_output_and_attachment_lists_never_count_as_said_again() -> None:
+    pasted = "1 of 4 errors Next.js (14.2.30) is outdated (learn more)"
+    mentions = "@Context.md @Features_List.md @PRD.md @Style_Guide.md let's pick up where we left off"
+    for sentence in (pasted, mentions):
+        assert not repeated._eligible(sentence)
+    assert repeated._eligible("Then run the e2e suite with the --headed flag.")
+    assert repeated.signature("@Context.md please keep the theme tokens") == frozenset({"keep", "theme", "tokens"})

@@ -13,7 +13,9 @@ the distiller already proposed it.
 identifier such as `--no-verify` or `create_worktree.py` is one word and counts twice): the two
 sentences share at least `MIN_SHARED` of them and at least `SIMILARITY` of their union (Jaccard). The distiller's own guards still apply: a question, a hedge, a one-off request
 ("for now", "this file", "… it.", "commit and push it to main", a request that opens with a task verb:
-"take a look at …", "please read …", "fix …") or narration is never kept, nor is anything the person did not
+"take a look at …", "please read …", "fix …") or narration is never kept. Nor is a sentence in
+which the person does not speak (no "I", "we", "you", "please", "always", "never" …, and no opening
+instruction verb such as "run", "use", "keep": pasted error pages and logs), and file mentions (`@Context.md`) are not words of the sentence., nor is anything the person did not
 type (injected bodies, pasted documents: `rules.own_words`, `rules_text.statements`).
 """
 
@@ -50,16 +52,28 @@ _AT_HAND = re.compile(r"\b(?:do|commit|push|merge|run|fix|test|add|move|put|make
                       r"close|stage|ship|send|check|review|revert|rename|copy) (?:it|this|that|them|these|those)\b", re.I)
 #: a request for work now, not a statement of how things are done ("take a quick look at the layout
 #: first", "please read task-02.md", "fix the failing migration")
-_TASK = re.compile(r"^(?:(?:ok(?:ay)?|now|then|so|and|great|good|please|pls)[,.!]?\s+)*(?:take a (?:\w+ )?look|look at|"
-                   r"read|examine|review|investigate|find|show|explain|summari[sz]e|fix|implement|write|test|"
-                   r"commit|push|continue|proceed|try|help|tell)\b", re.I)
+_TASK = re.compile(r"^(?:(?:ok(?:ay)?|now|then|so|and|great|good|please|pls|let'?s)[,.!]?\s+)*(?:take a (?:\w+ )?look|"
+                   r"look at|read|examine|review|investigate|find|show|explain|summari[sz]e|fix|implement|write|test|"
+                   r"commit|push|continue|proceed|resume|pick up|try|help|tell|launch|relaunch|start|restart|stop)\b",
+                   re.I)
+#: a file or person mention (`@Context.md`): a list of them is what the message attached, not what it says
+_MENTION = re.compile(r"(?<!\S)@\S+")
+#: the person speaking to the assistant: pasted output (error pages, logs, stack frames) has none of these
+_VOICE = frozenset("i i'm i'd i'll i've we we're we'll we've our ours us my me you you'll you're your please pls "
+                   "use using always never don't dont should must need needs want prefer let's lets".split())
+_VOICE_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+#: or an instruction: a sentence that opens with one of these verbs
+_INSTRUCTION = re.compile(r"^(?:(?:ok(?:ay)?|now|then|so|and|also)[,.!]?\s+)*(?:run|use|put|keep|make|set|avoid|begin|"
+                          r"install|follow|name|place|store|include|add|stick|switch|build|deploy)\b", re.I)
 _IDENTIFIER = re.compile(r"\w[-_./]\w")
 
 Signature = frozenset[str]
 
 
 def signature(sentence: str) -> Signature:
-    return frozenset(w for w in _WORD.findall(sentence.lower()) if len(w) > 1 and w not in _STOP)
+    """The sentence's content words, mentions (`@file.md`) left out."""
+    words = _WORD.findall(_MENTION.sub(" ", sentence).lower())
+    return frozenset(w for w in words if len(w) > 1 and w not in _STOP)
 
 
 def typed_sentences(turns: Iterable[Turn]) -> list[tuple[Turn, str]]:
@@ -75,12 +89,14 @@ def typed_sentences(turns: Iterable[Turn]) -> list[tuple[Turn, str]]:
 def _eligible(sentence: str) -> bool:
     if not (MIN_LEN <= len(sentence) <= MAX_LEN) or "[REDACTED" in sentence:
         return False
-    text = sentence.replace("’", "'").replace("`", "")
+    text = _MENTION.sub(" ", sentence.replace("’", "'").replace("`", "")).strip()
+    if not (_VOICE.intersection(_VOICE_WORD.findall(text.lower())) or _INSTRUCTION.match(text)):
+        return False
     if text.rstrip().endswith("?") or pat.HEDGE.search(text) or pat.TRANSIENT.search(text):
         return False
     if pat.ONE_OFF.search(text) or pat.NARRATION.match(text) or _AT_HAND.search(text) or _TASK.match(text):
         return False
-    words = signature(sentence)
+    words = signature(text)
     return len(words) + sum(1 for w in words if _IDENTIFIER.search(w)) >= MIN_SHARED
 
 

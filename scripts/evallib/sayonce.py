@@ -182,9 +182,12 @@ def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), label
     projects: dict[str, dict[str, Any]] = data["projects"]
     out: dict[str, list[ProjectResult]] = {}
     for half in halves:
-        out[half] = [replay_project(name, [root / s for s in projects[name]["sessions"]],
-                                    list(projects[name]["repeats"]), backend, recall_mode, root)
-                     for name in split[half]]
+        out[half] = []
+        for name in split[half]:
+            project = projects[name]
+            base = docs.ROOT / project["root"] if "root" in project else root
+            out[half].append(replay_project(name, [base / s for s in project["sessions"]], list(project["repeats"]),
+                                            backend, recall_mode, base))
     return out
 
 

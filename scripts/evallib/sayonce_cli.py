@@ -1,9 +1,10 @@
 """`scripts/eval say-once`: the command line of the say-once replay (`sayonce`).
 
-    scripts/eval say-once [--backend rules[,anthropic]] [--half tune|test|both] [--recall words|meaning]
+    scripts/eval say-once [--backend rules[,anthropic]] [--half tune|test|both]
     scripts/eval say-once --history DIR [--labels FILE] [--backend rules]
 
-The labelled set's figure goes to `.bench/sayonce.json` and the `say-once` section of
+Prompts are answered by the hook's words recall (the path it takes whenever the warm recall
+process is not running). The labelled set's figure goes to `.bench/sayonce.json` and the `say-once` section of
 docs/benchmarks.md (`--no-docs` keeps the file as it is). A backend other than `rules` needs its
 key or login (`ANTHROPIC_API_KEY`, or `distill.backend` in the config); it is billed for every
 session replayed.
@@ -31,8 +32,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", default="rules", help="distiller backends, comma-separated (rules)")
     p.add_argument("--half", default="both", choices=("tune", "test", "both"),
                    help="which half of the labelled set (both)")
-    p.add_argument("--recall", default="words", choices=("words", "meaning"),
-                   help="the prompt hook's recall mode (words: the hook's own lexical recall)")
     p.add_argument("--history", type=Path, help="a folder of your own sessions of one project")
     p.add_argument("--labels", type=Path, help="labels for --history (the format of tests/eval/sayonce/labels.json)")
     p.add_argument("--verbose", "-v", action="store_true", help="list every repeat, saved or missed")
@@ -49,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     halves = ("tune", "test") if args.half == "both" else (args.half,)
     rows: list[tuple[str, str, dict[str, float]]] = []
     for backend in backends:
-        results = sayonce.run_labelled(backend, halves, recall_mode=args.recall)
+        results = sayonce.run_labelled(backend, halves, recall_mode="words")
         for half in halves:
             total = sayonce.totals(results[half])
             rows.append((backend, half, total))
@@ -79,7 +78,7 @@ def history(args: argparse.Namespace, backends: list[str]) -> int:
         repeats = [r for p in data.get("projects", {}).values() for r in p.get("repeats", [])] \
             if "projects" in data else list(data.get("repeats", []))
     for backend in backends:
-        result = sayonce.replay_project(folder.name, sessions, repeats, backend, args.recall, folder)
+        result = sayonce.replay_project(folder.name, sessions, repeats, backend, "words", folder)
         print(f"[{backend}] {len(sessions)} sessions of {folder}, oldest first")
         print("\n".join(sayonce.history_report(result, verbose=args.verbose)))
         total = sayonce.totals([result])

@@ -15,6 +15,7 @@ import pytest
 
 from evallib import sayonce, sayonce_cli
 from tests.conftest import FIXTURES
+from tests.fake_anthropic import FakeAnthropic, fake_anthropic  # noqa: F401  (fixture)
 
 LABELS = FIXTURES / "sayonce" / "labels.json"
 
@@ -58,3 +59,19 @@ def test_a_history_too_small_to_replay_says_so_in_one_line(tmp_path: Path, capsy
     assert sayonce_cli.main(["--history", str(tmp_path / "one"), "--no-docs"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "needs two or more" in err[0]
+
+
+def test_a_model_backend_goes_through_the_same_replay(fake_anthropic: FakeAnthropic,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plumbing only: a scripted model that learns the e2e flag from session 1 and nothing
+    else, so the first e2e repeat (which the offline distiller misses) is saved and pnpm is not."""
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-" + "T" * 20 + "fake")
+    headed = {"kind": "preference", "text": "The e2e suite runs with the --headed flag.",
+              "evidence": [{"line": 3, "quote": "Run the e2e suite with the --headed flag."}]}
+    fake_anthropic.enqueue(FakeAnthropic.tool("record_memories", {"memories": [headed]}))
+    fake_anthropic.default = FakeAnthropic.tool("record_memories", {"memories": []})
+    shop = sayonce.run_labelled("anthropic", ("tune",), labels=LABELS)["tune"][0]
+    assert shop.saved == [False, True, True]
+    assert shop.shown["shop/session-2.jsonl"].start == ["The e2e suite runs with the --headed flag."]
+    assert any("record_memories" in str(r.body.get("tools")) for r in fake_anthropic.requests)

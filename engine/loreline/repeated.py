@@ -5,18 +5,25 @@ beyond the task at hand, whatever its wording: that is the evidence the distille
 one sentence and often cannot find ("Use the --no-verify flag.", "Begin by creating a worktree
 with the create_worktree.py CLI"). So when a session is imported, each of its typed sentences is
 compared with the typed sentences of the project's earlier sessions (the ledger's most recent
-`MAX_SESSIONS`, read again from their files; a file that is gone is skipped), and a sentence that
-says again what one of them said becomes a candidate, quoted in the person's own words, unless
-the distiller already proposed it.
+`MAX_SESSIONS`, newest first, at most `MAX_BYTES` of them, read again from their files; a file
+that is gone is skipped), and a sentence that says again what one of them said becomes a
+candidate, quoted in the person's own words, unless the distiller already proposed it.
 
-"Says again" is judged on content words (lowercased, stop words and one-letter words out; an
-identifier such as `--no-verify` or `create_worktree.py` is one word and counts twice): the two
-sentences share at least `MIN_SHARED` of them and at least `SIMILARITY` of their union (Jaccard). The distiller's own guards still apply: a question, a hedge, a one-off request
-("for now", "this file", "… it.", "commit and push it to main", a request that opens with a task verb:
-"take a look at …", "please read …", "fix …") or narration is never kept. Nor is a sentence in
-which the person does not speak (no "I", "we", "you", "please", "always", "never" …, and no opening
-instruction verb such as "run", "use", "keep": pasted error pages and logs), and file mentions (`@Context.md`) are not words of the sentence., nor is anything the person did not
-type (injected bodies, pasted documents: `rules.own_words`, `rules_text.statements`).
+"Says again" is judged on content words (lowercased, stop words, one-letter words and file
+mentions such as `@Context.md` out; an identifier such as `--no-verify` or `create_worktree.py` is
+one word and counts twice): the two sentences share at least `MIN_SHARED` of them and at least
+`SIMILARITY` of their union (Jaccard).
+
+What is never kept, said twice or not:
+- a question, a hedge, a one-off object ("for now", "this file", "… it.") or narration (the
+  distiller's own guards, `rules_patterns`);
+- a request for work: an action on the thing at hand ("commit and push it to main") or a sentence
+  that opens with a task verb ("take a look at …", "please read …", "fix …", "launch …");
+- a sentence in which the person does not speak (no "I", "we", "you", "please", "always",
+  "never" …, and no opening instruction verb such as "run", "use", "keep"): pasted error pages and
+  logs;
+- anything the person did not type (injected bodies, pasted documents: `rules.own_words`,
+  `rules_text.statements`).
 """
 
 from __future__ import annotations
@@ -33,6 +40,9 @@ from .models import Candidate, Chunk, Evidence, Turn
 from .store import Store, ledger
 
 MAX_SESSIONS = 30
+#: bytes of earlier session files read again per import, newest first (a long session file can be
+#: tens of megabytes; the worker imports in the background, but not without bound)
+MAX_BYTES = 32 << 20
 MIN_SHARED = 3
 SIMILARITY = 0.5
 MIN_LEN = 12
@@ -105,9 +115,15 @@ def earlier(store: Store, project: str, path: Path) -> list[Signature]:
     from . import transcripts
 
     found: list[Signature] = []
+    budget = MAX_BYTES
     for session_path, tool in ledger.project_sessions(store, project, str(path), MAX_SESSIONS):
-        if not os.path.isfile(session_path):
+        try:
+            size = os.stat(session_path).st_size
+        except OSError:  # gone since: nothing to compare with
             continue
+        if size > budget:
+            break
+        budget -= size
         try:
             turns = transcripts.parse(Path(session_path), tool=tool).transcript.turns
         except Exception:  # an unreadable earlier session only means less to compare with

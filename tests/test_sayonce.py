@@ -8,6 +8,7 @@ has to say it again; said twice, it is learned and shown before session 3.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -75,3 +76,17 @@ def test_a_model_backend_goes_through_the_same_replay(fake_anthropic: FakeAnthro
     assert shop.saved == [False, True, True]
     assert shop.shown["shop/session-2.jsonl"].start == ["The e2e suite runs with the --headed flag."]
     assert any("record_memories" in str(r.body.get("tools")) for r in fake_anthropic.requests)
+
+
+def test_a_persons_own_history_is_scored_with_their_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    history = tmp_path / "my-project"
+    shutil.copytree(FIXTURES / "sayonce" / "shop", history)
+    repeats = json.loads(LABELS.read_text())["projects"]["shop"]["repeats"]
+    for repeat in repeats:  # paths relative to the person's folder
+        repeat["earlier"], repeat["later"] = (repeat[k].removeprefix("shop/") for k in ("earlier", "later"))
+    labels = tmp_path / "mine.json"
+    labels.write_text(json.dumps({"repeats": repeats}))
+    assert sayonce_cli.main(["--history", str(history), "--labels", str(labels), "--no-docs"]) == 0
+    out = capsys.readouterr().out
+    assert "labelled: saved 2/3 repeats, 1/1 corrections" in out
+    assert "MISSED my-project: session-2.jsonl:5" in out

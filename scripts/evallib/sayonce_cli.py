@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--half", default="both", choices=("tune", "test", "both"),
                    help="which half of the labelled set (both)")
     p.add_argument("--history", type=Path, help="a folder of your own sessions of one project")
-    p.add_argument("--labels", type=Path, help="labels for --history (the format of tests/eval/sayonce/labels.json)")
+    p.add_argument("--labels", type=Path, help="labels for --history: the format of tests/eval/sayonce/labels.json (a `projects` table "
+                        "or a bare `repeats` list), with `file:line` paths relative to DIR")
     p.add_argument("--verbose", "-v", action="store_true", help="list every repeat, saved or missed")
     p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/sayonce.json)")
     p.add_argument("--no-docs", action="store_true", help="do not rewrite the say-once section of docs/benchmarks.md")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import beliefs, evidence, staleness, transcripts, usage, vectors
+from . import beliefs, evidence, repeated, staleness, transcripts, usage, vectors
 from .capture import paused
 from .capture.paused import Paused
 from .chunk import chunk as make_chunks
@@ -66,6 +66,8 @@ class Options:
     #: what a distiller is unsure of waits in the review inbox (`beliefs.suggestions`); None:
     #: $LORELINE_RULES_SUGGEST, else config distill.rules_suggest, read when the import starts
     suggest: bool | None = None
+    #: also keep what a person says again from an earlier session of the project (`repeated`)
+    said_again: bool = True
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
@@ -170,10 +172,12 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
         str(path), t.session_id, t.tool, project, parsed.end, parsed.context_start,
         digest, check.size, check.mtime_ns, policy,
     )
+    before = repeated.earlier(store, project, path) if options.said_again and chunks else []
     for position, piece in enumerate(chunks):
         if _stopping(options, report):
             return  # committed chunks stay; the ledger is not advanced, so the next run resumes
-        _import_chunk(store, t, piece, project, options, report, entry if position == len(chunks) - 1 else None)
+        _import_chunk(store, t, piece, project, options, report, entry if position == len(chunks) - 1 else None,
+                      before)
     if not chunks and not options.dry_run:
         with store.write():
             ledger.record(store, entry)
@@ -212,7 +216,7 @@ def replay_key(path: str, line_start: int, line_end: int, policy: str, text: str
 
 def _import_chunk(
     store: Store, t: Transcript, piece: Chunk, project: str, options: Options,
-    report: ImportReport, entry: ledger.Entry | None,
+    report: ImportReport, entry: ledger.Entry | None, said_before: Sequence[repeated.Signature] = (),
 ) -> None:
     key = replay_key(piece.path, piece.line_start, piece.line_end, options.distiller.policy, piece.text)
     if replays.seen(store, key):
@@ -230,6 +234,7 @@ def _import_chunk(
     except ModelOutputError:
         report.reject("malformed-output")  # counted; the chunk is done with nothing from it
         candidates = []
+    candidates = [*candidates, *repeated.candidates(piece, said_before, candidates)]
     report.candidates += len(candidates)
     accepted, reasons = evidence.validate(candidates, piece, has_secret=contains_secret)
     for reason in reasons:

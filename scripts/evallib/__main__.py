@@ -2,6 +2,8 @@
 
     scripts/eval [all|extraction|retrieval] [--backend rules,anthropic] [--real rules] [--cv] [--verbose]
     scripts/eval redaction [ARGS…]      → scripts/eval_redaction.py main(ARGS)
+    scripts/eval say-once [--backend rules] [--history DIR [--labels FILE]]
+                                        → would the person have had to repeat themselves? (`sayonce_cli`)
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
     scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
     scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
@@ -62,6 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["redaction"]:
         return redaction(args_list[1:])
+    if args_list[:1] == ["say-once"]:
+        from . import sayonce_cli
+
+        return sayonce_cli.main(args_list[1:])
     args = build_parser().parse_args(args_list)
     if args.what == "make-sessions":
         cases = dataset.write()

@@ -154,6 +154,13 @@ def touch(store: Store, path: str, size: int, mtime_ns: int) -> None:
                        (size, mtime_ns, now(), stored(path)))
 
 
+def project_sessions(store: Store, project: str, other_than: str, limit: int) -> list[tuple[str, str]]:
+    """(path, tool) of the project's other sessions, most recently first recorded first."""
+    rows = store.rows("SELECT session_path, tool FROM ledger WHERE project = ? AND session_path != ? "
+                      "ORDER BY rowid DESC LIMIT ?", (project, stored(other_than), limit))
+    return [(str(path), str(tool)) for path, tool in rows]
+
+
 def sessions(store: Store) -> int:
     """How many sessions the ledger knows."""
     return int(store.scalar("SELECT count(*) FROM ledger") or 0)

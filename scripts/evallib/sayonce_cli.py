@@ -1,0 +1,93 @@
+"""`scripts/eval say-once`: the command line of the say-once replay (`sayonce`).
+
+    scripts/eval say-once [--backend rules[,anthropic]] [--half tune|test|both]
+    scripts/eval say-once --history DIR [--labels FILE] [--backend rules]
+
+Prompts are answered by the hook's words recall (the path it takes whenever the warm recall
+process is not running). The labelled set's figure goes to `.bench/sayonce.json` and the `say-once` section of
+docs/benchmarks.md (`--no-docs` keeps the file as it is). A backend other than `rules` needs its
+key or login (`ANTHROPIC_API_KEY`, or `distill.backend` in the config); it is billed for every
+session replayed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchlib import docs
+
+from . import sayonce
+
+RESULTS = docs.ROOT / ".bench" / "sayonce.json"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="scripts/eval say-once",
+                                description="Replay multi-session histories through the real hooks and count the "
+                                            "repeats Loreline would have spared.")
+    p.add_argument("--backend", default="rules", help="distiller backends, comma-separated (rules)")
+    p.add_argument("--half", default="both", choices=("tune", "test", "both"),
+                   help="which half of the labelled set (both)")
+    p.add_argument("--history", type=Path, help="a folder of your own sessions of one project")
+    p.add_argument("--labels", type=Path, help="labels for --history: the format of tests/eval/sayonce/labels.json (a `projects` table "
+                        "or a bare `repeats` list), with `file:line` paths relative to DIR")
+    p.add_argument("--verbose", "-v", action="store_true", help="list every repeat, saved or missed")
+    p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/sayonce.json)")
+    p.add_argument("--no-docs", action="store_true", help="do not rewrite the say-once section of docs/benchmarks.md")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    backends = [b.strip() for b in args.backend.split(",") if b.strip()]
+    if args.history is not None:
+        return history(args, backends)
+    halves = ("tune", "test") if args.half == "both" else (args.half,)
+    rows: list[tuple[str, str, dict[str, float]]] = []
+    for backend in backends:
+        results = sayonce.run_labelled(backend, halves, recall_mode="words")
+        for half in halves:
+            total = sayonce.totals(results[half])
+            rows.append((backend, half, total))
+            print(f"[{backend}] " + sayonce.line(half, total))
+            if args.verbose:
+                print("\n".join(sayonce.details(results[half])))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps([{"backend": b, "half": h, **t} for b, h, t in rows], indent=1))
+    if not args.no_docs and args.half == "both":
+        docs.write_section("say-once", sayonce.markdown(rows))
+    return 0
+
+
+def history(args: argparse.Namespace, backends: list[str]) -> int:
+    folder = args.history.expanduser()
+    if not folder.is_dir():
+        print(f"say-once: {folder} is not a folder of sessions", file=sys.stderr)
+        return 2
+    sessions = sayonce.history_sessions(folder)
+    if len(sessions) < 2:
+        print(f"say-once: {folder} holds {len(sessions)} readable session(s); a replay needs two or more",
+              file=sys.stderr)
+        return 2
+    repeats: list[dict[str, object]] = []
+    if args.labels is not None:
+        data = json.loads(args.labels.read_text(encoding="utf-8"))
+        repeats = [r for p in data.get("projects", {}).values() for r in p.get("repeats", [])] \
+            if "projects" in data else list(data.get("repeats", []))
+    for backend in backends:
+        result = sayonce.replay_project(folder.name, sessions, repeats, backend, "words", folder)
+        print(f"[{backend}] {len(sessions)} sessions of {folder}, oldest first")
+        print("\n".join(sayonce.history_report(result, verbose=args.verbose)))
+        total = sayonce.totals([result])
+        if repeats:
+            print(f"[{backend}] " + sayonce.line("labelled", total))
+            print("\n".join(sayonce.details([result])))
+        else:
+            print(f"[{backend}] shown: {total['start_shown']:.0f} memories over {total['starts']:.0f} session "
+                  f"starts, {total['prompt_shown']:.0f} over {total['prompts']:.0f} prompts. Without labels "
+                  f"(--labels) nothing here says which were wanted: mark your repeats to get the saved share.")
+    return 0

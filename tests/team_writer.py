@@ -91,7 +91,9 @@ def main() -> int:
         active = [str(r[0]) for r in store.rows(
             "SELECT text FROM memories WHERE project = ? AND status = 'active' AND scope = 'project'", (project,))]
         authors = teamsync.authors(store, [memory_id(store, COMMON)])
-    result = {"active": active, "token": token, "failures": failures, "common_authors": authors}
+        held = [str(r[0]) for r in store.rows(
+            "SELECT text FROM memories WHERE project = ? AND status = 'held' AND scope = 'project'", (project,))]
+    result = {"active": active, "held": held, "token": token, "failures": failures, "common_authors": authors}
     (work / f"result-{i}.json").write_text(json.dumps(result))
     return 0
 

@@ -1,9 +1,10 @@
-"""Registering Loreline's MCP server (`loreline mcp`) with Claude Code, Codex and Gemini CLI.
+"""Registering Loreline's MCP server (`loreline mcp`) in an assistant's settings.
 
 Claude Code keeps MCP servers where its own `claude mcp add` puts them: the user scope is
 `mcpServers` at the top of its global config (`~/.claude.json`, or `$CLAUDE_CONFIG_DIR/.claude.json`);
 the local scope, personal to one project and never committed, is `projects[<folder>].mcpServers`
-in the same file. Codex reads `[mcp_servers.<name>]` tables from `$CODEX_HOME/config.toml`.
+in the same file. An assistant with a TOML config writes its own table with the helpers here
+(`assistants/<name>/mcp.py`).
 Gemini CLI reads `mcpServers` (`{command, args}`) from its user `settings.json`.
 
 The entry is named `loreline` and runs this install's `loreline` executable by its absolute
@@ -22,11 +23,10 @@ from typing import Any
 
 from ..errors import ConfigError
 from . import Change, backup_once, check_writable, installed_script, locked, manifest, real_path, write_atomic
-from . import claude_code as cc
+from ..assistants.claude_code import install as cc
 
 NAME = "loreline"
 CLAUDE_TOOL = "claude-code-mcp"
-CODEX_TOOL = "codex-mcp"
 GEMINI_TOOL = "gemini-mcp"
 USER_KEY = "(user)"
 
@@ -123,86 +123,6 @@ def _claude_servers(data: dict[str, Any], key: str, *, create: bool, path: Path)
                 raise ConfigError(f"{path}: `{name}` is not a JSON object; nothing was changed")
             return None
     return holder
-
-
-# -- Codex -----------------------------------------------------------------------------------
-
-def connect_codex(path: Path | None = None) -> Change:
-    from .codex import _dumps, _load, config_path
-
-    path = path or config_path()
-    with locked():
-        doc = _load(path)
-        record = manifest.recorded(real_path(path), CODEX_TOOL)
-        wanted = _codex_entry()
-        tables = doc.get("mcp_servers")
-        current = _plain(tables.get(NAME)) if tables is not None and hasattr(tables, "get") else None
-        if current is not None and current != wanted and current not in record.for_key(NAME):
-            raise ConfigError(f"{path} already has [mcp_servers.{NAME}] that Loreline did not add; nothing was "
-                              "changed (remove or rename it, then connect again)")
-        changed = current != wanted
-        backup = None
-        if changed:
-            check_writable(path)
-            _set_codex_table(doc, wanted)
-            backup = backup_once(path)
-            write_atomic(path, _dumps(doc))
-        _remember(path, CODEX_TOOL, NAME, wanted, record)
-    return Change(path, changed, backup, detail="MCP server" if changed else "MCP server already registered")
-
-
-def disconnect_codex(path: Path | None = None) -> Change:
-    from .codex import _dumps, _load, config_path
-
-    path = path or config_path()
-    with locked():
-        if not path.exists():
-            return Change(path, False, detail="no Codex config")
-        doc = _load(path)
-        record = manifest.recorded(real_path(path), CODEX_TOOL)
-        tables = doc.get("mcp_servers")
-        current = _plain(tables.get(NAME)) if tables is not None and hasattr(tables, "get") else None
-        ours = current is not None and (current == _codex_entry() or current in record.for_key(NAME))
-        backup = None
-        if ours and tables is not None:
-            check_writable(path)
-            del tables[NAME]
-            if not tables:
-                del doc["mcp_servers"]
-            backup = backup_once(path)
-            write_atomic(path, _trailing_like(_dumps(doc), path.read_text(encoding="utf-8")))
-        _forget(path, CODEX_TOOL, NAME, record)
-    return Change(path, ours, backup, detail="MCP server" if ours else "no Loreline MCP server")
-
-
-#: Codex starts MCP servers with a bare environment: these pass through (the store's home, the
-#: session's opt-out)
-CODEX_ENV_VARS = ["LORELINE_HOME", "LORELINE_OFF"]
-
-
-def _trailing_like(text: str, original: str) -> str:
-    """The blank lines tomlkit leaves where a removed table stood go; the file ends as it did."""
-    end = len(original) - len(original.rstrip("\n"))
-    return text.rstrip("\n") + "\n" * end
-
-
-def _codex_entry() -> dict[str, Any]:
-    command, *args = loreline_argv()
-    return {"command": command, "args": args, "env_vars": CODEX_ENV_VARS}
-
-
-def _set_codex_table(doc: Any, wanted: dict[str, Any]) -> None:
-    import tomlkit
-
-    tables = doc.get("mcp_servers")
-    if tables is None:
-        tables = tomlkit.table(is_super_table=True)
-        doc["mcp_servers"] = tables
-    entry = tomlkit.table()
-    entry["command"] = wanted["command"]
-    entry["args"] = wanted["args"]
-    entry["env_vars"] = wanted["env_vars"]
-    tables[NAME] = entry
 
 
 def _plain(value: Any) -> Any:

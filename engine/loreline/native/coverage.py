@@ -20,8 +20,8 @@ from ..beliefs import content_words
 from ..store import Store
 from ..store import memories as rows
 from ..store import native as table
-from . import claude_md
-from .claude_memory import INDEX, loaded_part
+from ..assistants.claude_code import claude_md
+from ..assistants.claude_code.auto_memory import INDEX, loaded_part
 from .markdown import frontmatter, statements
 
 MIN_WORDS = 3
@@ -63,7 +63,7 @@ def loaded(root: Path, claude_root: Path, memory_dir: Path | None, gemini_root: 
     for path in claude_md.loaded_files(root, claude_root):
         out.extend(_statements(path, None))
     if gemini_root is not None:
-        from . import gemini_md
+        from ..assistants.gemini import gemini_md
 
         for path in gemini_md.loaded_files(root, gemini_root):
             out.extend(_statements(path, None))

@@ -4,8 +4,8 @@ Found: Claude Code auto memory folders under `<claude dir>/projects/*/memory/` (
 project from the ledger's sessions in that folder, else a session's `cwd`, else the one
 existing folder the slug names), the CLAUDE.md layers of every project Loreline knows that
 exists on this machine (and `~/.claude/CLAUDE.md` and its rules, kept as the project of the
-Claude config folder itself: searchable, never injected, since every session loads them), and Codex's
-`<codex home>/memories/MEMORY.md`. Files recorded earlier and now gone are followed as
+Claude config folder itself: searchable, never injected, since every session loads them), and the
+other assistants' user-level memory files (their `memory_files`, read by their `memory_reader`). Files recorded earlier and now gone are followed as
 deletions. A file that cannot be read is reported and the rest go on.
 """
 
@@ -22,7 +22,10 @@ from ..errors import LorelineError
 from ..store import Store
 from ..store import native as table
 from ..store import memories as rows
-from . import NativeFile, claude_md, claude_memory, codex_memory, coverage, gemini_md
+from ..assistants.claude_code import auto_memory as claude_memory
+from ..assistants.claude_code import claude_md
+from ..assistants.gemini import gemini_md
+from . import NativeFile, coverage
 from .sync import SyncReport, prepare, sync_deleted, sync_file, unchanged
 
 
@@ -67,10 +70,10 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
         for path in claude_md.user_files(roots.claude):
             _one(store, path, _reader(claude_md.read, user_key), report, embedder, judge)
         for assistant in assistants.ALL:
-            read = OTHER_READERS.get(assistant.name)
             home = roots.homes.get(assistant.name)
-            if read is None or home is None or assistant.memory_files is None:
+            if assistant.memory_reader is None or home is None or assistant.memory_files is None:
                 continue
+            read = assistant.memory_reader()
             for path in assistant.memory_files(home):
                 _one(store, path, read, report, embedder, judge)
     for seen in table.seen(store):
@@ -91,9 +94,8 @@ def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None
         return None
 
 
+#: how an assistant's user-level memory files (`memory_files`) are read: its `memory_reader`
 Reader = Callable[[Path], list[NativeFile]]
-#: how the user-level memory files of assistants other than Claude Code (`memory_files`) are read
-OTHER_READERS: dict[str, Reader] = {"codex": codex_memory.read, "gemini": gemini_md.read_user}
 
 
 def _reader(read: Callable[[Path, str], NativeFile], project: str) -> Reader:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
-from ..transcripts.discover import claude_dir
-from . import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
+from ...errors import ConfigError
+from ...transcripts.discover import claude_dir
+from ...connect import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
 
 TOOL = "claude-code"
 TIMEOUT_SECONDS = 10

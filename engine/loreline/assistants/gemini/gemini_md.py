@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from . import GEMINI_MD, NativeFile, claude_md
+from ..claude_code import claude_md
+from ...native import GEMINI_MD, NativeFile
 
 FILE_NAME = "GEMINI.md"
 

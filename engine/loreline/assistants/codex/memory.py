@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..project import project_key
-from . import CODEX_MEMORY, Item, NativeFile
-from .markdown import EXCERPT_CHARS, bounded, digest, read_text, stamp
+from ...project import project_key
+from ...native import CODEX_MEMORY, Item, NativeFile
+from ...native.markdown import EXCERPT_CHARS, bounded, digest, read_text, stamp
 
 SECTIONS = {"user preferences": "preference", "reusable knowledge": "fact",
             "failures and how to do differently": "procedure"}

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import orjson
 
-from ..distill.rules import classify
-from ..project import project_key
-from . import CLAUDE_MEMORY, Item, NativeFile
-from .markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
+from ...distill.rules import classify
+from ...project import project_key
+from ...native import CLAUDE_MEMORY, Item, NativeFile
+from ...native.markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
 
 INDEX = "MEMORY.md"
 LOAD_LINES = 200
@@ -131,7 +131,7 @@ def project_from_sessions(folder: Path) -> str | None:
 
 def project_from_slug(folder: Path) -> str | None:
     """The one existing folder whose slug this is, or None."""
-    from ..transcripts.cursor import cwd_from_slug
+    from ..cursor.sessions import cwd_from_slug
 
     found = cwd_from_slug(Path("/", "projects", folder.name.lstrip("-"), "agent-transcripts", "_"))
     return project_key(found) if found else None

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-from ..assistants.claude_code import install as claude_code
-from ..assistants.codex import TRUST_HINT
-from ..assistants.codex import install as codex
-from ..connect import Change, mcp
+from ..connect import Change
 from ..backends import consent
 
-__all__ = ["TRUST_HINT", "Change", "claude_code", "codex", "consent", "mcp"]
+__all__ = ["Change", "consent"]

@@ -11,13 +11,13 @@ tests and fixtures; see docs/assistants.md.
 
 from __future__ import annotations
 
-from .base import Applied, Assistant, Connector, LoginBackend, SessionFormat, settled
+from .base import Applied, Assistant, Connector, LoginBackend, ProjectMemory, SessionFormat, settled
 from . import claude_code, codex, cursor, gemini
 
 ALL: tuple[Assistant, ...] = (claude_code.ASSISTANT, codex.ASSISTANT, cursor.ASSISTANT, gemini.ASSISTANT)
 _BY_NAME = {assistant.name: assistant for assistant in ALL}
 
-__all__ = ["ALL", "Applied", "Assistant", "Connector", "LoginBackend", "SessionFormat", "login_backends", "get", "names", "connectable", "settled"]
+__all__ = ["ALL", "Applied", "Assistant", "Connector", "LoginBackend", "ProjectMemory", "SessionFormat", "login_backends", "get", "names", "connectable", "settled"]
 
 
 def names() -> tuple[str, ...]:

@@ -86,6 +86,18 @@ class LoginBackend:
 
 
 @dataclass(frozen=True, slots=True)
+class ProjectMemory:
+    """The memory files an assistant keeps in a project's folder (CLAUDE.md, GEMINI.md)."""
+
+    #: the files under a project's folder
+    files: Callable[[Path], list[Path]]
+    #: one file, as a native source of `project`: `read(path, project)`
+    read: Callable[[Path, str], Any]
+    #: the files a session started in a folder loads: `loaded(folder, home)`
+    loaded: Callable[[Path, Path], list[Path]]
+
+
+@dataclass(frozen=True, slots=True)
 class SessionFormat:
     """How `loreline.transcripts` reads this assistant's session files."""
 
@@ -139,6 +151,8 @@ class Assistant:
     session_format: Callable[[], SessionFormat] | None = None
     #: the native memory reader of `memory_files` (`read(path, report)`), when it has one
     memory_reader: Callable[[], Callable[..., Any]] | None = None
+    #: its memory files in a project's folder (imports the reader only when called)
+    project_memory: Callable[[], ProjectMemory] | None = None
     #: its `distill_backend` (imports the backend only when called)
     login_backend: Callable[[], LoginBackend] | None = None
     #: whether a discovered session is finished (default: its file has settled)

@@ -24,7 +24,6 @@ from ..store import native as table
 from ..store import memories as rows
 from ..assistants.claude_code import auto_memory as claude_memory
 from ..assistants.claude_code import claude_md
-from ..assistants.gemini import gemini_md
 from . import NativeFile, coverage
 from .sync import SyncReport, prepare, sync_deleted, sync_file, unchanged
 
@@ -60,11 +59,11 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
         for path in claude_memory.files(memory_dir):
             _one(store, path, _reader(claude_memory.read, project), report, embedder, judge)
     projects = _projects(store, roots, dirs)
+    in_projects = [a.project_memory() for a in assistants.ALL if a.project_memory is not None]
     for project in projects:
-        for path in claude_md.project_files(Path(project)):
-            _one(store, path, _reader(claude_md.read, project), report, embedder, judge)
-        for path in gemini_md.project_files(Path(project)):
-            _one(store, path, _reader(gemini_md.read, project), report, embedder, judge)
+        for memory in in_projects:
+            for path in memory.files(Path(project)):
+                _one(store, path, _reader(memory.read, project), report, embedder, judge)
     if roots.project is None:
         user_key = str(roots.claude)
         for path in claude_md.user_files(roots.claude):
@@ -151,5 +150,5 @@ def _coverage(store: Store, roots: Roots, projects: list[str], dirs: dict[str, P
     with store.write():
         for project in sorted(set(projects) | set(dirs)):
             if os.path.isdir(project):
-                loaded = coverage.loaded(Path(project), roots.claude, dirs.get(project), roots.homes.get("gemini"))
+                loaded = coverage.loaded(Path(project), roots.homes, dirs.get(project))
                 coverage.refresh(store, project, loaded)

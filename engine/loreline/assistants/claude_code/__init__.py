@@ -9,7 +9,7 @@ import glob
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..base import Applied, Assistant, Connector, LoginBackend, SessionFormat
+from ..base import Applied, Assistant, Connector, ProjectMemory, LoginBackend, SessionFormat
 
 if TYPE_CHECKING:
     from ...transcripts.discover import Discovery, Found
@@ -35,6 +35,12 @@ def login_backend() -> LoginBackend:
     return login.BACKEND
 
 
+def project_memory() -> ProjectMemory:
+    from . import claude_md
+
+    return ProjectMemory(claude_md.project_files, claude_md.read, claude_md.loaded_files)
+
+
 def locate_session(root: Path, session_id: str) -> Path | None:
     found = sorted(glob.glob(str(root / "projects" / "*" / f"{glob.escape(session_id)}.jsonl")))
     return Path(found[-1]) if found else None
@@ -50,7 +56,8 @@ def connect(project: Path | None) -> Applied:
     """Hooks, then the MCP server; when a later file cannot be changed, the earlier ones get
     their content back, so a failure changes nothing."""
     from . import install as claude_code
-    from ...connect import all_or_nothing, created_file, mcp
+    from . import mcp
+    from ...connect import all_or_nothing, created_file
 
     path = claude_code.settings_path(project)
     shared = claude_code.shared_project_path(project) if project is not None else path
@@ -69,7 +76,8 @@ def connect(project: Path | None) -> Applied:
 
 def disconnect(project: Path | None) -> Applied:
     from . import install as claude_code
-    from ...connect import all_or_nothing, mcp, remove_if_created
+    from . import mcp
+    from ...connect import all_or_nothing, remove_if_created
 
     path = claude_code.settings_path(project)
     with all_or_nothing(path, mcp.claude_config_path()):
@@ -90,7 +98,7 @@ def status() -> dict[str, Any]:
 ASSISTANT = Assistant(
     name=NAME, label="Claude Code", home_default=".claude", home_env="CLAUDE_CONFIG_DIR",
     home_option="--claude-dir", find_sessions=find_sessions, locate_session=locate_session,
-    memory_files=memory_files, session_format=session_format,
+    memory_files=memory_files, session_format=session_format, project_memory=project_memory,
     connector=Connector(connect, disconnect, status, summary="settings.json hooks", project_scope=True),
     distill_backend="claude-code", login_backend=login_backend,
 )

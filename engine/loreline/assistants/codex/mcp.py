@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ...connect import Change, backup_once, check_writable, locked, manifest, real_path, write_atomic
-from ...connect.mcp import NAME, _forget, _plain, _remember, loreline_argv
+from ...connect.mcp import NAME, forget, loreline_argv, plain, remember
 from ...errors import ConfigError
 from .install import _dumps, _load, config_path
 
@@ -21,7 +21,7 @@ def connect(path: Path | None = None) -> Change:
         record = manifest.recorded(real_path(path), CODEX_TOOL)
         wanted = _codex_entry()
         tables = doc.get("mcp_servers")
-        current = _plain(tables.get(NAME)) if tables is not None and hasattr(tables, "get") else None
+        current = plain(tables.get(NAME)) if tables is not None and hasattr(tables, "get") else None
         if current is not None and current != wanted and current not in record.for_key(NAME):
             raise ConfigError(f"{path} already has [mcp_servers.{NAME}] that Loreline did not add; nothing was "
                               "changed (remove or rename it, then connect again)")
@@ -32,7 +32,7 @@ def connect(path: Path | None = None) -> Change:
             _set_codex_table(doc, wanted)
             backup = backup_once(path)
             write_atomic(path, _dumps(doc))
-        _remember(path, CODEX_TOOL, NAME, wanted, record)
+        remember(path, CODEX_TOOL, NAME, wanted, record)
     return Change(path, changed, backup, detail="MCP server" if changed else "MCP server already registered")
 
 
@@ -44,7 +44,7 @@ def disconnect(path: Path | None = None) -> Change:
         doc = _load(path)
         record = manifest.recorded(real_path(path), CODEX_TOOL)
         tables = doc.get("mcp_servers")
-        current = _plain(tables.get(NAME)) if tables is not None and hasattr(tables, "get") else None
+        current = plain(tables.get(NAME)) if tables is not None and hasattr(tables, "get") else None
         ours = current is not None and (current == _codex_entry() or current in record.for_key(NAME))
         backup = None
         if ours and tables is not None:
@@ -54,7 +54,7 @@ def disconnect(path: Path | None = None) -> Change:
                 del doc["mcp_servers"]
             backup = backup_once(path)
             write_atomic(path, _trailing_like(_dumps(doc), path.read_text(encoding="utf-8")))
-        _forget(path, CODEX_TOOL, NAME, record)
+        forget(path, CODEX_TOOL, NAME, record)
     return Change(path, ours, backup, detail="MCP server" if ours else "no Loreline MCP server")
 
 

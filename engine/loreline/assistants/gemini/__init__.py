@@ -10,7 +10,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..base import Applied, Assistant, Connector, SessionFormat
+from ..base import Applied, Assistant, Connector, ProjectMemory, SessionFormat
 
 if TYPE_CHECKING:
     from ...transcripts.discover import Discovery, Found
@@ -38,6 +38,12 @@ def memory_reader() -> Callable[..., Any]:
     from . import gemini_md
 
     return gemini_md.read_user
+
+
+def project_memory() -> ProjectMemory:
+    from . import gemini_md
+
+    return ProjectMemory(gemini_md.project_files, gemini_md.read, gemini_md.loaded_files)
 
 
 def locate_session(root: Path, session_id: str) -> Path | None:
@@ -97,7 +103,7 @@ def _files() -> list[Path]:
 ASSISTANT = Assistant(
     name=NAME, label="Gemini CLI", home_default=".gemini", home_env="GEMINI_CLI_HOME", home_env_parent=True,
     home_option="--gemini-dir", find_sessions=find_sessions, locate_session=locate_session,
-    memory_files=memory_files, session_format=session_format, memory_reader=memory_reader,
+    memory_files=memory_files, session_format=session_format, project_memory=project_memory, memory_reader=memory_reader,
     connector=Connector(connect, disconnect, status, summary="settings.json hooks and MCP server",
                         files=lambda: _files()),
 )

@@ -15,9 +15,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..claude_code import claude_md
-from ...native import GEMINI_MD, NativeFile
+from ...native import NativeFile
 
 FILE_NAME = "GEMINI.md"
+
+#: the provenance tool name of its memories
+GEMINI_MD = "gemini-md"
 
 
 def project_files(root: Path) -> list[Path]:

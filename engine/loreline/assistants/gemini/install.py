@@ -18,7 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..claude_code import install as claude_code
-from ...connect import Change, created_file, mcp, remove_if_created
+from . import mcp
+from ...connect import Change, created_file, remove_if_created
 
 TOOL = "gemini"
 SETTINGS_NAME = "settings.json"

@@ -9,7 +9,7 @@ import glob
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..base import Applied, Assistant, Connector, ProjectMemory, LoginBackend, SessionFormat
+from ..base import Applied, Assistant, Connector, LoginBackend, ProjectMemory, SessionFormat
 
 if TYPE_CHECKING:
     from ...transcripts.discover import Discovery, Found

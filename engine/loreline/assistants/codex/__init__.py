@@ -1,14 +1,14 @@
 """Codex CLI: `~/.codex` (`$CODEX_HOME`), rollouts in `sessions/YYYY/MM/DD/rollout-*.jsonl`
 (and `archived_sessions/`), hooks in `hooks.json` (its `notify` program in `config.toml` where
 hooks are off), the MCP server as `[mcp_servers.loreline]` in `config.toml`, native memory in
-`memories/MEMORY.md`. Distillation with its login: the `codex` backend (`codex exec`), when
-`loreline.distill` provides it."""
+`memories/MEMORY.md`. Distillation with its login: the `codex` backend (`codex exec`; `login.py`,
+`distill.py`)."""
 
 from __future__ import annotations
 
 import glob
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..base import Applied, Assistant, Connector, LoginBackend, SessionFormat

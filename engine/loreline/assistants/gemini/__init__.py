@@ -6,8 +6,8 @@ uses its login yet."""
 from __future__ import annotations
 
 import glob
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..base import Applied, Assistant, Connector, ProjectMemory, SessionFormat

@@ -16,8 +16,9 @@ import keyring.backends.fail
 import pytest
 
 from loreline import backends, config
-from loreline.distill import codex
-from loreline.distill.codex import CodexDistiller, strict_schema
+from loreline.assistants.claude_code import login as claude_code_login
+from loreline.assistants.codex import login as codex
+from loreline.assistants.codex.distill import CodexDistiller, strict_schema
 from loreline.distill.anthropic import RECORD_MEMORIES
 from tests.conftest import loreline_exe, subprocess_env
 
@@ -46,7 +47,7 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     codex._LOGINS.clear()
-    backends._LOGINS.clear()
+    claude_code_login._LOGINS.clear()
     return tmp_path
 
 

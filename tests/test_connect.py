@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from loreline.connect import claude_code, hook_argv
+from loreline.assistants.claude_code import install as claude_code
+from loreline.connect import hook_argv
 from tests.capture_helpers import HOOK, HOOK_PAYLOADS, worker_lock_held
 from tests.conftest import ROOT, loreline_exe, subprocess_env
 

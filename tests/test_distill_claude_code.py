@@ -21,7 +21,7 @@ import pytest
 
 from loreline import backends, config, home, pipeline, usage
 from loreline.distill.anthropic import RECORD_MEMORIES
-from loreline.distill.claude_code import CodeClient, CodeDistiller, CodeSettings, argv, child_env, usage_of
+from loreline.assistants.claude_code.distill import CodeClient, CodeDistiller, CodeSettings, argv, child_env, usage_of
 from loreline.distill.rules import RulesDistiller
 from loreline.errors import AuthError, ConfigError
 from loreline.models import Usage

@@ -12,7 +12,8 @@ import pytest
 
 from loreline.models import ParseStats
 from loreline.samples.builder import ClaudeSession
-from loreline.transcripts import claude_code, parse
+from loreline.assistants.claude_code import sessions as claude_code
+from loreline.transcripts import parse
 from tests.transcripts_helpers import REAL_ROOT, shape
 
 CC = REAL_ROOT / "claude-code"

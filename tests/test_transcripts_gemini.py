@@ -1,4 +1,4 @@
-"""Gemini CLI sessions (`transcripts.gemini`), on files the released CLI 0.61.0 wrote
+"""Gemini CLI sessions (`assistants.gemini.sessions`), on files the released CLI 0.61.0 wrote
 (`fixtures/real/gemini`, see SOURCES.md): turns with provenance at the line that holds their
 final text, nothing read twice across a resume or an incremental import, injected context left
 out, the working folder from `.project_root`, and discovery under `~/.gemini/tmp`."""

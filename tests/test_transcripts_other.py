@@ -16,7 +16,8 @@ import pytest
 from loreline.errors import TranscriptMissingError, UnknownFormatError
 from loreline.models import ParseStats
 from loreline.samples.builder import ClaudeSession
-from loreline.transcripts import DETECT_RECORDS, DETECTORS, READERS, cursor, detect, generic, parse
+from loreline.assistants.cursor import sessions as cursor
+from loreline.transcripts import DETECT_RECORDS, DETECTORS, READERS, detect, generic, parse
 from loreline.transcripts.discover import Window, discover, discover_all
 from loreline.transcripts.jsonl import MAX_LINE_BYTES, ReadPosition, iter_records
 from tests.transcripts_helpers import (

@@ -2,19 +2,17 @@
 
     anthropic    Claude through the Messages API; needs an API key (`keys.find_key`:
                  --api-key > ANTHROPIC_API_KEY > the OS keyring), else AuthError
-    claude-code  Claude through the user's own Claude Code login (the `claude` on PATH, or
-                 `distill.claude_path`, run as `claude -p` with a JSON schema)
-    codex        an OpenAI model through the user's own Codex login (the `codex` on PATH, or
-                 `distill.codex_path`, run as `codex exec` with an output schema)
+    <login>      an assistant's model through the user's own login of that assistant's CLI:
+                 each assistant with a `distill_backend` (`assistants/<name>/login.py` says how)
     rules        the offline distiller: no key, no network
-    auto         `auto_plan()`: an API key if one is configured; else a logged-in Claude Code;
-                 else a logged-in Codex; else rules with a one-line notice
+    auto         `auto_plan()`: an API key if one is configured; else each assistant whose CLI is
+                 logged in, in registry order; else rules with a one-line notice
 
 Every choice carries a `reason`, one line saying why that backend runs, which `loreline
 status` and every import report show. The backend comes from the caller (`--backend`) or
 else the config (`distill.backend`). Choosing never makes a model call; the only things it
-may run are `claude auth status` and `codex login status` (offline, well under a second or
-two, each at most every five minutes) when no credentials file answers first.
+may run are the assistants' own login checks (offline, well under a second or two, each at
+most every five minutes) when no credentials file answers first.
 
 This is the composition root of distillation: `distill/` knows neither the store, the belief
 layer nor where keys live; this module wires them together.
@@ -22,36 +20,28 @@ layer nor where keys live; this module wires them together.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import assistants, keys
 from . import config as config_mod
-from . import keys
 from .errors import AuthError, ConfigError
 from .names import BACKENDS
 
 if TYPE_CHECKING:  # `describe` (for `loreline status`) builds nothing, so it loads no distiller
+    from .assistants import LoginBackend
     from .beliefs import Judge
     from .distill import Distiller
 
+#: looks the API key up: `keys.find_key`, or (for `describe` and `consent`) its source only
+KeyFinder = Callable[[str | None], "tuple[str, str] | None"]
 NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                  "`loreline auth set` enables Claude.")
-AUTH_STATUS_SECONDS = 15.0
-LOGIN_TTL_SECONDS = 300.0
-LOGIN_KEEP_SECONDS = 1800.0
-#: environment variables that log Claude Code in (or point it elsewhere): whether each is set
-#: is part of what decides a kept answer (their values are never kept)
-LOGIN_ENV = ("CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
-             "CLAUDE_CODE_USE_VERTEX")
-KeyFinder = Callable[[str | None], "tuple[str, str] | None"]
-_LOGINS: dict[str, tuple[float, str | None]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +64,8 @@ class Plan:
     backend: str
     reason: str
     key: tuple[str, str] | None = None
-    claude: Path | None = None
-    codex: Path | None = None
+    #: the assistant CLI a login backend drives
+    cli: Path | None = None
     notice: str | None = None
     #: how the assistant CLI is logged in, when a login backend runs
     login: str | None = None
@@ -83,10 +73,7 @@ class Plan:
 
 def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None,
          find: KeyFinder | None = None) -> Plan:
-    """What `choose()` would build; `find` looks up the API key (default `keys.find_key`;
-    `describe` only names its source)."""
     cfg = cfg or config_mod.load()
-    find = find or keys.find_key
     wanted = backend or cfg.get_str("distill.backend")
     origin = "--backend" if backend else "config distill.backend"
     if wanted not in BACKENDS:
@@ -94,11 +81,10 @@ def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod
     if wanted == "rules":
         return Plan("rules", f"rules: chosen by {origin}")
     if wanted == "anthropic":
-        return _plan_anthropic(api_key, origin, find)
-    if wanted == "claude-code":
-        return _plan_claude_code(cfg, origin)
-    if wanted == "codex":
-        return _plan_codex(cfg, origin)
+        return _plan_anthropic(api_key, origin, find or keys.find_key)
+    login = _login_backend(wanted)
+    if login is not None:
+        return _plan_login(login, cfg, origin)
     return auto_plan(api_key, cfg, find)
 
 
@@ -110,49 +96,47 @@ def _plan_anthropic(api_key: str | None, origin: str, find: KeyFinder) -> Plan:
     return Plan("anthropic", f"anthropic: chosen by {origin}, API key from {found[1]}", key=found)
 
 
-def _plan_claude_code(cfg: config_mod.Config, origin: str) -> Plan:
-    cli = claude_cli(cfg)
+def _plan_login(login: LoginBackend, cfg: config_mod.Config, origin: str) -> Plan:
+    cli = find_cli(login, cfg)
     if cli is None:
-        raise ConfigError("the claude-code backend needs the `claude` CLI on PATH (or config distill.claude_path)")
-    return Plan("claude-code", f"claude-code: chosen by {origin}, {cli}", claude=cli, login=claude_login(str(cli)))
-
-
-def _plan_codex(cfg: config_mod.Config, origin: str) -> Plan:
-    cli = codex_cli(cfg)
-    if cli is None:
-        raise ConfigError("the codex backend needs the `codex` CLI on PATH (or config distill.codex_path)")
-    from .distill import codex as codex_mod
-
-    login = codex_mod.login(str(cli))
-    if login is None:
-        raise AuthError("Codex is not logged in: run `codex login`, or pick another backend with --backend")
-    return Plan("codex", f"codex: chosen by {origin}, {cli}", codex=cli, login=login)
+        raise ConfigError(f"the {login.name} backend needs the `{login.command}` CLI on PATH "
+                          f"(or config {login.path_setting})")
+    how = login.login(str(cli))
+    if how is None and login.needs_login is not None:
+        raise AuthError(login.needs_login)
+    return Plan(login.name, f"{login.name}: chosen by {origin}, {cli}", cli=cli, login=how)
 
 
 def auto_plan(api_key: str | None, cfg: config_mod.Config, find: KeyFinder | None = None) -> Plan:
-    """`--backend auto`: an API key, else a logged-in Claude Code, else a logged-in Codex, else rules."""
+    """`--backend auto`: an API key, else each assistant whose CLI is logged in (registry
+    order: Claude Code, then Codex), else rules. The reason names what was missing: the first
+    assistant's CLI or login, then each later one's login where its CLI is there."""
     found = (find or keys.find_key)(api_key)
     if found is not None:
         return Plan("anthropic", f"auto: an Anthropic API key is configured ({found[1]})", key=found)
-    cli = claude_cli(cfg)
-    login = claude_login(str(cli)) if cli is not None else None
-    if cli is not None and login is not None:
-        return Plan("claude-code", f"auto: no API key; Claude Code is logged in ({login}) at {cli}", claude=cli,
-                    login=login)
-    why = "no `claude` on PATH" if cli is None else "Claude Code is not logged in"
-    codex = codex_cli(cfg)
-    if codex is not None:
-        from .distill import codex as codex_mod
+    why = ""
+    for assistant in assistants.ALL:
+        if assistant.login_backend is None:
+            continue
+        login = assistant.login_backend()
+        cli = find_cli(login, cfg)
+        how = login.login(str(cli)) if cli is not None else None
+        if cli is not None and how is not None:
+            after = f" and {why}" if why else ""
+            return Plan(login.name, f"auto: no API key{after}; {assistant.label} is logged in ({how}) at {cli}",
+                        cli=cli, login=how)
+        if not why:
+            why = f"no `{login.command}` on PATH" if cli is None else f"{assistant.label} is not logged in"
+        elif cli is not None:
+            why += f" and {assistant.label} is not logged in"
+    return Plan("rules", f"auto: no API key and {why}" if why else "auto: no API key", notice=NO_KEY_NOTICE)
 
-        codex_login = codex_mod.login(str(codex))
-    else:
-        codex_login = None
-    if codex is not None and codex_login is not None:
-        return Plan("codex", f"auto: no API key and {why}; Codex is logged in ({codex_login}) at {codex}", codex=codex,
-                    login=codex_login)
-    if codex is not None:
-        why += " and Codex is not logged in"
-    return Plan("rules", f"auto: no API key and {why}", notice=NO_KEY_NOTICE)
+
+def _login_backend(name: str) -> LoginBackend | None:
+    for assistant in assistants.ALL:
+        if assistant.distill_backend == name and assistant.login_backend is not None:
+            return assistant.login_backend()
+    return None
 
 
 def choose(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None) -> Choice:
@@ -160,10 +144,9 @@ def choose(backend: str | None = None, api_key: str | None = None, cfg: config_m
     chosen = plan(backend, api_key, cfg)
     if chosen.backend == "anthropic" and chosen.key is not None:
         return _anthropic(chosen, cfg, chosen.key)
-    if chosen.backend == "claude-code" and chosen.claude is not None:
-        return _claude_code(chosen, cfg, chosen.claude)
-    if chosen.backend == "codex" and chosen.codex is not None:
-        return _codex(chosen, cfg, chosen.codex)
+    login = _login_backend(chosen.backend)
+    if login is not None and chosen.cli is not None:
+        return _login(login, chosen, cfg, chosen.cli)
     from .distill.rules import RulesDistiller
 
     return Choice(RulesDistiller(), chosen.reason, chosen.notice)
@@ -178,22 +161,12 @@ def _anthropic(chosen: Plan, cfg: config_mod.Config, found: tuple[str, str]) -> 
     return Choice(AnthropicDistiller(client), chosen.reason, key_source=source, judge=ModelJudge(client))
 
 
-def _claude_code(chosen: Plan, cfg: config_mod.Config, cli: Path) -> Choice:
+def _login(login: LoginBackend, chosen: Plan, cfg: config_mod.Config, cli: Path) -> Choice:
     from . import home
     from .beliefs.judge import ModelJudge
-    from .distill.claude_code import CodeClient, CodeDistiller, CodeSettings
 
-    client = CodeClient(CodeSettings.from_config(cfg, cli, home.distill_workdir()))
-    return Choice(CodeDistiller(client), chosen.reason, judge=ModelJudge(client))
-
-
-def _codex(chosen: Plan, cfg: config_mod.Config, cli: Path) -> Choice:
-    from . import home
-    from .beliefs.judge import ModelJudge
-    from .distill.codex import CodexClient, CodexDistiller, CodexSettings
-
-    client = CodexClient(CodexSettings.from_config(cfg, cli, home.distill_workdir()))
-    return Choice(CodexDistiller(client), chosen.reason, judge=ModelJudge(client))
+    distiller, client = login.build(cfg, cli, home.distill_workdir())
+    return Choice(distiller, chosen.reason, judge=ModelJudge(client))
 
 
 def describe(cfg: config_mod.Config | None = None) -> str:
@@ -209,12 +182,9 @@ def describe(cfg: config_mod.Config | None = None) -> str:
         return f"{cfg.get_str('distill.backend')} (UNAVAILABLE: {err})"
     if chosen.backend == "anthropic" and chosen.key is not None:
         return f"anthropic ({cfg.get_str('distill.model')}, key from {chosen.key[1]}) — {chosen.reason}"
-    if chosen.backend == "claude-code":
-        return f"claude-code ({cfg.get_str('distill.claude_code_model')}) — {chosen.reason}"
-    if chosen.backend == "codex":
-        from .distill.codex import CODEX_DEFAULT
-
-        return f"codex ({cfg.get_str('distill.codex_model') or CODEX_DEFAULT}) — {chosen.reason}"
+    login = _login_backend(chosen.backend)
+    if login is not None:
+        return f"{login.name} ({cfg.get_str(login.model_setting) or login.default_model_status}) — {chosen.reason}"
     return f"rules (offline) — {chosen.reason}"
 
 
@@ -232,12 +202,11 @@ def consent(cfg: config_mod.Config | None = None) -> str:
     if chosen.backend == "anthropic" and chosen.key is not None:
         return (f"Captured sessions are distilled by {cfg.get_str('distill.model')} through the Anthropic API with "
                 f"the API key from {chosen.key[1]}, {bounded}.")
-    if chosen.backend == "claude-code":
-        return (f"Captured sessions are distilled by {cfg.get_str('distill.claude_code_model')} through Claude Code "
-                f"under your Claude Code login ({chosen.login or 'as configured'}), {bounded}.")
-    if chosen.backend == "codex":
-        model = cfg.get_str("distill.codex_model") or "Codex's default model"
-        return (f"Captured sessions are distilled by {model} through Codex under your Codex login "
+    login = _login_backend(chosen.backend)
+    if login is not None:
+        label = next(a.label for a in assistants.ALL if a.distill_backend == login.name)
+        model = cfg.get_str(login.model_setting) or login.default_model_consent
+        return (f"Captured sessions are distilled by {model} through {label} under your {label} login "
                 f"({chosen.login or 'as configured'}), {bounded}.")
     return ("Captured sessions are distilled offline by the rules (no model, nothing leaves this machine); what "
             "they only guess waits in `loreline review`. Pin a backend with `loreline config set distill.backend NAME`.")
@@ -250,58 +219,11 @@ def _source_only(explicit: str | None) -> tuple[str, str] | None:
     return ("", source) if source is not None else None
 
 
-# -- Claude Code and Codex: where they are, whether they are logged in --------------------
+# -- an assistant's CLI: where it is --------------------------------------------------------
 
 
-def codex_cli(cfg: config_mod.Config) -> Path | None:
-    configured = cfg.get_str("distill.codex_path").strip()
-    found = shutil.which(os.path.expanduser(configured) if configured else "codex")
+def find_cli(login: LoginBackend, cfg: config_mod.Config) -> Path | None:
+    """The CLI a login backend drives: its path setting, else its command on PATH."""
+    configured = cfg.get_str(login.path_setting).strip()
+    found = shutil.which(os.path.expanduser(configured) if configured else login.command)
     return Path(found) if found else None
-
-
-def claude_cli(cfg: config_mod.Config) -> Path | None:
-    configured = cfg.get_str("distill.claude_path").strip()
-    found = shutil.which(os.path.expanduser(configured) if configured else "claude")
-    return Path(found) if found else None
-
-
-def claude_login(cli: str) -> str | None:
-    """How Claude Code is logged in ("claude.ai", "oauth_token", "api_key", …), or None.
-
-    A credentials file in Claude Code's config dir answers at once; otherwise (the macOS
-    keychain, a token in the environment) `claude auth status --json` does, offline. Its answer
-    is kept in the state folder for LOGIN_KEEP_SECONDS unless the CLI, the credentials file or
-    the login variables change, and in this process for LOGIN_TTL_SECONDS, so a long-lived
-    process notices a later login."""
-    config_dir = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
-    credentials = Path(config_dir).expanduser() if config_dir else Path.home() / ".claude"
-    if (credentials / ".credentials.json").is_file():
-        return "claude.ai"
-    asked = _LOGINS.get(cli)
-    if asked is None or time.monotonic() - asked[0] > LOGIN_TTL_SECONDS:
-        asked = _LOGINS[cli] = (time.monotonic(), _kept_auth_status(cli, credentials))
-    return asked[1]
-
-
-def _kept_auth_status(cli: str, credentials: Path) -> str | None:
-    from . import remembered
-
-    basis = {"cli": remembered.file_basis(os.path.realpath(cli)),
-             "credentials": remembered.file_basis(credentials / ".credentials.json"),
-             "set": [name for name in LOGIN_ENV if os.environ.get(name, "").strip()]}
-    found = remembered.answer("claude-login", basis, LOGIN_KEEP_SECONDS, lambda: _auth_status(cli))
-    return found if isinstance(found, str) else None
-
-
-def _auth_status(cli: str) -> str | None:
-    import subprocess
-
-    try:
-        done = subprocess.run([cli, "auth", "status", "--json"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                              timeout=AUTH_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))
-        status = json.loads(done.stdout)
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return None
-    if not isinstance(status, dict) or status.get("loggedIn") is not True:
-        return None
-    return str(status.get("authMethod") or "logged in")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import home
+from .assistants import login_backends
 from .errors import ConfigError
 
 Value = str | int | float | bool
@@ -59,7 +60,7 @@ def define(key: str, setting: Setting) -> None:
 define("distill.backend", Setting(str, "auto", "distiller: auto (an API key if one is configured, else a "
                                   "logged-in Claude Code, else a logged-in Codex, else rules), anthropic, "
                                   "claude-code, codex, or rules (offline)",
-                                  choices=("auto", "anthropic", "claude-code", "codex", "rules")))
+                                  choices=("auto", "anthropic", *login_backends(), "rules")))
 define("embed.model", Setting(str, "minilm", "embedder for the vector half of recall: minilm (the bundled "
                                         "sentence model, by meaning), hashing (by spelling, no model) or "
                                         "static (the wordllama wheel's word-piece table, if installed); "

@@ -192,7 +192,7 @@ def _project(t: Transcript, entry: ledger.Entry | None) -> str:
     if entry is not None:
         return entry.project
     if t.tool == "cursor":
-        from .transcripts.cursor import cwd_from_slug
+        from .assistants.cursor.sessions import cwd_from_slug
 
         return project_key(cwd_from_slug(Path(t.path)))
     return project_key(None)

@@ -146,7 +146,7 @@ def _prompt_recall() -> dict[str, Any]:
 def _hooks(cwd: str) -> dict[str, Any]:
     """Claude Code's user and project settings, then every other connectable assistant by name."""
     from . import assistants
-    from .connect import claude_code
+    from .assistants.claude_code import install as claude_code
     from .project import project_key
 
     user = claude_code.settings_path()
@@ -197,7 +197,7 @@ def inputs(store: Store) -> list[Path]:
     """Every file `collect` reads: while none of them changes (and the day does not), neither
     do the facts, but for an API key stored in the keyring by another process."""
     from . import assistants
-    from .connect import claude_code
+    from .assistants.claude_code import install as claude_code
     from .project import project_key
 
     db = Path(store.path)

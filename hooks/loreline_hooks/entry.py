@@ -20,6 +20,9 @@ Invariants:
 - Stdin is read up to `MAX_INPUT` bytes; the rest is discarded unread into memory. Only the
   fields in `capture.RECORD_FIELDS` are kept, each bounded; the assistant message is cut to
   `capture.MAX_MESSAGE_BYTES`. Redaction happens in the worker before anything is stored.
+
+What differs between the assistants' payloads is in `payloads`, loaded only by the events
+that need it.
 """
 
 from __future__ import annotations
@@ -39,7 +42,6 @@ MAX_DISCARD = 64 << 20
 RECORDED = ("Stop", "PreCompact", "SessionEnd", "codex-notify")
 STARTS_WORKER = ("PreCompact", "SessionEnd", "codex-notify")
 PROMPT_EVENTS = ("UserPromptSubmit", "BeforeAgent")
-HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
 EXTRA_KEYS = ("source", "reason", "trigger", "turn_id")
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,256}$")
 _SALVAGE = re.compile(r'"(session_id|transcript_path|cwd|hook_event_name)"\s*:\s*"((?:[^"\\]|\\.){1,4096})"')
@@ -79,36 +81,22 @@ def _run(args: list[str]) -> None:
             _warm_up()
     elif event in PROMPT_EVENTS:
         if event == "BeforeAgent":
-            payload = gemini_prompt(payload)
+            from .payloads import prompt_words
+
+            payload = prompt_words(payload)
         _prompt(payload, cwd, capture.prompt_recall(settings))
     elif event in RECORDED:
         _record(event, payload, cwd, settings)
 
 
-def gemini_prompt(payload: dict[str, Any]) -> dict[str, Any]:
-    """Gemini CLI's BeforeAgent `prompt` is the whole request: the context hooks added earlier
-    (SessionStart's block, as `<hook_context>…</hook_context>`) comes before the person's
-    words. Only their words choose memories."""
-    prompt = payload.get("prompt")
-    if not isinstance(prompt, str) or HOOK_CONTEXT[0] not in prompt:
-        return payload
-    kept, at = [], 0
-    while (start := prompt.find(HOOK_CONTEXT[0], at)) >= 0:
-        kept.append(prompt[at:start])
-        end = prompt.find(HOOK_CONTEXT[1], start)
-        at = len(prompt) if end < 0 else end + len(HOOK_CONTEXT[1])
-    kept.append(prompt[at:])
-    return {**payload, "prompt": "".join(kept).strip()}
-
-
 def _input(args: list[str]) -> tuple[str | None, dict[str, Any] | None]:
     """The event name and its payload (from the last argument for Codex, else stdin)."""
     if args and (args[0] == "codex-notify" or args[-1].lstrip().startswith("{")):
-        from . import codex
+        from . import payloads
 
-        raw = args[-1] if args[-1] != "codex-notify" else ""
+        raw = args[-1] if args[-1] != payloads.NOTIFY else ""
         notify = _parse(raw.encode("utf-8", "replace")[:MAX_INPUT])
-        return "codex-notify", (codex.fields(notify) if notify is not None else None)
+        return payloads.NOTIFY, (payloads.fields(notify) if notify is not None else None)
     payload = _parse(_read_stdin())
     if payload is None:
         return None, None
@@ -160,8 +148,10 @@ def _pause(event: str, payload: dict[str, Any]) -> None:
         return
     from loreline.capture import paused
 
+    from .payloads import tool_of
+
     path = _text(payload.get("transcript_path"))
-    paused.record(session_id, _tool(event, path), os.path.expanduser(path) if path else None,
+    paused.record(session_id, tool_of(event, path), os.path.expanduser(path) if path else None,
                   capture.utc_stamp(time.time()))
 
 
@@ -217,6 +207,8 @@ def _record(event: str, payload: dict[str, Any], cwd: str, settings: capture.Set
 
 def build_record(event: str, payload: dict[str, Any], cwd: str) -> dict[str, Any] | None:
     """The bounded spool record of one event; None without a session id."""
+    from .payloads import tool_of
+
     session_id = _text(payload.get("session_id"), 256)
     if not session_id:
         return None
@@ -225,22 +217,12 @@ def build_record(event: str, payload: dict[str, Any], cwd: str) -> dict[str, Any
     nested = payload.get("extra")
     extra: dict[str, Any] = nested if isinstance(nested, dict) else payload
     return {
-        "v": capture.RECORD_VERSION, "event": event, "tool": _tool(event, path),
+        "v": capture.RECORD_VERSION, "event": event, "tool": tool_of(event, path),
         "session_id": session_id, "transcript_path": os.path.expanduser(path) if path else None,
         "cwd": cwd, "received_at": capture.utc_stamp(time.time()),
         "last_assistant_message": message, "message_truncated": cut or bool(payload.get("_salvaged")),
         "extra": {k: _text(extra.get(k), 200) for k in EXTRA_KEYS if _text(extra.get(k), 200)},
     }
-
-
-def _tool(event: str, path: str | None) -> str:
-    """The assistant that sent the event, from the event and its transcript's file name."""
-    name = os.path.basename(path) if path else ""
-    if event == "codex-notify" or name.startswith("rollout-"):
-        return "codex"
-    if name.startswith("session-") and os.path.basename(os.path.dirname(path or "")) == "chats":
-        return "gemini"
-    return "claude-code"
 
 
 def _message(value: Any) -> tuple[str | None, bool]:

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from ..connect import Change, claude_code, codex, mcp
-from ..assistants.codex import TRUST_HINT
+from ..connect import Change
 from ..backends import consent
 
-__all__ = ["TRUST_HINT", "Change", "claude_code", "codex", "consent", "mcp"]
+__all__ = ["Change", "consent"]

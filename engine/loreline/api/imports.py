@@ -72,10 +72,12 @@ def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Calla
 
 
 def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:
-    """A discovery import of Claude Code sessions also reads the assistants' own memory files,
-    so what a session already loads stays out of its SessionStart block."""
+    """A discovery import of the sessions of an assistant that loads memory files from the
+    project's folder (Claude Code, Gemini CLI) also reads the assistants' own memory files, so
+    what a session already loads stays out of its SessionStart block."""
     request = chosen.request
-    if request.paths or request.dry_run or not {"claude-code", "gemini", "all"} & set(request.tools):
+    loading = {a.name for a in assistants.ALL if a.project_memory is not None} | {"all"}
+    if request.paths or request.dry_run or not loading & set(request.tools):
         return None
     from ..native import run as native_run
 

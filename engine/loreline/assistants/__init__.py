@@ -11,13 +11,13 @@ tests and fixtures; see docs/assistants.md.
 
 from __future__ import annotations
 
-from .base import Applied, Assistant, Connector, settled
+from .base import Applied, Assistant, Connector, LoginBackend, ProjectMemory, SessionFormat, settled
 from . import claude_code, codex, cursor, gemini
 
 ALL: tuple[Assistant, ...] = (claude_code.ASSISTANT, codex.ASSISTANT, cursor.ASSISTANT, gemini.ASSISTANT)
 _BY_NAME = {assistant.name: assistant for assistant in ALL}
 
-__all__ = ["ALL", "Applied", "Assistant", "Connector", "get", "names", "connectable", "settled"]
+__all__ = ["ALL", "Applied", "Assistant", "Connector", "LoginBackend", "ProjectMemory", "SessionFormat", "login_backends", "get", "names", "connectable", "settled"]
 
 
 def names() -> tuple[str, ...]:
@@ -29,6 +29,11 @@ def get(name: str) -> Assistant:
         return _BY_NAME[name]
     except KeyError:
         raise KeyError(f"unknown assistant {name!r} (known: {', '.join(_BY_NAME)})") from None
+
+
+def login_backends() -> tuple[str, ...]:
+    """The distillation backends that use an assistant's own login, in registry order."""
+    return tuple(a.distill_backend for a in ALL if a.distill_backend is not None)
 
 
 def connectable() -> tuple[Assistant, ...]:

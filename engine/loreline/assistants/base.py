@@ -63,6 +63,65 @@ class Connector:
 
 
 @dataclass(frozen=True, slots=True)
+class LoginBackend:
+    """A distillation backend that drives the assistant's own CLI under the user's login
+    (`--backend <name>`, and `auto` after an API key, in registry order)."""
+
+    #: the backend's name (`--backend codex`)
+    name: str
+    #: the CLI it drives, found on PATH unless the `path_setting` config names one
+    command: str
+    path_setting: str
+    #: the config setting with the model it asks for, and what an empty one means in
+    #: `loreline status` and in the consent sentence
+    model_setting: str
+    #: how the CLI is logged in ("claude.ai", "chatgpt", ...), or None
+    login: Callable[[str], str | None]
+    #: `(distiller, client)` for `cli` under `config`, running in `workdir`
+    build: Callable[[Any, Path, Path], tuple[Any, Any]]
+    default_model_status: str = ""
+    default_model_consent: str = ""
+    #: an explicit `--backend <name>` refuses to run without a login, with this message
+    needs_login: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectMemory:
+    """The memory files an assistant keeps in a project's folder (CLAUDE.md, GEMINI.md)."""
+
+    #: the files under a project's folder
+    files: Callable[[Path], list[Path]]
+    #: one file, as a native source of `project`: `read(path, project)`
+    read: Callable[[Path, str], Any]
+    #: the files a session started in a folder loads: `loaded(folder, home)`
+    loaded: Callable[[Path, Path], list[Path]]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFormat:
+    """How `loreline.transcripts` reads this assistant's session files."""
+
+    #: `reader(stats)` makes a reader (`feed(lineno, record)`, `finish()`)
+    reader: Callable[..., Any]
+    #: whether one record is this format's (the formats are disjoint)
+    looks_like: Callable[[dict[str, Any]], bool]
+    #: whether a file with no parseable record came from this tool, by where it lives; None:
+    #: the format a file nothing else claims is guessed to be
+    named_like: Callable[[Path], bool] | None = None
+    #: detection tries lower first (ties in registry order)
+    detect_order: int = 0
+    #: a whole-file `.json` session document: `is_document(head)`, and
+    #: `feed_document(handle, size, reader, stats)` returning the item count
+    is_document: Callable[[bytes], bool] | None = None
+    feed_document: Callable[..., int] | None = None
+    #: the tool re-appends messages when they change: an incremental read reads the whole file
+    #: and keeps what came after the watermark (`reader(stats, since_line=...)`)
+    rereads: bool = False
+    #: the project of a session whose records name none
+    project_root: Callable[[Path], str | None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Assistant:
     """Everything Loreline knows about one assistant."""
 
@@ -88,6 +147,14 @@ class Assistant:
     #: the distillation backend that uses this tool's own login (`loreline.distill` / the
     #: `--backend` name), None where there is none
     distill_backend: str | None = None
+    #: how its session files are read (imports the reader only when called)
+    session_format: Callable[[], SessionFormat] | None = None
+    #: the native memory reader of `memory_files` (`read(path, report)`), when it has one
+    memory_reader: Callable[[], Callable[..., Any]] | None = None
+    #: its memory files in a project's folder (imports the reader only when called)
+    project_memory: Callable[[], ProjectMemory] | None = None
+    #: its `distill_backend` (imports the backend only when called)
+    login_backend: Callable[[], LoginBackend] | None = None
     #: whether a discovered session is finished (default: its file has settled)
     finished: Callable[[Found, float, float], bool] = settled
     #: the variable names a home folder holding `home_default` (Gemini CLI's `$GEMINI_CLI_HOME`)

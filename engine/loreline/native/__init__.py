@@ -1,12 +1,8 @@
 """The assistants' own memory files, read as sources (never written).
 
-- Claude Code auto memory: `<claude dir>/projects/<slug>/memory/*.md`, one memory per file
-  with frontmatter `name`, `description`, `type: user|feedback|project|reference`, and the
-  `MEMORY.md` index whose first 200 lines / 25 KB every session loads (`claude_memory`);
-- CLAUDE.md layers: `./CLAUDE.md`, `./.claude/CLAUDE.md`, `./.claude/rules/*.md`,
-  `./CLAUDE.local.md`, `~/.claude/CLAUDE.md`, `~/.claude/rules/*.md`, with `@path` imports
-  (`claude_md`): material the user pinned by writing it there;
-- Codex memories: `~/.codex/memories/MEMORY.md` task-group blocks (`codex_memory`).
+Each assistant's readers live in its package (`loreline.assistants.<name>`): Claude Code's
+auto memory (`auto_memory`) and CLAUDE.md layers (`claude_md`), the other assistants' memory
+files (their `memory_reader`, and `project_memory` for files in a project's folder).
 
 Readers turn each file into `Item`s; `sync` feeds them through the belief pipeline and
 follows edits and deletions; `coverage` marks the memories a session already loads;
@@ -20,8 +16,6 @@ from dataclasses import dataclass
 #: provenance tool names
 CLAUDE_MEMORY = "claude-memory"
 CLAUDE_MD = "claude-md"
-CODEX_MEMORY = "codex-memory"
-GEMINI_MD = "gemini-md"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Which memories a Claude Code session already loads, so SessionStart leaves them out.
 
-A session started in a project loads its CLAUDE.md layers in full (`claude_md.loaded_files`)
+A session started in a project loads its CLAUDE.md layers in full (its `ProjectMemory.loaded`)
 and the first 200 lines / 25 KB of its auto memory `MEMORY.md` (unless auto memory is off).
 An active memory of the project is covered when one statement of that loaded text has the
 same wording (case, spacing and edge punctuation aside), or holds every content word of the
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,8 +21,7 @@ from ..beliefs import content_words
 from ..store import Store
 from ..store import memories as rows
 from ..store import native as table
-from . import claude_md
-from .claude_memory import INDEX, loaded_part
+from ..assistants.claude_code.auto_memory import INDEX, loaded_part
 from .markdown import frontmatter, statements
 
 MIN_WORDS = 3
@@ -55,18 +55,20 @@ def _setting(path: Path, key: str) -> object | None:
     return data.get(key) if isinstance(data, dict) else None
 
 
-def loaded(root: Path, claude_root: Path, memory_dir: Path | None, gemini_root: Path | None = None) -> list[Loaded]:
-    """The statements a session in `root` loads at start, with their file and line (a Claude
-    Code session's CLAUDE.md layers and auto memory index; a Gemini CLI session's GEMINI.md
-    files, when `gemini_root` is given)."""
-    out: list[Loaded] = []
-    for path in claude_md.loaded_files(root, claude_root):
-        out.extend(_statements(path, None))
-    if gemini_root is not None:
-        from . import gemini_md
+def loaded(root: Path, homes: Mapping[str, Path], memory_dir: Path | None) -> list[Loaded]:
+    """The statements a session in `root` loads at start, with their file and line: each
+    assistant's project memory files it loads (`homes` names each assistant's folder; a
+    Claude Code session's CLAUDE.md layers, a Gemini CLI session's GEMINI.md files), and
+    Claude Code's auto memory index."""
+    from .. import assistants
 
-        for path in gemini_md.loaded_files(root, gemini_root):
-            out.extend(_statements(path, None))
+    out: list[Loaded] = []
+    for assistant in assistants.ALL:
+        home = homes.get(assistant.name)
+        if assistant.project_memory is not None and home is not None:
+            for path in assistant.project_memory().loaded(root, home):
+                out.extend(_statements(path, None))
+    claude_root = homes["claude-code"]
     index = memory_dir / INDEX if memory_dir is not None else None
     if index is not None and index.is_file() and auto_memory_enabled(root, claude_root):
         out.extend(_statements(index, loaded_part(index)[0]))

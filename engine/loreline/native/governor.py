@@ -11,7 +11,7 @@ from typing import Any
 from ..store import Store
 from ..store import memories as rows
 from ..store import native as table
-from .claude_memory import INDEX, LOAD_BYTES, LOAD_LINES, loaded_part
+from ..assistants.claude_code.auto_memory import INDEX, LOAD_BYTES, LOAD_LINES, loaded_part
 
 
 def report(store: Store) -> list[dict[str, Any]]:

@@ -4,8 +4,8 @@ Found: Claude Code auto memory folders under `<claude dir>/projects/*/memory/` (
 project from the ledger's sessions in that folder, else a session's `cwd`, else the one
 existing folder the slug names), the CLAUDE.md layers of every project Loreline knows that
 exists on this machine (and `~/.claude/CLAUDE.md` and its rules, kept as the project of the
-Claude config folder itself: searchable, never injected, since every session loads them), and Codex's
-`<codex home>/memories/MEMORY.md`. Files recorded earlier and now gone are followed as
+Claude config folder itself: searchable, never injected, since every session loads them), and the
+other assistants' user-level memory files (their `memory_files`, read by their `memory_reader`). Files recorded earlier and now gone are followed as
 deletions. A file that cannot be read is reported and the rest go on.
 """
 
@@ -22,7 +22,9 @@ from ..errors import LorelineError
 from ..store import Store
 from ..store import native as table
 from ..store import memories as rows
-from . import NativeFile, claude_md, claude_memory, codex_memory, coverage, gemini_md
+from ..assistants.claude_code import auto_memory as claude_memory
+from ..assistants.claude_code import claude_md
+from . import NativeFile, coverage
 from .sync import SyncReport, prepare, sync_deleted, sync_file, unchanged
 
 
@@ -57,20 +59,20 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
         for path in claude_memory.files(memory_dir):
             _one(store, path, _reader(claude_memory.read, project), report, embedder, judge)
     projects = _projects(store, roots, dirs)
+    in_projects = [a.project_memory() for a in assistants.ALL if a.project_memory is not None]
     for project in projects:
-        for path in claude_md.project_files(Path(project)):
-            _one(store, path, _reader(claude_md.read, project), report, embedder, judge)
-        for path in gemini_md.project_files(Path(project)):
-            _one(store, path, _reader(gemini_md.read, project), report, embedder, judge)
+        for memory in in_projects:
+            for path in memory.files(Path(project)):
+                _one(store, path, _reader(memory.read, project), report, embedder, judge)
     if roots.project is None:
         user_key = str(roots.claude)
         for path in claude_md.user_files(roots.claude):
             _one(store, path, _reader(claude_md.read, user_key), report, embedder, judge)
         for assistant in assistants.ALL:
-            read = OTHER_READERS.get(assistant.name)
             home = roots.homes.get(assistant.name)
-            if read is None or home is None or assistant.memory_files is None:
+            if assistant.memory_reader is None or home is None or assistant.memory_files is None:
                 continue
+            read = assistant.memory_reader()
             for path in assistant.memory_files(home):
                 _one(store, path, read, report, embedder, judge)
     for seen in table.seen(store):
@@ -91,9 +93,8 @@ def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None
         return None
 
 
+#: how an assistant's user-level memory files (`memory_files`) are read: its `memory_reader`
 Reader = Callable[[Path], list[NativeFile]]
-#: how the user-level memory files of assistants other than Claude Code (`memory_files`) are read
-OTHER_READERS: dict[str, Reader] = {"codex": codex_memory.read, "gemini": gemini_md.read_user}
 
 
 def _reader(read: Callable[[Path, str], NativeFile], project: str) -> Reader:
@@ -149,5 +150,5 @@ def _coverage(store: Store, roots: Roots, projects: list[str], dirs: dict[str, P
     with store.write():
         for project in sorted(set(projects) | set(dirs)):
             if os.path.isdir(project):
-                loaded = coverage.loaded(Path(project), roots.claude, dirs.get(project), roots.homes.get("gemini"))
+                loaded = coverage.loaded(Path(project), roots.homes, dirs.get(project))
                 coverage.refresh(store, project, loaded)

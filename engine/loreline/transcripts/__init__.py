@@ -1,20 +1,20 @@
-"""Session transcripts: discovery and parsing, one module per format.
+"""Session transcripts: discovery and parsing; each assistant's format lives in its package
+(`loreline.assistants.<name>.sessions`, described by its `SessionFormat`).
 
 `parse()` is the one entry: it detects the format from the first parseable lines (unless
 told), streams the file from a position, and returns the turns with the positions the
 ledger needs to resume later. Every reader exposes `feed(lineno, record)` and `finish()`.
 
 Detection: the first of the first `DETECT_RECORDS` parseable records that a detector in
-`DETECTORS` recognises decides, trying detectors in their listed order. The detectors are
-disjoint by construction (Claude Code lines carry a string `type` and no `payload`; Codex
-lines carry a `payload` or a bare ResponseItem/legacy shape; a Gemini CLI session opens with
-its metadata (`sessionId` + `projectHash`, no `type`) or a `$set` line; Cursor lines are exactly
-`role` + `message`; generic lines are `role` + `content`), so the order only matters for a
-record that is malformed enough to match two — tests keep them disjoint on every fixture.
+`DETECTORS` recognises decides, trying detectors in their listed order (the assistants'
+`detect_order`, then the registry's, then generic). The detectors are disjoint by construction
+(each assistant's `looks_like` says how; generic lines are `role` + `content`), so the order
+only matters for a record that is malformed enough to match two — tests keep them disjoint on
+every fixture.
 A file with parseable records none of which is recognised raises `UnknownFormatError`
 naming the file; a file with no parseable record (0 bytes, only garbage) parses to zero
-turns, its tool guessed from where it lives (`guess_tool`). A `.json` file is one document, not JSONL: only the Codex TypeScript-CLI session
-document is known, and its "line" numbers are item positions.
+turns, its tool guessed from where it lives (`guess_tool`). A `.json` file is one document, not JSONL:
+only a format with `is_document` reads one, and its "line" numbers are item positions.
 """
 
 from __future__ import annotations
@@ -24,15 +24,19 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from ..errors import TranscriptMissingError, UnknownFormatError
 from ..models import ParseStats, Transcript, Turn
-from . import claude_code, codex, cursor, files, gemini, generic
+from . import files, generic
 from .base import session_from_name
 from .jsonl import ReadPosition, iter_records
 
+if TYPE_CHECKING:
+    from ..assistants import SessionFormat
+
 DETECT_RECORDS = 30
+GENERIC = "generic"
 CONTEXT_LINES = 40
 
 
@@ -47,20 +51,37 @@ class Reader(Protocol):
     def finish(self) -> list[Turn]: ...
 
 
-READERS: dict[str, type] = {
-    "claude-code": claude_code.ClaudeCodeReader,
-    "codex": codex.CodexReader,
-    "cursor": cursor.CursorReader,
-    "gemini": gemini.GeminiReader,
-    "generic": generic.GenericReader,
-}
-DETECTORS: dict[str, Callable[[dict[str, Any]], bool]] = {
-    "gemini": gemini.looks_like,
-    "claude-code": claude_code.looks_like,
-    "codex": codex.looks_like,
-    "cursor": cursor.looks_like,
-    "generic": generic.looks_like,
-}
+_FORMATS: dict[str, SessionFormat] = {}
+
+
+def formats() -> dict[str, SessionFormat]:
+    """Every assistant's session format by name, in registry order (read once, on first use)."""
+    if not _FORMATS:
+        from .. import assistants
+
+        _FORMATS.update({a.name: a.session_format() for a in assistants.ALL if a.session_format is not None})
+    return _FORMATS
+
+
+def readers() -> dict[str, Callable[..., Any]]:
+    """Format name → reader class: the assistants' in registry order, then generic."""
+    return {**{tool: f.reader for tool, f in formats().items()}, GENERIC: generic.GenericReader}
+
+
+def detectors() -> dict[str, Callable[[dict[str, Any]], bool]]:
+    """Format name → `looks_like`, in the order detection tries them."""
+    ordered = sorted(formats().items(), key=lambda item: item[1].detect_order)
+    return {**{tool: f.looks_like for tool, f in ordered}, GENERIC: generic.looks_like}
+
+
+def __getattr__(name: str) -> Any:
+    """`READERS` and `DETECTORS`, built from the registry when first asked for."""
+    if name in ("READERS", "DETECTORS"):
+        value = readers() if name == "READERS" else detectors()
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 DOCUMENT_HEAD_BYTES = 4096
 
 
@@ -79,7 +100,7 @@ def detect(path: Path) -> str | None:
     seen = 0
     with _open(path) as handle:
         for _, record in iter_records(handle, stats, ReadPosition()):
-            for name, looks_like in DETECTORS.items():
+            for name, looks_like in __getattr__("DETECTORS").items():
                 if looks_like(record):
                     return name
             seen += 1
@@ -103,18 +124,20 @@ def parse(
     the returned `end` always sits at a line boundary of a file still being written.
     """
     name = tool or detect(path) or guess_tool(path)
-    if name not in READERS:
+    make = __getattr__("READERS").get(name)
+    if make is None:
         raise UnknownFormatError(f"{path}: no parser for format {name!r}")
+    form = formats().get(name)
     stats = ParseStats()
-    if name == "codex" and path.suffix == ".json":
-        return _parse_document(path, codex.CodexReader(stats), stats)
+    if form is not None and form.feed_document is not None and path.suffix == ".json":
+        return _parse_document(path, name, form, stats)
     position = ReadPosition(start.line, start.offset) if start else ReadPosition()
     reader: Reader
-    if name == "gemini":  # messages are re-appended when they change: read it all, keep the new ones
-        reader = gemini.GeminiReader(stats, since_line=position.line + 1 if start else 0)
+    if form is not None and form.rereads:  # messages are re-appended when they change: read it all, keep the new ones
+        reader = make(stats, since_line=position.line + 1 if start else 0)
         position = ReadPosition()
     else:
-        reader = READERS[name](stats)
+        reader = make(stats)
     recent: deque[tuple[int, int]] = deque(maxlen=CONTEXT_LINES)
     feed = reader.feed
     with _open(path) as handle:
@@ -123,8 +146,8 @@ def parse(
             handle, stats, position, include_partial_tail=include_partial_tail, recent=recent
         ):
             feed(lineno, record)
-    if name == "gemini" and reader.cwd is None:
-        reader.cwd = gemini.project_root(path)
+    if form is not None and form.project_root is not None and reader.cwd is None:
+        reader.cwd = form.project_root(path)
     transcript = _transcript(path, name, reader, stats, position.line)
     context_start = ReadPosition(*recent[0]) if recent else ReadPosition(position.line, position.offset)
     return ParseResult(transcript, ReadPosition(position.line, position.offset), context_start)
@@ -132,13 +155,11 @@ def parse(
 
 def guess_tool(path: Path) -> str:
     """The tool a file with no parseable record most likely came from (by where it lives)."""
-    if path.suffix == ".json" or path.name.startswith("rollout-"):
-        return "codex"
-    if "agent-transcripts" in path.parts:
-        return "cursor"
-    if path.name.startswith("session-") and "chats" in path.parts:
-        return "gemini"
-    return "claude-code"
+    named = formats()
+    for name, form in named.items():
+        if form.named_like is not None and form.named_like(path):
+            return name
+    return next(name for name, form in named.items() if form.named_like is None)
 
 
 def _transcript(path: Path, name: str, reader: Reader, stats: ParseStats, lines: int) -> Transcript:
@@ -155,17 +176,20 @@ def _detect_document(path: Path) -> str | None:
         head = handle.read(DOCUMENT_HEAD_BYTES)
     if not head.strip():
         return None
-    if codex.is_document(head):
-        return "codex"
+    for name, form in formats().items():
+        if form.is_document is not None and form.is_document(head):
+            return name
     raise UnknownFormatError(f"{path}: not a transcript format Loreline knows (a JSON document without a session)")
 
 
-def _parse_document(path: Path, reader: codex.CodexReader, stats: ParseStats) -> ParseResult:
+def _parse_document(path: Path, name: str, form: SessionFormat, stats: ParseStats) -> ParseResult:
     """A whole-file session document; the watermark is its item count and size."""
+    reader = form.reader(stats)
+    assert form.feed_document is not None
     with _open(path) as handle:
         size = os.fstat(handle.fileno()).st_size
-        items = codex.feed_document(handle, size, reader, stats) if size else 0
-    transcript = _transcript(path, "codex", reader, stats, items)
+        items = form.feed_document(handle, size, reader, stats) if size else 0
+    transcript = _transcript(path, name, reader, stats, items)
     return ParseResult(transcript, ReadPosition(items, size), ReadPosition())
 
 

@@ -1,24 +1,9 @@
 """Finding session files on disk, newest first, with every left-out file accounted for.
 
-Where each tool keeps its sessions:
-
-* Claude Code: `<config>/projects/<slug>/<session-uuid>.jsonl` (`<config>` is `--claude-dir`,
-  else `$CLAUDE_CONFIG_DIR`, else `~/.claude`). Sidecar subagent files
-  (`<slug>/agent-*.jsonl`, `<slug>/<session>/subagents/*.jsonl`) are not sessions, and neither
-  is anything in the project folder of Loreline's own distillation runs (`home.distill_workdir`).
-* Codex: `<home>/sessions/**/rollout-*.jsonl`, `<home>/archived_sessions/rollout-*.jsonl` and
-  the TypeScript CLI's `<home>/sessions/rollout-*.json` (`<home>` is `--codex-home`, else
-  `$CODEX_HOME`, else `~/.codex`). Compressed `.jsonl.zst` rollouts are reported, not read.
-* Cursor: `<dir>/projects/<slug>/agent-transcripts/<uuid>/<uuid>.jsonl` and the flat
-  `agent-transcripts/<uuid>.jsonl` (`<dir>` is `--cursor-dir`, else `~/.cursor`); subagent
-  transcripts and legacy `.txt` transcripts are reported, not read.
-* Gemini CLI: `<dir>/tmp/<project>/chats/session-*.jsonl` (`<dir>` is `--gemini-dir`, else
-  `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`); the older single-document `session-*.json`
-  chats are reported, not read.
-
 Which tools exist, where each keeps its home and which files are its sessions is the
-assistant registry's knowledge (`loreline.assistants`); the collectors below are the file
-rules each assistant's `find_sessions` uses.
+assistant registry's knowledge (`loreline.assistants`): each assistant's `find_sessions`
+(in `assistants/<name>/discovery.py`) lists its files with `found_file` and reports folders it
+cannot list with `unlistable`; this module applies the window.
 
 Every tool goes through the same window: a file modified in the last few minutes is
 probably still being written and waits for the next run; files outside `--days` or beyond
@@ -118,110 +103,7 @@ def discover_all(tools: Sequence[str], *, roots: Mapping[str, Path | None] | Non
     return result
 
 
-# -- per tool: which files are sessions ----------------------------------------------
-
-
-def claude_sessions(root: Path, result: Discovery) -> list[Found]:
-    projects = root / "projects"
-    if not projects.is_dir():
-        result.left_out.append((str(projects), "no Claude Code projects folder here"))
-        return []
-    _unlistable(projects, result, depth=1)
-    candidates: list[Found] = []
-    own = _own_slugs()
-    for path in sorted(projects.glob("*/*.jsonl")):
-        if path.parent.name in own:
-            result.left_out.append((str(path), OWN_RUN))
-        elif path.name.startswith("agent-"):
-            result.left_out.append((str(path), SUBAGENT))
-        elif not SESSION_NAME.match(path.name):
-            result.left_out.append((str(path), "not a session file name"))
-        else:
-            candidates.append(_found(path, "claude-code"))
-    for path in sorted(projects.glob("*/*/subagents/*.jsonl")):
-        result.left_out.append((str(path), SUBAGENT))
-    return candidates
-
-
-def _own_slugs() -> set[str]:
-    """Claude Code's project folder names for the claude-code backend's working directory."""
-    from .. import home
-
-    workdir = home.distill_workdir()
-    return {re.sub(r"[^A-Za-z0-9]", "-", str(p)) for p in (workdir, workdir.resolve())}
-
-
-def codex_sessions(root: Path, result: Discovery) -> list[Found]:
-    sessions, archived = root / "sessions", root / "archived_sessions"
-    if not sessions.is_dir() and not archived.is_dir():
-        result.left_out.append((str(sessions), "no Codex sessions folder here"))
-        return []
-    _unlistable(sessions, result)
-    _unlistable(archived, result, depth=0)
-    candidates: list[Found] = []
-    paths = sorted(sessions.rglob("rollout-*")) + sorted(archived.glob("rollout-*"))
-    for path in paths:
-        name = path.name
-        if path.is_dir() and not name.endswith((".jsonl", ".json")):
-            continue  # a folder rglob walks into anyway
-        if name.endswith(".jsonl") or (name.endswith(".json") and path.parent == sessions):
-            candidates.append(_found(path, "codex"))
-        elif name.endswith(".zst"):
-            result.left_out.append((str(path), "compressed rollout (.zst), not read"))
-        else:
-            result.left_out.append((str(path), "not a rollout file"))
-    return candidates
-
-
-def cursor_sessions(root: Path, result: Discovery) -> list[Found]:
-    projects = root / "projects"
-    if not projects.is_dir():
-        result.left_out.append((str(projects), "no Cursor projects folder here"))
-        return []
-    _unlistable(projects, result, depth=1)
-    candidates: list[Found] = []
-    for folder in sorted(projects.glob("*/agent-transcripts")):
-        _unlistable(folder, result)
-        for path in sorted(p for p in folder.rglob("*") if not p.is_dir() or p.suffix == ".jsonl"):
-            reason = _cursor_reason(path.relative_to(folder).parts, path)
-            if reason is None:
-                candidates.append(_found(path, "cursor"))
-            else:
-                result.left_out.append((str(path), reason))
-    return candidates
-
-
-def _cursor_reason(parts: tuple[str, ...], path: Path) -> str | None:
-    """Why a file under `agent-transcripts/` is not a session; None when it is one."""
-    if "subagents" in parts:
-        return SUBAGENT
-    if path.suffix == ".txt":
-        return "legacy text transcript, not read"
-    if path.suffix != ".jsonl":
-        return "not a transcript file"
-    if len(parts) == 1 or (len(parts) == 2 and parts[0] == path.stem):
-        return None
-    return "not a session file name"
-
-
-def gemini_sessions(root: Path, result: Discovery) -> list[Found]:
-    tmp = root / "tmp"
-    if not tmp.is_dir():
-        result.left_out.append((str(tmp), "no Gemini CLI sessions folder here"))
-        return []
-    _unlistable(tmp, result, depth=2)
-    candidates: list[Found] = []
-    for path in sorted(tmp.glob("*/chats/session-*")):
-        if path.name.endswith(".jsonl"):
-            candidates.append(_found(path, "gemini"))
-        elif path.name.endswith(".json"):
-            result.left_out.append((str(path), "older single-document Gemini chat (.json), not read"))
-        else:
-            result.left_out.append((str(path), "not a session file"))
-    return candidates
-
-
-def _unlistable(root: Path, result: Discovery, depth: int = 8) -> None:
+def unlistable(root: Path, result: Discovery, depth: int = 8) -> None:
     """Report each folder under `root` (down to `depth` levels) that cannot be listed: glob
     skips those silently, and the sessions inside would be missed without a word."""
     def report(err: OSError) -> None:
@@ -233,7 +115,7 @@ def _unlistable(root: Path, result: Discovery, depth: int = 8) -> None:
             folders.clear()
 
 
-def _found(path: Path, tool: str) -> Found:
+def found_file(path: Path, tool: str) -> Found:
     """A candidate with its date. A file that cannot be read (a dangling link, a loop, a pipe,
     a folder named like a session) keeps its own date and goes on to the import, which
     reports it as that one file's failure, with the reason."""

@@ -37,8 +37,8 @@ from typing import IO, Any
 
 import orjson
 
-from ..models import ParseStats, Turn
-from .base import IDE_REASON, LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
+from ...models import ParseStats, Turn
+from ...transcripts.base import IDE_REASON, LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
 
 ENVELOPE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted",
                             "world_state", "inter_agent_communication", "token_usage_record"})

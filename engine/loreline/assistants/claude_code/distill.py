@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..config import Config
-from ..errors import AuthError, ModelOutputError
-from ..models import Usage
-from . import UsageMeter, cli_run
-from .anthropic import ToolDistiller
-from .caller import MeteredCaller
+from ...config import Config
+from ...errors import AuthError, ModelOutputError
+from ...models import Usage
+from ...distill import UsageMeter, cli_run
+from ...distill.anthropic import ToolDistiller
+from ...distill.caller import MeteredCaller
 
 NAME = "claude-code"
 DEFAULT_MODEL = "claude-haiku-4-5"

@@ -22,17 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
-from . import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
+from ...errors import ConfigError
+from ...connect import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
 
 TOOL = "claude-code"
 
 
 def claude_dir(explicit: str | None = None) -> Path:
     """Claude Code's folder, as the registry knows it ($CLAUDE_CONFIG_DIR, else ~/.claude)."""
-    from ..assistants import get
+    from ... import assistants
 
-    return get(TOOL).home(explicit)
+    return assistants.get(TOOL).home(explicit)
+
+
 TIMEOUT_SECONDS = 10
 LOCAL_NAME = "settings.local.json"
 SHARED_NAME = "settings.json"

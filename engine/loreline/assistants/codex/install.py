@@ -27,8 +27,9 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
-from . import Change, backup_once, check_writable, claude_code, hook_argv, locked, manifest, real_path, write_atomic
+from ...errors import ConfigError
+from ..claude_code import install as claude_code
+from ...connect import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
 
 EVENT_ARG = "codex-notify"
 TOOL = "codex"
@@ -40,7 +41,7 @@ FILE_MARK = "(file)"
 
 
 def codex_home() -> Path:
-    from ..assistants import get
+    from ...assistants import get
 
     return get(TOOL).home()
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..models import ParseStats, Turn
-from .base import ReaderBase, remove_spans, strip_injected, tool_input_paths
+from ...models import ParseStats, Turn
+from ...transcripts.base import ReaderBase, remove_spans, strip_injected, tool_input_paths
 
 SESSION_CONTEXT = ("<session_context>", "</session_context>")
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import orjson
 
-from ..project import project_key
-from . import CLAUDE_MEMORY, Item, NativeFile
-from .markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
+from ...project import project_key
+from ...native import CLAUDE_MEMORY, Item, NativeFile
+from ...native.markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
 
 INDEX = "MEMORY.md"
 LOAD_LINES = 200
@@ -70,7 +70,7 @@ def read(path: Path, project: str) -> NativeFile:
 
 
 def _topic_items(lines: list[str], path: Path) -> list[Item]:
-    from ..distill.rules import classify
+    from ...distill.rules import classify
 
     fields, body = frontmatter(lines)
     kind = KINDS.get(fields.get("type", "").lower(), "fact")
@@ -96,7 +96,7 @@ def _lead(lines: list[str], body: int) -> tuple[int, int, str] | None:
 
 
 def _index_items(lines: list[str]) -> list[Item]:
-    from ..distill.rules import classify
+    from ...distill.rules import classify
 
     out: list[Item] = []
     for start, end, text in statements(lines):
@@ -134,7 +134,7 @@ def project_from_sessions(folder: Path) -> str | None:
 
 def project_from_slug(folder: Path) -> str | None:
     """The one existing folder whose slug this is, or None."""
-    from ..transcripts.cursor import cwd_from_slug
+    from ..cursor.sessions import cwd_from_slug
 
     found = cwd_from_slug(Path("/", "projects", folder.name.lstrip("-"), "agent-transcripts", "_"))
     return project_key(found) if found else None

@@ -22,8 +22,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..models import ParseStats
-from .base import ReaderBase, block_texts, content_blocks, is_path, remove_spans, strip_injected
+from ...models import ParseStats
+from ...transcripts.base import ReaderBase, block_texts, content_blocks, is_path, remove_spans, strip_injected
 
 QUERY_OPEN, QUERY_CLOSE = "<user_query>", "</user_query>"
 #: blocks Cursor puts around a request when no `<user_query>` marks the request itself

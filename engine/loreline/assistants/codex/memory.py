@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..project import project_key
-from . import CODEX_MEMORY, Item, NativeFile
-from .markdown import EXCERPT_CHARS, bounded, digest, read_text, stamp
+from ...project import project_key
+from ...native import Item, NativeFile
+from ...native.markdown import EXCERPT_CHARS, bounded, digest, read_text, stamp
 
 SECTIONS = {"user preferences": "preference", "reusable knowledge": "fact",
             "failures and how to do differently": "procedure"}
@@ -27,6 +27,9 @@ _SECTION = re.compile(r"^##\s+(.+?)\s*$")
 _APPLIES = re.compile(r"^applies_to:\s*cwd=([^;]+)")
 _BULLET = re.compile(r"^\s*-\s+(.*)$")
 _TASK_REFS = re.compile(r"(?:\s*\[Task \d+\])+\s*$")
+
+#: the provenance tool name of its memories
+CODEX_MEMORY = "codex-memory"
 
 
 def memory_file(codex_root: Path) -> Path:

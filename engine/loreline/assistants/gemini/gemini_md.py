@@ -14,9 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from . import GEMINI_MD, NativeFile, claude_md
+from ..claude_code import claude_md
+from ...native import NativeFile
 
 FILE_NAME = "GEMINI.md"
+
+#: the provenance tool name of its memories
+GEMINI_MD = "gemini-md"
 
 
 def project_files(root: Path) -> list[Path]:

@@ -7,18 +7,25 @@ import glob
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .base import Assistant
+from ..base import Assistant, SessionFormat
 
 if TYPE_CHECKING:
-    from ..transcripts.discover import Discovery, Found
+    from ...transcripts.discover import Discovery, Found
 
 NAME = "cursor"
 
 
 def find_sessions(root: Path, result: Discovery) -> list[Found]:
-    from ..transcripts import discover
+    from . import discovery
 
-    return discover.cursor_sessions(root, result)
+    return discovery.find_sessions(root, result)
+
+
+def session_format() -> SessionFormat:
+    from . import sessions
+
+    return SessionFormat(sessions.CursorReader, sessions.looks_like,
+                         named_like=lambda path: "agent-transcripts" in path.parts)
 
 
 def locate_session(root: Path, session_id: str) -> Path | None:
@@ -31,4 +38,5 @@ def locate_session(root: Path, session_id: str) -> Path | None:
 ASSISTANT = Assistant(
     name=NAME, label="Cursor", home_default=".cursor", home_env=None, home_option="--cursor-dir",
     find_sessions=find_sessions, locate_session=locate_session, memory_files=None,
+    session_format=session_format,
 )

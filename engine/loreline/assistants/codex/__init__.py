@@ -1,19 +1,20 @@
 """Codex CLI: `~/.codex` (`$CODEX_HOME`), rollouts in `sessions/YYYY/MM/DD/rollout-*.jsonl`
 (and `archived_sessions/`), hooks in `hooks.json` (its `notify` program in `config.toml` where
 hooks are off), the MCP server as `[mcp_servers.loreline]` in `config.toml`, native memory in
-`memories/MEMORY.md`. Distillation with its login: the `codex` backend (`codex exec`), when
-`loreline.distill` provides it."""
+`memories/MEMORY.md`. Distillation with its login: the `codex` backend (`codex exec`; `login.py`,
+`distill.py`)."""
 
 from __future__ import annotations
 
 import glob
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import Applied, Assistant, Connector
+from ..base import Applied, Assistant, Connector, LoginBackend, SessionFormat
 
 if TYPE_CHECKING:
-    from ..transcripts.discover import Discovery, Found
+    from ...transcripts.discover import Discovery, Found
 
 NAME = "codex"
 TRUST_HINT = ("Codex runs new hooks only once you trust them: start `codex`, type /hooks and trust "
@@ -21,9 +22,33 @@ TRUST_HINT = ("Codex runs new hooks only once you trust them: start `codex`, typ
 
 
 def find_sessions(root: Path, result: Discovery) -> list[Found]:
-    from ..transcripts import discover
+    from . import discovery
 
-    return discover.codex_sessions(root, result)
+    return discovery.find_sessions(root, result)
+
+
+def session_format() -> SessionFormat:
+    from . import sessions
+
+    return SessionFormat(sessions.CodexReader, sessions.looks_like, named_like=named_like,
+                         is_document=sessions.is_document, feed_document=sessions.feed_document)
+
+
+def named_like(path: Path) -> bool:
+    """A session document (`.json`) or a rollout."""
+    return path.suffix == ".json" or path.name.startswith("rollout-")
+
+
+def memory_reader() -> Callable[..., Any]:
+    from . import memory
+
+    return memory.read
+
+
+def login_backend() -> LoginBackend:
+    from . import login
+
+    return login.BACKEND
 
 
 def locate_session(root: Path, session_id: str) -> Path | None:
@@ -32,33 +57,36 @@ def locate_session(root: Path, session_id: str) -> Path | None:
 
 
 def memory_files(root: Path) -> list[Path]:
-    from ..native import codex_memory
+    from . import memory as codex_memory
 
     path = codex_memory.memory_file(root)
     return [path] if path.is_file() else []
 
 
 def connect(project: Path | None) -> Applied:
-    from ..connect import all_or_nothing, codex, mcp
+    from . import install as codex, mcp
+    from ...connect import all_or_nothing
 
     with all_or_nothing(codex.hooks_path(), codex.config_path()):
         hooks, *moved = codex.connect()
-        server = mcp.connect_codex()
+        server = mcp.connect()
     return Applied(hooks, tuple(moved), server)
 
 
 def disconnect(project: Path | None) -> Applied:
-    from ..connect import all_or_nothing, codex, mcp
+    from . import install as codex, mcp
+    from ...connect import all_or_nothing
 
     with all_or_nothing(codex.hooks_path(), codex.config_path()):
         hooks, *rest = codex.disconnect()
-        server = mcp.disconnect_codex()
+        server = mcp.disconnect()
     return Applied(hooks, tuple(rest), server)
 
 
 def status() -> dict[str, Any]:
     """Codex's hooks in hooks.json when there are any, else its notify program in config.toml."""
-    from ..connect import claude_code, codex
+    from ..claude_code import install as claude_code
+    from . import install as codex
 
     events = claude_code.installed(codex.hooks_path(), tool=NAME)
     if events:
@@ -67,7 +95,7 @@ def status() -> dict[str, Any]:
 
 
 def _files() -> list[Path]:
-    from ..connect import codex
+    from . import install as codex
 
     return [codex.config_path(), codex.hooks_path()]
 
@@ -75,7 +103,8 @@ def _files() -> list[Path]:
 ASSISTANT = Assistant(
     name=NAME, label="Codex", home_default=".codex", home_env="CODEX_HOME", home_option="--codex-home",
     find_sessions=find_sessions, locate_session=locate_session, memory_files=memory_files,
+    session_format=session_format, memory_reader=memory_reader,
     connector=Connector(connect, disconnect, status, after_connect=TRUST_HINT, files=lambda: _files(),
                         summary="hooks.json hooks; the config.toml notify program where Codex's hooks are off"),
-    distill_backend="codex",
+    distill_backend="codex", login_backend=login_backend,
 )

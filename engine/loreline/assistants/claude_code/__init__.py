@@ -9,18 +9,36 @@ import glob
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import Applied, Assistant, Connector
+from ..base import Applied, Assistant, Connector, LoginBackend, ProjectMemory, SessionFormat
 
 if TYPE_CHECKING:
-    from ..transcripts.discover import Discovery, Found
+    from ...transcripts.discover import Discovery, Found
 
 NAME = "claude-code"
 
 
 def find_sessions(root: Path, result: Discovery) -> list[Found]:
-    from ..transcripts import discover
+    from . import discovery
 
-    return discover.claude_sessions(root, result)
+    return discovery.find_sessions(root, result)
+
+
+def session_format() -> SessionFormat:
+    from . import sessions
+
+    return SessionFormat(sessions.ClaudeCodeReader, sessions.looks_like)
+
+
+def login_backend() -> LoginBackend:
+    from . import login
+
+    return login.BACKEND
+
+
+def project_memory() -> ProjectMemory:
+    from . import claude_md
+
+    return ProjectMemory(claude_md.project_files, claude_md.read, claude_md.loaded_files)
 
 
 def locate_session(root: Path, session_id: str) -> Path | None:
@@ -29,7 +47,7 @@ def locate_session(root: Path, session_id: str) -> Path | None:
 
 
 def memory_files(root: Path) -> list[Path]:
-    from ..native import claude_md
+    from . import claude_md
 
     return claude_md.user_files(root)
 
@@ -37,7 +55,9 @@ def memory_files(root: Path) -> list[Path]:
 def connect(project: Path | None) -> Applied:
     """Hooks, then the MCP server; when a later file cannot be changed, the earlier ones get
     their content back, so a failure changes nothing."""
-    from ..connect import all_or_nothing, claude_code, created_file, mcp
+    from . import install as claude_code
+    from . import mcp
+    from ...connect import all_or_nothing, created_file
 
     path = claude_code.settings_path(project)
     shared = claude_code.shared_project_path(project) if project is not None else path
@@ -55,7 +75,9 @@ def connect(project: Path | None) -> Applied:
 
 
 def disconnect(project: Path | None) -> Applied:
-    from ..connect import all_or_nothing, claude_code, mcp, remove_if_created
+    from . import install as claude_code
+    from . import mcp
+    from ...connect import all_or_nothing, remove_if_created
 
     path = claude_code.settings_path(project)
     with all_or_nothing(path, mcp.claude_config_path()):
@@ -66,7 +88,7 @@ def disconnect(project: Path | None) -> Applied:
 
 
 def status() -> dict[str, Any]:
-    from ..connect import claude_code
+    from . import install as claude_code
 
     user = claude_code.settings_path()
     events = claude_code.installed(user)
@@ -76,7 +98,7 @@ def status() -> dict[str, Any]:
 ASSISTANT = Assistant(
     name=NAME, label="Claude Code", home_default=".claude", home_env="CLAUDE_CONFIG_DIR",
     home_option="--claude-dir", find_sessions=find_sessions, locate_session=locate_session,
-    memory_files=memory_files,
+    memory_files=memory_files, session_format=session_format, project_memory=project_memory,
     connector=Connector(connect, disconnect, status, summary="settings.json hooks", project_scope=True),
-    distill_backend="claude-code",
+    distill_backend="claude-code", login_backend=login_backend,
 )

@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import ParseStats
-from .base import (IDE_OPEN, LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected,
+from ...models import ParseStats
+from ...transcripts.base import (IDE_OPEN, LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected,
                    take_ide_blocks)
-from .tool_words import user_words
+from ...transcripts.tool_words import user_words
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),

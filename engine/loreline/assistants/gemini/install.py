@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import Change, claude_code, created_file, mcp, remove_if_created
+from ..claude_code import install as claude_code
+from . import mcp
+from ...connect import Change, created_file, remove_if_created
 
 TOOL = "gemini"
 SETTINGS_NAME = "settings.json"
@@ -30,7 +32,7 @@ EVENTS = tuple(hook.event for hook in HOOKS)
 
 
 def settings_path() -> Path:
-    from ..assistants import get
+    from ...assistants import get
 
     return get(TOOL).home() / SETTINGS_NAME
 

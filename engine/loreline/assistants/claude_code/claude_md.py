@@ -14,9 +14,9 @@ import os
 import re
 from pathlib import Path
 
-from ..distill.rules import classify
-from . import CLAUDE_MD, Item, NativeFile
-from .markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
+from ...distill.rules import classify
+from ...native import CLAUDE_MD, Item, NativeFile
+from ...native.markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
 
 MANAGED = (Path("/etc/claude-code/CLAUDE.md"), Path("/Library/Application Support/ClaudeCode/CLAUDE.md"))
 MAX_HOPS = 5

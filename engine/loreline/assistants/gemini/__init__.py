@@ -6,22 +6,44 @@ uses its login yet."""
 from __future__ import annotations
 
 import glob
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import Applied, Assistant, Connector
+from ..base import Applied, Assistant, Connector, ProjectMemory, SessionFormat
 
 if TYPE_CHECKING:
-    from ..transcripts.discover import Discovery, Found
+    from ...transcripts.discover import Discovery, Found
 
 NAME = "gemini"
 MEMORY_NAME = "GEMINI.md"
 
 
 def find_sessions(root: Path, result: Discovery) -> list[Found]:
-    from ..transcripts import discover
+    from . import discovery
 
-    return discover.gemini_sessions(root, result)
+    return discovery.find_sessions(root, result)
+
+
+def session_format() -> SessionFormat:
+    """Checked first; its chats re-append a message whenever it changes."""
+    from . import sessions
+
+    return SessionFormat(sessions.GeminiReader, sessions.looks_like, detect_order=-1, rereads=True,
+                         named_like=lambda path: path.name.startswith("session-") and "chats" in path.parts,
+                         project_root=sessions.project_root)
+
+
+def memory_reader() -> Callable[..., Any]:
+    from . import gemini_md
+
+    return gemini_md.read_user
+
+
+def project_memory() -> ProjectMemory:
+    from . import gemini_md
+
+    return ProjectMemory(gemini_md.project_files, gemini_md.read, gemini_md.loaded_files)
 
 
 def locate_session(root: Path, session_id: str) -> Path | None:
@@ -46,7 +68,8 @@ def memory_files(root: Path) -> list[Path]:
 
 
 def connect(project: Path | None) -> Applied:
-    from ..connect import all_or_nothing, gemini
+    from . import install as gemini
+    from ...connect import all_or_nothing
 
     path = gemini.settings_path()
     with all_or_nothing(path):
@@ -55,7 +78,8 @@ def connect(project: Path | None) -> Applied:
 
 
 def disconnect(project: Path | None) -> Applied:
-    from ..connect import all_or_nothing, gemini
+    from . import install as gemini
+    from ...connect import all_or_nothing
 
     path = gemini.settings_path()
     with all_or_nothing(path):
@@ -64,14 +88,14 @@ def disconnect(project: Path | None) -> Applied:
 
 
 def status() -> dict[str, Any]:
-    from ..connect import gemini
+    from . import install as gemini
 
     events = gemini.installed()
     return {"path": str(gemini.settings_path()), "installed": bool(events), "events": events}
 
 
 def _files() -> list[Path]:
-    from ..connect import gemini
+    from . import install as gemini
 
     return [gemini.settings_path()]
 
@@ -79,7 +103,7 @@ def _files() -> list[Path]:
 ASSISTANT = Assistant(
     name=NAME, label="Gemini CLI", home_default=".gemini", home_env="GEMINI_CLI_HOME", home_env_parent=True,
     home_option="--gemini-dir", find_sessions=find_sessions, locate_session=locate_session,
-    memory_files=memory_files,
+    memory_files=memory_files, session_format=session_format, project_memory=project_memory, memory_reader=memory_reader,
     connector=Connector(connect, disconnect, status, summary="settings.json hooks and MCP server",
                         files=lambda: _files()),
 )

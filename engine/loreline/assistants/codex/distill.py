@@ -36,17 +36,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config import Config
-from ..errors import AuthError, ModelOutputError
-from ..models import Usage
-from . import UsageMeter, cli_run
-from .anthropic import ToolDistiller
-from .caller import MeteredCaller
+from ...config import Config
+from ...errors import AuthError, ModelOutputError
+from ...models import Usage
+from ...distill import UsageMeter, cli_run
+from ...distill.anthropic import ToolDistiller
+from ...distill.caller import MeteredCaller
+from .login import CODEX_DEFAULT, login
 
 NAME = "codex"
 DEADLINE_FACTOR = 3.0
-#: what `model` reads as when Codex picks its own default model
-CODEX_DEFAULT = "codex-default"
 #: Codex features that would offer the model a tool or run something of the user's
 SWITCHED_OFF = ("shell_tool", "unified_exec", "apps", "plugins", "hooks", "multi_agent", "image_generation",
                 "browser_use", "computer_use", "in_app_browser", "view_image", "skill_search", "goals",
@@ -54,9 +53,6 @@ SWITCHED_OFF = ("shell_tool", "unified_exec", "apps", "plugins", "hooks", "multi
                 "unbounded_connection_retries")
 ANSWER_RULE = ("\n\nWhere these instructions say to call {tool}, reply instead with exactly that input as one "
                "JSON object matching the output schema, and nothing else.")
-LOGIN_STATUS_SECONDS = 15.0
-LOGIN_TTL_SECONDS = 300.0
-_LOGINS: dict[str, tuple[float, str | None]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,46 +229,6 @@ def _last_line(text: str) -> str:
 
 
 # -- whether Codex is logged in ------------------------------------------------------------------
-
-
-def codex_home() -> Path:
-    configured = os.environ.get("CODEX_HOME", "").strip()
-    return Path(configured).expanduser() if configured else Path.home() / ".codex"
-
-
-def login(cli: str | None) -> str | None:
-    """How Codex is logged in ("chatgpt", "apikey", "logged in"), or None.
-
-    `$CODEX_HOME/auth.json` answers at once; otherwise (credentials in the OS keyring)
-    `codex login status` does, offline; its answer is kept for LOGIN_TTL_SECONDS."""
-    auth = codex_home() / "auth.json"
-    try:
-        data = json.loads(auth.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = None
-    if isinstance(data, dict):
-        if data.get("tokens"):
-            return "chatgpt"
-        if data.get("OPENAI_API_KEY"):
-            return "apikey"
-    if cli is None:
-        return None
-    asked = _LOGINS.get(cli)
-    if asked is None or time.monotonic() - asked[0] > LOGIN_TTL_SECONDS:
-        asked = _LOGINS[cli] = (time.monotonic(), _login_status(cli))
-    return asked[1]
-
-
-def _login_status(cli: str) -> str | None:
-    try:
-        done = subprocess.run([cli, "login", "status"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                              timeout=LOGIN_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    said = (done.stdout + done.stderr).lower()
-    return "chatgpt" if "chatgpt" in said else "apikey" if "api key" in said else "logged in"
 
 
 class CodexDistiller(ToolDistiller):

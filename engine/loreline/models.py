@@ -115,6 +115,8 @@ class Candidate:
     text: str
     evidence: tuple[Evidence, ...]
     extractor: str
+    #: retrieval cues: short questions the memory answers and its topic words, one a line
+    cues: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,8 @@ class Memory:
     confirmed_at: str | None = None
     confirmed_by: str | None = None
     hold_reason: str | None = None  # why a `held` memory waits for a person's review
+    #: retrieval cues (questions it answers, topic words), one a line; searched beside the text
+    cues: str = ""
 
     @property
     def last_seen(self) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from . import vectors
+from . import questions, vectors
 from .embed import Embedder, default_embedder, family
 from .models import RecallHit
 from .store import Store
@@ -79,14 +79,16 @@ def recall(
     fusion: Fusion | None = None,
     query_vector: bytes | None = None,
 ) -> list[RecallHit]:
-    """`query_vector`: the query's embedding when the caller already has it (from `embedder`)."""
+    """`query_vector`: the embedding of the understood query (`questions.understand(query).text`)
+    when the caller already has it (from `embedder`)."""
     embedder = embedder or default_embedder(store)
     fusion = fusion or fusion_for(embedder)
     vectors.ensure(store, embedder, stamp=False)
     statuses = ("active", "superseded", "forgotten") if include_inactive else ("active",)
     depth = max(limit * 4, 20)
-    lexical = search.fts(store, query, (project, USER_SCOPE), depth, statuses)
-    vector = query_vector if query_vector is not None else embedder.embed(query)
+    asked = questions.understand(query)
+    lexical = search.fts(store, query, (project, USER_SCOPE), depth, statuses, asked.topics)
+    vector = query_vector if query_vector is not None else embedder.embed(asked.text)
     allowed = set(statuses)
     has_features = any(vector)  # an all-zero vector (no words at all) has no neighbours
     nearest = vectorcache.knn(store, vector, project, depth) if has_features else []

@@ -77,11 +77,11 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
     stamp = rows.now()
     new_id = rows.insert(store, rows.NewMemory(
         project=old.project, kind=kind or old.kind, text=text, observed_at=stamp, extractor=f"{actor}",
-        scope=old.scope, version=old.version + 1, root_id=old.root_id or old.id, replaces=old.id,
+        scope=old.scope, version=old.version + 1, root_id=old.root_id or old.id, replaces=old.id, cues=old.cues,
     ))
     rows.copy_sources(store, new_id, old.id, stamp)
     rows.set_status(store, old.id, "superseded", stamp)
-    search.put_vector(store, new_id, embedder.embed(text) if vector is None else vector)
+    search.put_vector(store, new_id, embedder.embed(rows.embedded_text(text, old.cues)) if vector is None else vector)
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

@@ -76,7 +76,9 @@ HOOK_LIGHT = frozenset({"loreline", "loreline.capture", "loreline.capture.hookre
                         "loreline.errors", "loreline.project", "loreline.privacy", "loreline.privacy.display",
                         "loreline.privacy.identifiers",
                         # the prompt index's rebuild names each memory's tool categories (regex only)
-                        "loreline.embed", "loreline.embed.hashing", "loreline.embed.concepts"})
+                        "loreline.embed", "loreline.embed.hashing", "loreline.embed.concepts",
+                        # what a prompt asks about, in the glossary's categories (regex only)
+                        "loreline.questions"})
 #: the bench tool times the hook; it is run by hand, never by a hook, and plants sample sessions
 HOOK_TOOLS = {"bench.py": frozenset({"loreline.samples"})}
 #: the engine's inside, which a front end reaches only through `loreline.api`

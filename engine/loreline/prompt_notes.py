@@ -5,7 +5,8 @@
   and each of its first parts (`prompt_parts`: "which pnpm script starts the job, and how does it
   take its lock?" asks two things) adds the memories nearest to it; a memory counts with its best
   similarity to the whole prompt or any part. A prompt of several sentences is embedded sentence
-  by sentence, in one pass, its whole being their normalised mean (each word is read once);
+  by sentence, in one pass, its whole being their normalised mean (each word is read once); each
+  sentence is embedded as it is understood (`questions.understand`: with the categories it asks about);
 - a memory is kept when it is at least `FLOOR` similar, or, when the hook's own word match chose
   it (`words`), at least `WORD_FLOOR` similar: a note that shares a prompt's specific words and
   is near it in meaning. An unrelated note costs the assistant's attention, so both bars are
@@ -24,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from . import questions
 from .embed import Embedder, default_embedder, family
 from .models import Memory
 from .recall import USER_SCOPE, recall
@@ -57,7 +59,7 @@ def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor
     hidden = set(shown)
     worded = [m for m in rows.load(store, [w for w in dict.fromkeys(words) if w not in hidden][:MAX_WORDS])
               if m.status == "active" and m.project in (project, USER_SCOPE)]
-    vector, part_vectors = _vectors(embedder, text)
+    vector, part_vectors, plain = _vectors(embedder, text)
     depth = max(limit * 3, 10) + min(len(hidden), MAX_SHOWN_EXTRA)
     found = {hit.memory.id: hit.memory for hit in recall(store, text, project, limit=depth, embedder=embedder,
                                                           query_vector=vector) if hit.memory.id not in hidden}
@@ -69,21 +71,32 @@ def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor
         found.update((m.id, m) for m in rows.load(store, near) if m.status == "active")
         for mid, similarity in search.similarities(store, part_vector, list(found)).items():
             best[mid] = max(best.get(mid, -1.0), similarity)
+    for plain_vector in plain:  # as worded, before the categories were added
+        for mid, similarity in search.similarities(store, plain_vector, list(found)).items():
+            best[mid] = max(best.get(mid, -1.0), similarity)
     by_words = {m.id for m in worded}
     kept = [(found[mid], s) for mid, s in best.items()
             if mid in found and (s >= floor or (mid in by_words and s >= word_floor))]
     return sorted(kept, key=lambda pair: (-pair[1], pair[0].id))[:limit]
 
 
-def _vectors(embedder: Embedder, text: str) -> tuple[bytes, list[bytes]]:
-    """The prompt's vector and its first parts' vectors. A prompt of several sentences is
-    embedded sentence by sentence (in one pass) and the whole is their normalised mean: each
-    word is read once, not twice, which halves the cost of a long prompt."""
-    sentences = _sentences(text)
+def _vectors(embedder: Embedder, text: str) -> tuple[bytes, list[bytes], list[bytes]]:
+    """The prompt's vector, its first parts' vectors (each sentence as understood: with the
+    categories it asks about, `questions.understand`) and the plain vectors of the whole or
+    parts the understanding changed (a memory counts with its best similarity to either). A
+    prompt of several sentences is embedded sentence by sentence (in one pass) and the whole is
+    their normalised mean: each word is read once, not twice, which halves the cost of a long
+    prompt."""
+    sentences = _sentences(text) or [text]
     if len(sentences) < 2:
-        return embed_all(embedder, [text])[0], []
-    vectors = embed_all(embedder, sentences[:WHOLE_PARTS])
-    return _mean(vectors), vectors[:PARTS]
+        sentences = [text]
+    understood = [questions.understand(s).text for s in sentences[:WHOLE_PARTS]]
+    changed = [s for s, u in zip(sentences[:PARTS], understood) if s != u]
+    vectors = embed_all(embedder, understood + changed)
+    plain = vectors[len(understood):]
+    if len(understood) < 2:
+        return vectors[0], [], plain
+    return _mean(vectors[:len(understood)]), vectors[:PARTS], plain
 
 
 def _mean(vectors: list[bytes]) -> bytes:

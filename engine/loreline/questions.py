@@ -64,8 +64,10 @@ INTENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("http client library",)),
     (r"\blog ?in\b|\bsign[- ]?in\b|\bauth(?:entication|enticate)?\b", ("authentication",)),
     (r"\bcss\b|\bstyl(?:e|es|ing)\b[^.?!]*\b(?:components?|ui|pages?)\b", ("css styling",)),
-    (r"\bversion of (?:python|node|java|go|rust)\b|\b(?:python|node|java|go|rust) version\b",
-     ("python version", "javascript runtime", "java version", "language version")),
+    (r"\bversion of python\b|\bpython version\b", ("python version",)),
+    (r"\bversion of node\b|\bnode version\b", ("javascript runtime",)),
+    (r"\bversion of (?:java|the jdk)\b|\b(?:java|jdk) version\b", ("java version",)),
+    (r"\bversion of (?:go|rust)\b|\b(?:go|rust) version\b", ("language version",)),
     (r"\bcontainers?\b|\bdocker\b|\bimages?\b[^.?!]*\bbuil\w+", ("docker and containers",)),
     (r"\bend[- ]to[- ]end\b|\be2e\b|\bbrowser tests?\b", ("end-to-end ui tests",)),
     (r"\bcoverage\b", ("code coverage",)),
@@ -126,7 +128,7 @@ def glossary_cues(text: str) -> str:
     the glossary lines of the tools it names ("uv" → "python package manager, pip dependencies,
     python packages")."""
     lines = _lines()
-    return "; ".join(lines[c] for c in concepts.categories(text) if c in lines)
+    return "\n".join(lines[c] for c in concepts.categories(text) if c in lines)
 
 
 def _stems(text: str) -> frozenset[str]:

@@ -123,8 +123,9 @@ def warm_shown(store: Store, prompt: str, project: str, floors: tuple[float, flo
     from loreline.prompt_notes import for_prompt
     from loreline_hooks import recall as hook
 
-    terms = hook.terms(prompt)
-    words = [row[0] for row in hook.by_words(str(home.db_path()), project, terms)] if terms else []
+    terms = hook.asked(prompt)
+    words = [row[0] for row in hook.by_words(str(home.db_path()), project, terms, groups=hook.parts(prompt))] \
+        if terms else []
     found = for_prompt(store, prompt, project, floor=floors[0], word_floor=floors[1], words=words,
                        limit=hook.MAX_MEMORIES)
     return [memory.id for memory, _ in found or []]

@@ -31,7 +31,7 @@ LIMIT ?
 """
 
 ACTIVE = """
-SELECT id, kind, text FROM memories
+SELECT id, kind, text, cues FROM memories
 WHERE status = 'active' AND (stale IS NULL OR pinned = 1) AND (project = ? OR scope = 'user')
 ORDER BY pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
 LIMIT ?
@@ -50,6 +50,7 @@ TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Collection, Sequence
+    from typing import Any
 
 
 def _connect(db: str) -> sqlite3.Connection:
@@ -81,14 +82,17 @@ def session_start_memories(db: str, project: str, max_rows: int,
     return rows, len(found) - len(rows)
 
 
-def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list[tuple[int, str, str]]:
-    """The rows of a memories query; on a store without the `stale` column, without that test."""
-    try:
-        return conn.execute(sql, params).fetchall()
-    except _sqlite_error() as err:
-        if "no such column" not in str(err):
-            raise
-        return conn.execute(sql.replace(NOT_STALE, ""), params).fetchall()
+def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list[Any]:
+    """The rows of a memories query; on a store without the `stale` or `cues` column (an older
+    Loreline wrote it), without them."""
+    for attempt in range(3):
+        try:
+            return conn.execute(sql, params).fetchall()
+        except _sqlite_error() as err:
+            if "no such column" not in str(err) or attempt == 2:
+                raise
+            sql = sql.replace(NOT_STALE, "") if "stale" in str(err) else sql.replace(", cues FROM", ", NULL FROM")
+    return []
 
 
 #: the teammates a memory came from (stores with team sync: `loreline team`)
@@ -224,7 +228,7 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
     from pathlib import Path
 
     from loreline import home
-    from loreline.embed import concepts
+    from loreline.questions import topic_words
 
     store = _connect(db)
     try:
@@ -239,7 +243,7 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
         try:
             index.executescript(INDEX_SCHEMA)
             index.executemany("INSERT INTO m(rowid, kind, text, topics) VALUES(?, ?, ?, ?)",
-                              [(i, kind, text, " ".join(concepts.categories(text))) for i, kind, text in rows])
+                              [(i, kind, text, topic_words(text, cues or "")) for i, kind, text, cues in rows])
             index.executemany("INSERT INTO meta(key, value) VALUES(?, ?)",
                               (("stamp", stamp), ("project", project), ("rows", str(len(rows))),
                                ("format", INDEX_FORMAT)))
@@ -254,9 +258,10 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
 
 
 #: the index's layout; an index file of another format is rebuilt
-INDEX_FORMAT = "2"
-#: `topics`: the categories of the developer tools the memory names (`embed.concepts`), so a
-#: prompt in category words ("which package manager") reaches "we use pnpm"; only `text` is shown
+INDEX_FORMAT = "3"
+#: `topics`: the memory's cues and the categories of the developer tools it names
+#: (`questions.topic_words`), so a prompt in category words ("which package manager", or one the
+#: hook understands as such: `questions.topics`) reaches "we use pnpm"; only `text` is shown
 INDEX_SCHEMA = """
 CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, topics, tokenize='porter unicode61');
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -56,7 +56,7 @@ SOURCE = Record("tool", "session_id", "session_short", "session_path", "session_
                 "excerpt", "observed_at")
 MEMORY = Record("id", "kind", "text", "status", "hold_reason", "project", "scope", "version", "pinned", "created_at",
                 "observed_at", "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source",
-                "stale", "confirmed_at", "confirmed_by", "last_seen")
+                "stale", "confirmed_at", "confirmed_by", "last_seen", "cues")
 PAGE = Record("project", "total", "offset", "items")
 HIT = Record("memory", "score", "fts_rank", "vec_rank", "sources")
 CONFLICT = Record("id", "project", "status", "resolution", "decided_by", "reason", "created_at", "resolved_at",
@@ -106,7 +106,8 @@ def memory(m: Memory, *, full: bool = False, camel: bool = False) -> Json:
     out = MEMORY.make((m.id, m.kind, shown(m.text), m.status, m.hold_reason, shown(m.project), m.scope, m.version,
                        m.pinned, m.created_at, m.observed_at, m.valid_until, m.extractor, m.root_id, m.replaces,
                        [shown(f) for f in m.files], len(m.provenance), first,
-                       shown(m.stale) if m.stale else None, m.confirmed_at, m.confirmed_by, m.last_seen), camel)
+                       shown(m.stale) if m.stale else None, m.confirmed_at, m.confirmed_by, m.last_seen,
+                       [shown(c) for c in m.cues.splitlines()]), camel)
     if full:
         out["provenance"] = [source(p, camel=camel) for p in m.provenance]
     return out

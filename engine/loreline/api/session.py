@@ -146,6 +146,11 @@ class Loreline:
     def edit(self, memory_id: int, text: str) -> Memory:
         return curate.edit(self.store, memory_id, text)
 
+    def set_cues(self, memory_id: int, cues: str) -> Memory:
+        """Replace a memory's retrieval cues (questions it answers, topic words; one a line or
+        separated by semicolons) in place."""
+        return curate.set_cues(self.store, memory_id, cues)
+
     def confirm(self, memory_id: int, by: str) -> Memory:
         """A person vouches for a memory as the code stands now: no longer stale; `by` (who,
         through which front end) is recorded with the time and in the audit."""

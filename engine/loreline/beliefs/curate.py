@@ -69,6 +69,24 @@ def edit(store: Store, memory_id: int, text: str, actor: str = "user",
     return rows.get(store, new_id)
 
 
+def set_cues(store: Store, memory_id: int, cues: str, actor: str = "user",
+             embedder: Embedder | None = None) -> Memory:
+    """Replace a memory's retrieval cues (the questions it answers and its topic words, one a
+    line; empty: none) in place: they help recall find it and change nothing it says. Its
+    vector is made again from the text with the new cues."""
+    old = rows.get(store, memory_id)
+    lines = [" ".join(line.split()) for line in cues.replace(";", "\n").splitlines()]
+    cleaned = "\n".join(line for line in lines if line)
+    if old.status not in ("active", "held"):
+        raise LorelineError(f"memory #{memory_id} is {old.status}; only an active memory's cues can be edited")
+    embedder = embedder or default_embedder(store)
+    with store.write():
+        rows.set_cues(store, memory_id, cleaned)
+        search.put_vector(store, memory_id, embedder.embed(rows.embedded_text(old.text, cleaned)))
+        rows.audit(store, actor, "cues", memory_id, before={"cues": old.cues}, after={"cues": cleaned})
+    return rows.get(store, memory_id)
+
+
 def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: Embedder,
                    kind: str | None = None, action: str = "edit", details: dict[str, Any] | None = None,
                    vector: bytes | None = None) -> int:

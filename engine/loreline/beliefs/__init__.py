@@ -112,7 +112,7 @@ def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, j
     memory arrives with the vector their identical embedder made): it is used as it is."""
     digest = rows.content_hash(candidate.text)
     result = Plan(candidate, ctx, digest, embedder.embed(candidate.text) if vector is None else vector)
-    if candidate.cues:
+    if candidate.cues and vector is None:  # a given vector (a teammate's) was made with the cues
         result.stored_vector = embedder.embed(rows.embedded_text(candidate.text, candidate.cues))
     if rows.is_tombstoned(store, ctx.project, digest):
         result.forgotten = True

@@ -20,6 +20,9 @@ VENV_BIN = Path(sys.executable).parent
 #: (tests/test_warm_recall.py, tests/e2e_real): otherwise every SessionStart a test runs would
 #: leave a background process with the sentence model loaded
 PROMPT_RECALL_IN_TESTS = "words"
+#: the suite's sessions were written before the offline rules only suggested: their statements
+#: are stored active unless a test asks for suggestions (tests/test_rules_suggestions.py)
+RULES_SUGGEST_IN_TESTS = "0"
 WARM_IDLE_IN_TESTS = "20"
 
 
@@ -45,6 +48,7 @@ def loreline_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LORELINE_HOME", str(home))
     monkeypatch.setenv("LORELINE_PROMPT_RECALL", PROMPT_RECALL_IN_TESTS)
     monkeypatch.setenv("LORELINE_WARM_IDLE_SECONDS", WARM_IDLE_IN_TESTS)
+    monkeypatch.setenv("LORELINE_RULES_SUGGEST", RULES_SUGGEST_IN_TESTS)
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("LORELINE_OFF", raising=False)

@@ -64,7 +64,7 @@ def test_values_are_checked_against_their_type_and_range() -> None:
     assert config.parse_value("distill.max_retries", " 3 ") == 3
     with pytest.raises(ConfigError, match="must be an integer, not 'three'"):
         config.set_value("distill.max_retries", "three")
-    with pytest.raises(ConfigError, match="must be one of auto, anthropic, claude-code, rules"):
+    with pytest.raises(ConfigError, match="must be one of auto, anthropic, claude-code, codex, rules"):
         config.set_value("distill.backend", "gpt")
     with pytest.raises(ConfigError, match="at least 0"):
         config.set_value("limits.daily_unattended_calls", "-1")

@@ -41,6 +41,11 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def _backups(home: Path) -> list[Path]:
+    """The copies connect kept: in Loreline's state folder, one per file."""
+    return sorted((home / "loreline").rglob("backups/*"))
+
+
 def _settings(home: Path) -> Path:
     return home / ".claude" / "settings.json"
 
@@ -69,7 +74,8 @@ def test_connect_merges_keeps_everything_else_and_backs_up(tmp_path: Path) -> No
                            **{e: [f"{HOOK} {e}"] for e in EVENTS if e != "Stop"}}
     handler = data["hooks"]["SessionStart"][0]["hooks"][0]
     assert handler["type"] == "command" and 0 < handler["timeout"] <= 30
-    [backup] = list(settings.parent.glob("settings.json.loreline-backup-*"))
+    [backup] = _backups(tmp_path)
+    assert list(settings.parent.glob("*loreline*")) == []  # never beside the user's files
     assert backup.read_text() == original
     assert "Connected Claude Code" in result.stdout and str(backup) in result.stdout
 
@@ -82,7 +88,7 @@ def test_connect_twice_changes_nothing(tmp_path: Path) -> None:
     again = _cli(tmp_path, "connect", "claude-code")
     assert again.returncode == 0 and "already connected" in again.stdout
     assert _settings(tmp_path).read_bytes() == before and _settings(tmp_path).stat().st_mtime_ns == mtime
-    assert len(list(_settings(tmp_path).parent.glob("*.loreline-backup-*"))) == 1
+    assert len(_backups(tmp_path)) == 1
 
 
 def test_a_moved_install_replaces_its_recorded_entries_not_duplicating_them(tmp_path: Path) -> None:
@@ -146,7 +152,7 @@ def test_connect_creates_a_missing_settings_file_privately(tmp_path: Path) -> No
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
     assert list(settings.parent.glob("*.loreline-backup-*")) == []
     assert _cli(tmp_path, "disconnect", "claude-code").returncode == 0
-    assert json.loads(settings.read_text()) == {}
+    assert not settings.exists()  # connect created it: no `{}` file is left where none was
 
 
 def test_claude_config_dir_is_honoured(tmp_path: Path) -> None:
@@ -170,7 +176,7 @@ def test_project_settings(tmp_path: Path) -> None:
     hooks = json.loads(status.stdout)["capture"]["hooks"]
     assert hooks["claude_code_project"]["events"] == EVENTS and hooks["claude_code_user"]["events"] == []
     assert _cli(tmp_path, "disconnect", "claude-code", "--project", str(project)).returncode == 0
-    assert json.loads(local.read_text()) == {}
+    assert not local.exists()
 
 
 @pytest.mark.parametrize("text", ['{"hooks": {"Stop": [}', "[1, 2]", '{"hooks": []}', '{"hooks": {"Stop": {}}}'])
@@ -229,7 +235,7 @@ def test_connect_codex_without_hooks_adds_notify_and_keeps_comments(tmp_path: Pa
 
     assert tomllib.loads(text)["notify"] == [str(HOOK), "codex-notify"]
     assert tomllib.loads(text)["model_providers"]["fake"]["wire_api"] == "responses"
-    assert len(list(config.parent.glob("config.toml.loreline-backup-*"))) == 1
+    assert [b.name.endswith("config.toml") for b in _backups(tmp_path)] == [True]
     assert "already connected" in _cli(tmp_path, "connect", "codex").stdout
     assert "/hooks" not in result.stdout and not (config.parent / "hooks.json").exists()
     assert _cli(tmp_path, "disconnect", "codex").returncode == 0

@@ -46,15 +46,15 @@ def test_a_models_questions_and_topics_become_cues_and_malformed_ones_cost_nothi
 def test_cues_follow_the_evidence_rules_no_secret_in_them() -> None:
     turn = Turn(speaker="user", text="We use uv, never pip.", line_start=1, line_end=1)
     chunk = Chunk("s", "p", 0, (turn,), "L1 [USER] We use uv, never pip.")
-    clean = Candidate("preference", "We use uv, never pip.", (Evidence(1, "We use uv, never pip."),), "m", "pip?")
+    clean = Candidate("preference", "We use uv, never pip.", (Evidence(1, "We use uv, never pip."),), "m", cues="pip?")
     leaky = Candidate("preference", "We use uv, never pip.", (Evidence(1, "We use uv, never pip."),), "m",
-                      "token sk-live-0123456789abcdefghijklmnop?")
+                      cues="token sk-live-0123456789abcdefghijklmnop?")
     assert check(clean, chunk, lambda text: "sk-live" in text) is None
     assert check(leaky, chunk, lambda text: "sk-live" in text) == "secret"
 
 
 def _add(store: Store, text: str, cues: str, n: int) -> int:
-    candidate = Candidate("procedure", text, (Evidence(n, text),), "anthropic/m/distill-v1", cues)
+    candidate = Candidate("procedure", text, (Evidence(n, text),), "anthropic/m/distill-v1", cues=cues)
     prov = Provenance("claude-code", f"s-{n}", "/tmp/s.jsonl", n, n, text, None)
     _, memory_id = beliefs.reconcile(store, candidate, beliefs.Context(PROJECT, prov, (), f"k-{n}"),
                                      default_embedder(store))

@@ -6,6 +6,7 @@ tests/e2e_real/test_claude_code_backend.py.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -19,7 +20,8 @@ import keyring.backends.fail
 import pytest
 
 from loreline import backends, config, home, pipeline, usage
-from loreline.distill.claude_code import CodeClient, CodeDistiller, CodeSettings, child_env, tool_name, usage_of
+from loreline.distill.anthropic import RECORD_MEMORIES
+from loreline.distill.claude_code import CodeClient, CodeDistiller, CodeSettings, argv, child_env, usage_of
 from loreline.distill.rules import RulesDistiller
 from loreline.errors import AuthError, ConfigError
 from loreline.models import Usage
@@ -133,7 +135,21 @@ def test_the_child_runs_with_capture_off_and_bounded_retries(tmp_path: Path) -> 
     settings = CodeSettings(cli=tmp_path / "claude", workdir=tmp_path, timeout_seconds=2.5, max_retries=1)
     assert child_env(settings, 300) == {"LORELINE_OFF": "1", "CLAUDE_CODE_MAX_RETRIES": "1",
                                         "API_TIMEOUT_MS": "2500", "CLAUDE_CODE_MAX_OUTPUT_TOKENS": "300"}
-    assert tool_name("record_memories") == "mcp__loreline__record_memories"
+
+
+
+def test_the_run_is_sealed_off_and_asks_for_the_tool_schema(tmp_path: Path) -> None:
+    settings = CodeSettings(cli=tmp_path / "claude", workdir=tmp_path)
+    line = argv(settings, RECORD_MEMORIES, "SYSTEM")
+    assert line[:2] == [str(tmp_path / "claude"), "-p"]
+    flags = {flag: line[i + 1] for i, flag in enumerate(line) if flag in ("--json-schema", "--tools",
+                                                                      "--setting-sources", "--output-format")}
+    assert flags == {"--json-schema": flags["--json-schema"], "--tools": "", "--setting-sources": "",
+                     "--output-format": "json"}
+    assert json.loads(flags["--json-schema"]) == RECORD_MEMORIES["input_schema"]
+    assert {"--no-session-persistence", "--strict-mcp-config", "--disable-slash-commands"} <= set(line)
+    system = line[line.index("--system-prompt") + 1]
+    assert system.startswith("SYSTEM") and "call record_memories, call the StructuredOutput tool" in system
 
 
 # -- discovery and start-up -----------------------------------------------------------------------
@@ -151,9 +167,18 @@ def test_discovery_leaves_out_the_distillation_project(tmp_path: Path) -> None:
     assert (str(own / SESSION), discover.OWN_RUN) in found.left_out
 
 
-def test_the_sdk_is_not_imported_by_the_cli_or_by_choosing(tmp_path: Path) -> None:
+def test_no_agent_sdk_is_needed_or_imported(tmp_path: Path) -> None:
     code = ("import sys, loreline.cli.main as m; m.build_parser(); from loreline import backends; "
             "backends.describe(); print('SDK' if 'claude_agent_sdk' in sys.modules else 'none')")
     env = dict(os.environ, PATH=str(tmp_path), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert out.stdout.strip() == "none"
+
+
+def test_a_plain_install_carries_everything_the_login_backends_need() -> None:
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [*project["dependencies"], *(d for extra in project["optional-dependencies"].values() for d in extra)]
+    assert not [d for d in wanted if d.startswith("claude-agent-sdk")]  # a 178 MB wheel with a second `claude`
+    assert project["optional-dependencies"]["claude-code"] == []  # still installable by that name

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import layout_rules as rules
 from tests.conftest import ROOT
 
 ENGINE = ROOT / "engine" / "loreline"
@@ -65,106 +66,92 @@ def test_python_files_stay_small() -> None:
     assert big == {}
 
 
-# ---- who may import what, and who may run SQL --------------------------------------------------
+# ---- who may import what, and who may run SQL (the rules: tests/layout_rules.py) -----------------
 
-HOOKS = ROOT / "hooks" / "loreline_hooks"
-#: what the hook may import besides the standard library: `loreline.capture`'s hook part and
-#: the light modules it needs (each standard-library only)
-HOOK_LIGHT = frozenset({"loreline", "loreline.capture", "loreline.capture.hookread", "loreline.capture.warmsocket",
-                        "loreline.capture.paused",
-                        "loreline.home",
-                        "loreline.errors", "loreline.project", "loreline.privacy", "loreline.privacy.display",
-                        "loreline.privacy.identifiers",
-                        # the prompt index's rebuild names each memory's tool categories (regex only)
-                        "loreline.embed", "loreline.embed.hashing", "loreline.embed.concepts",
-                        # what a prompt asks about, in the glossary's categories (regex only)
-                        "loreline.questions"})
-#: the bench tool times the hook; it is run by hand, never by a hook, and plants sample sessions
-HOOK_TOOLS = {"bench.py": frozenset({"loreline.samples"})}
-#: the engine's inside, which a front end reaches only through `loreline.api`
-FRONT_END_FORBIDDEN = ("loreline.store", "loreline.pipeline", "loreline.beliefs", "loreline.recall",
-                       "loreline.status", "loreline.vectors", "loreline.distill")
-FRONT_ENDS = [*sorted((ENGINE / "cli").glob("*.py")), *sorted((ROOT / "lsp" / "loreline_lsp").glob("*.py")),
-              *sorted((ROOT / "lsp" / "loreline_warm").glob("*.py"))]
-#: where SQL may be written: the store, and the hook's one read (documented in capture/hookread.py)
-SQL_HOMES = (ENGINE / "store", ENGINE / "capture" / "hookread.py")
-#: a statement as this code base writes them (keywords in capitals)
-SQL_STATEMENT = re.compile(r"^\s*(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|"
-                           r"PRAGMA\s|CREATE\s+(TABLE|INDEX|VIRTUAL|TRIGGER|UNIQUE)\s|ALTER\s+TABLE\s|DROP\s|"
-                           r"WITH\s+\w+\s+AS\s)")
+#: what a SessionStart hook may have loaded at run time: the hook part and what it imports in turn
+#: (the prompt index's rebuild names each memory's tool categories: regex only)
+HOOK_LIGHT = rules.HOOK_PART | {"loreline", "loreline.errors", "loreline.privacy", "loreline.privacy.identifiers",
+                                "loreline.embed", "loreline.embed.hashing", "loreline.embed.concepts"}
 
 
-def _is_engine_module(dotted: str) -> bool:
-    where = ENGINE.parent.joinpath(*dotted.split("."))
-    return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+def _plant(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
 
 
-def _modules(path: Path) -> set[str]:
-    """Every module an import names (`from loreline import home` names loreline and loreline.home;
-    `from ..store import memories` in the engine names loreline.store and loreline.store.memories)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-            continue
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        if node.level == 0 and node.module:
-            base = node.module
-        elif node.level > 0 and path.is_relative_to(ENGINE):
-            inside = path.relative_to(ENGINE.parent).parts
-            base = ".".join(inside[: len(inside) - node.level]) + (f".{node.module}" if node.module else "")
-        else:
-            continue
-        names.add(base)
-        names.update(f"{base}.{a.name}" for a in node.names if _is_engine_module(f"{base}.{a.name}"))
-    return names
+def test_front_ends_import_only_the_api_errors_models_and_the_hook_part() -> None:
+    offenders = {str(p.relative_to(ROOT)): bad for folder, package in rules.FRONT_ENDS.items()
+                 for p in sorted(folder.rglob("*.py")) if (bad := rules.front_end_offenders(p, package))}
+    assert offenders == {}
 
 
-def _hook_offenders(path: Path) -> list[str]:
-    allowed = HOOK_LIGHT | HOOK_TOOLS.get(path.name, frozenset())
-    found = []
-    for name in sorted(_modules(path)):
-        top = name.split(".")[0]
-        if not (top in sys.stdlib_module_names or top == "loreline_hooks" or name in allowed):
-            found.append(name)
-    return found
+def test_every_front_end_is_checked() -> None:
+    """The CLI, the language server, the MCP server, the warm process and the hooks, each a
+    real folder with Python files in it."""
+    assert set(rules.FRONT_ENDS.values()) == {"loreline.cli", "loreline_lsp", "loreline_mcp", "loreline_warm", "loreline_view",
+                                             "loreline_hooks"}
+    assert all(len(list(folder.glob("*.py"))) > 1 for folder in rules.FRONT_ENDS)
 
 
-def _sql_literals(path: Path) -> list[str]:
-    """String literals (plain, f-strings, implicit concatenations) that are SQL statements, in
-    line order, as `file:line: the first 40 characters`."""
-    found = []
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
-    for node in ast.walk(tree):
-        if id(node) in parts:
-            continue
-        if isinstance(node, ast.JoinedStr):
-            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = node.value
-        else:
-            continue
-        if SQL_STATEMENT.match(text):
-            found.append((node.lineno, f"{path.name}:{node.lineno}: {text.strip()[:40]}"))
-    return [hit for _, hit in sorted(found)]
+def test_the_front_end_check_catches_planted_imports(tmp_path: Path) -> None:
+    bad = _plant(tmp_path, "service.py",
+                 "from loreline.api import serialize\nfrom loreline.store import memories as rows\n"
+                 "from loreline import pipeline, home, errors\nimport loreline.beliefs.curate\n"
+                 "from loreline.capture import worker\nfrom loreline_hooks import spool\n"
+                 "from loreline_lsp import limits\nimport lsprotocol\n")
+    assert rules.front_end_offenders(bad, "loreline_mcp") == [
+        "loreline.beliefs.curate", "loreline.capture.worker", "loreline.pipeline", "loreline.store",
+        "loreline.store.memories", "loreline_hooks", "loreline_lsp"]
+    assert rules.front_end_offenders(bad, "loreline_lsp") == [
+        "loreline.beliefs.curate", "loreline.capture.worker", "loreline.pipeline", "loreline.store",
+        "loreline.store.memories", "loreline_hooks"]
 
 
-def _product_files() -> list[Path]:
-    return sorted(p for folder in (ENGINE, ROOT / "lsp" / "loreline_lsp", HOOKS) for p in folder.rglob("*.py"))
+def test_the_front_end_check_resolves_the_clis_relative_imports(tmp_path: Path) -> None:
+    """A file of the CLI reaches the engine with `..`: the check sees through it."""
+    bad = _plant(tmp_path, "loreline/cli/probe.py", "from .. import usage, home\nfrom ..api import settings\n"
+                                                    "from .common import emit_json\nfrom ..store import Store\n")
+    assert rules.front_end_offenders(bad, "loreline.cli", tmp_path) == ["loreline.store", "loreline.usage"]
 
 
-def test_hooks_import_only_the_standard_library_and_the_capture_hook_part() -> None:
-    offenders = {p.name: bad for p in sorted(HOOKS.glob("*.py")) if (bad := _hook_offenders(p))}
+def test_the_import_checks_catch_dynamic_imports(tmp_path: Path) -> None:
+    bad = _plant(tmp_path, "server.py",
+                 "import importlib\nfrom importlib import import_module\n"
+                 "store = importlib.import_module('loreline.store')\nrecall = import_module('loreline.recall')\n"
+                 "worker = __import__('loreline.capture.worker')\nname = 'loreline.' + 'pipeline'\n"
+                 "anything = importlib.import_module(name)\napi = importlib.import_module('loreline.api')\n")
+    assert rules.front_end_offenders(bad, "loreline_warm") == [
+        rules.DYNAMIC, "loreline.capture.worker", "loreline.recall", "loreline.store"]
+    assert rules.hook_outsiders(bad) == [rules.DYNAMIC, "loreline.api", "loreline.capture.worker",
+                                         "loreline.recall", "loreline.store"]
+
+
+def test_hooks_import_only_the_standard_library_and_the_hook_part() -> None:
+    offenders = {p.name: bad for p in sorted(rules.HOOKS.glob("*.py")) if (bad := rules.hook_outsiders(p))}
     assert offenders == {}
 
 
 def test_the_hook_check_catches_a_planted_import(tmp_path: Path) -> None:
-    bad = tmp_path / "entry.py"
-    bad.write_text("import json\nfrom loreline import capture, home\nfrom loreline.store import Store\nimport orjson\n"
-                   "from loreline.capture import jobs\n")
-    assert _hook_offenders(bad) == ["loreline.capture.jobs", "loreline.store", "orjson"]
+    bad = _plant(tmp_path, "entry.py", "import json\nfrom loreline import capture, home\nfrom loreline.store import Store\n"
+                                       "import orjson\nfrom loreline.capture import jobs\nfrom loreline import api\n")
+    assert rules.hook_outsiders(bad) == ["loreline.api", "loreline.capture.jobs", "loreline.store", "orjson"]
+
+
+def test_the_hook_part_is_standard_library_only() -> None:
+    """Each module of the hook part imports, at its top, the standard library and light loreline
+    modules only (an import inside a function runs only when it is called: what a hook really
+    loads is checked by the run below)."""
+    outside = {}
+    for name in sorted(rules.HOOK_PART):
+        where = rules.ENGINE.parent.joinpath(*name.split("."))
+        path = where / "__init__.py" if where.is_dir() else where.with_suffix(".py")
+        bad = sorted(m for m in rules.modules(path, top_level_only=True)
+                     if m.split(".")[0] not in sys.stdlib_module_names and m not in HOOK_LIGHT)
+        if bad:
+            outside[name] = bad
+    assert outside == {}
 
 
 def test_a_session_start_hook_loads_only_light_loreline_modules(loreline_home: Path, tmp_path: Path) -> None:
@@ -189,36 +176,37 @@ def test_a_session_start_hook_loads_only_light_loreline_modules(loreline_home: P
 
 
 def test_nothing_outside_the_store_writes_sql() -> None:
-    found = [hit for p in _product_files() if not any(p == h or p.is_relative_to(h) for h in SQL_HOMES)
-             for hit in _sql_literals(p)]
+    found = [hit for p in rules.product_files() if rules.outside_sql_homes(p) for hit in rules.sql_literals(p)]
     assert found == []
 
 
 def test_the_sql_check_catches_planted_queries(tmp_path: Path) -> None:
-    bad = tmp_path / "status.py"
-    bad.write_text('SQL = """\nSELECT kind FROM memories\n"""\n'
-                   'def f(store, t):\n'
-                   '    store.conn.execute("UPDATE memories SET pinned = 1 WHERE id = ?", (1,))\n'
-                   '    store.rows(f"SELECT id FROM {t} WHERE x = ?", (2,))\n'
-                   '    store.scalar("INSERT OR IGNORE INTO tombstones(project) VALUES(?)", ("p",))\n'
-                   '    return "Select a memory to show"\n')
-    assert [hit.split(": ", 1)[1] for hit in _sql_literals(bad)] == [
-        "SELECT kind FROM memories", "UPDATE memories SET pinned = 1 WHERE id ", "SELECT id FROM  WHERE x = ?",
-        "INSERT OR IGNORE INTO tombstones(project"]
+    bad = _plant(tmp_path, "status.py",
+                 'SQL = """\nSELECT kind FROM memories\n"""\n'
+                 'def f(store, t, cols):\n'
+                 '    store.conn.execute("UPDATE memories SET pinned = 1 WHERE id = ?", (1,))\n'
+                 '    store.rows(f"SELECT id FROM {t} WHERE x = ?", (2,))\n'
+                 '    store.scalar("INSERT OR IGNORE INTO tombstones(project) VALUES(?)", ("p",))\n'
+                 '    store.rows("select id from memories where project = ?", ("p",))\n'
+                 '    where = "memory_id IN (SELECT id FROM memories WHERE project = ?)"\n'
+                 '    store.rows("select " + cols + " from " + t)\n'
+                 '    store.rows(f"{cols} from x; delete from memories")\n'
+                 '    store.conn.execute("pragma journal_mode=wal")\n'
+                 '    store.conn.execute("create table if not exists t(x)")\n'
+                 '    store.conn.execute("with recent as (select id from m) select * from recent")\n'
+                 '    return "Select a memory to show", "update the settings", "insert the block into CLAUDE.md"\n')
+    assert [hit.split(": ", 1)[1] for hit in rules.sql_literals(bad)] == [
+        "SELECT kind FROM memories", "UPDATE memories SET pinned = 1 WHERE id", "SELECT id FROM ? WHERE x = ?",
+        "INSERT OR IGNORE INTO tombstones(project", "select id from memories where project =",
+        "SELECT id FROM memories WHERE project =", "select ? from ?", "delete from memories",
+        "pragma journal_mode=wal", "create table if not exists t(x)", "with recent as (select id from m) select"]
 
 
-def test_front_ends_reach_the_engine_only_through_the_api() -> None:
-    offenders = {str(p.relative_to(ROOT)): bad for p in FRONT_ENDS
-                 if (bad := sorted(m for m in _modules(p) if m.startswith(FRONT_END_FORBIDDEN)))}
-    assert offenders == {}
-
-
-def test_the_front_end_check_catches_a_planted_import(tmp_path: Path) -> None:
-    bad = tmp_path / "service.py"
-    bad.write_text("from loreline.api import serialize\nfrom loreline.store import memories as rows\n"
-                   "from loreline import pipeline\nimport loreline.beliefs.curate\n")
-    assert sorted(m for m in _modules(bad) if m.startswith(FRONT_END_FORBIDDEN)) == [
-        "loreline.beliefs.curate", "loreline.pipeline", "loreline.store", "loreline.store.memories"]
+def test_the_sql_check_skips_docstrings_and_prose(tmp_path: Path) -> None:
+    fine = _plant(tmp_path, "notes.py",
+                  '"""A plain SELECT needs no extension; select a memory to pin it."""\n'
+                  'HELP = "delete it from the list, update your settings, create a table of contents"\n')
+    assert rules.sql_literals(fine) == []
 
 
 def _absolute_imports(path: Path, root: Path = ROOT / "engine") -> set[str]:

@@ -198,7 +198,7 @@ def test_status_is_computed_again_only_when_what_it_reads_changed(repo: Path, lo
         assert cache.computed == 2
         config = loreline_home / "config.toml"
         config.write_text("[distill]\nbackend = 'rules'\n")
-        backend = str(cache.get(svc)["backend"])
+        backend = str(cache.get(svc).backend)
         assert backend.startswith("rules (offline") and "by config" in backend and cache.computed == 3
         other.pin(1)  # a commit by another connection
         cache.get(svc)

@@ -184,7 +184,8 @@ def test_a_native_memory_contradicting_a_learnt_one_is_a_conflict(
     with Store() as store:
         pipeline.import_sessions(store, [(s.write(tmp_path / "s.jsonl"), None)],
                                  pipeline.Options(distiller=RulesDistiller()))
-        report = native_run.run(store, native_run.Roots(paths["claude"], paths["codex"], str(project)),
+        homes = {"claude-code": paths["claude"], "codex": paths["codex"]}
+        report = native_run.run(store, native_run.Roots(homes, str(project)),
                                 judge=judge_for(fake_anthropic))
         pending = store.rows("SELECT a, b, status FROM conflicts")
     assert report.conflicts == 1 and len(pending) == 1 and pending[0][2] == "pending"
@@ -246,7 +247,8 @@ def test_status_names_native_memories_that_contradict_loreline(
     with Store() as store:
         pipeline.import_sessions(store, [(s.write(tmp_path / "s.jsonl"), None)],
                                  pipeline.Options(distiller=RulesDistiller()))
-        native_run.run(store, native_run.Roots(paths["claude"], paths["codex"], str(paths["project"])),
+        homes = {"claude-code": paths["claude"], "codex": paths["codex"]}
+        native_run.run(store, native_run.Roots(homes, str(paths["project"])),
                        judge=judge_for(fake_anthropic))
     info = json.loads(cli(loreline_home, "status", "--json").stdout)
     [con] = next(e for e in info["native"] if e["project"] == str(paths["project"]))["contradictions"]

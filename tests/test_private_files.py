@@ -89,7 +89,7 @@ def test_everything_loreline_writes_is_private_under_umask_000(tmp_path: Path) -
                     "connect.lock", "spool", "state"):
         assert written in names, written
     assert modes(tmp_path / "made-by-loreline") == {}
-    [backup] = settings.parent.glob("settings.json.loreline-backup-*")
+    [backup] = home.rglob("backups/*")
     assert stat.S_IMODE(backup.stat().st_mode) == 0o600
 
 

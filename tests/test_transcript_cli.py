@@ -146,14 +146,15 @@ def test_import_sessions_discovers_codex_and_cursor_with_tool(loreline_home: Pat
     for path in (rollout, transcript):
         os.utime(path, (hour_ago, hour_ago))
     dirs = ["--claude-dir", str(tmp_path / "claude"), "--codex-home", str(tmp_path / "codex"),
-            "--cursor-dir", str(tmp_path / "cursor")]
+            "--cursor-dir", str(tmp_path / "cursor"), "--gemini-dir", str(tmp_path / "gemini")]
     out = run(loreline_home, "import", "sessions", "--tool", "all", "--backend", "rules", "--json", *dirs)
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["sessions"]["imported"] == 2 and report["sessions"]["failed"] == []
     assert report["turns"] == 4
-    assert {r["reason"] for r in report["sessions"]["left_out"]} == {"no Claude Code projects folder here"}
+    assert {r["reason"] for r in report["sessions"]["left_out"]} == {"no Claude Code projects folder here",
+                                                                    "no Gemini CLI sessions folder here"}
     only = run(loreline_home, "import", "sessions", "--tool", "codex", "--backend", "rules", "--json", *dirs)
     assert json.loads(only.stdout)["sessions"]["unchanged"] == 1
-    bad = run(loreline_home, "import", "sessions", "--tool", "gemini")
-    assert bad.returncode == 2 and "invalid choice: 'gemini'" in bad.stderr
+    bad = run(loreline_home, "import", "sessions", "--tool", "aider")
+    assert bad.returncode == 2 and "invalid choice: 'aider'" in bad.stderr

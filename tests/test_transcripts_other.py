@@ -17,7 +17,7 @@ from loreline.errors import TranscriptMissingError, UnknownFormatError
 from loreline.models import ParseStats
 from loreline.samples.builder import ClaudeSession
 from loreline.transcripts import DETECT_RECORDS, DETECTORS, READERS, cursor, detect, generic, parse
-from loreline.transcripts.discover import Window, discover_all, discover_codex, discover_cursor
+from loreline.transcripts.discover import Window, discover, discover_all
 from loreline.transcripts.jsonl import MAX_LINE_BYTES, ReadPosition, iter_records
 from tests.transcripts_helpers import (
     REAL_ROOT, cursor_assistant, cursor_user, response, session_meta, shape, text, tool_use, write_jsonl,
@@ -122,7 +122,7 @@ def test_generic_role_content_lines(tmp_path: Path) -> None:
 def _every_fixture_record() -> list[tuple[str, dict[str, Any]]]:
     out: list[tuple[str, dict[str, Any]]] = []
     for path in sorted(REAL_ROOT.rglob("*.jsonl")):
-        tool = "codex" if path.parent.name == "codex" else "claude-code"
+        tool = {"codex": "codex", "gemini": "gemini"}.get(path.parent.name, "claude-code")
         out.extend((tool, orjson.loads(line)) for line in path.read_bytes().splitlines())
     return out
 
@@ -142,9 +142,10 @@ def test_detectors_are_disjoint_on_every_real_and_synthetic_record(tmp_path: Pat
 
 def test_every_real_fixture_is_detected_as_its_tool() -> None:
     for path in sorted(REAL_ROOT.rglob("*.jsonl")):
-        expected = None if path.stat().st_size == 0 else "codex" if path.parent.name == "codex" else "claude-code"
+        named = {"codex": "codex", "gemini": "gemini"}.get(path.parent.name, "claude-code")
+        expected = None if path.stat().st_size == 0 else named
         assert detect(path) == expected, path
-    assert set(READERS) == set(DETECTORS) == {"claude-code", "codex", "cursor", "generic"}
+    assert set(READERS) == set(DETECTORS) == {"claude-code", "codex", "cursor", "gemini", "generic"}
 
 
 def test_unknown_formats_name_the_file_and_degenerate_files_parse_empty(tmp_path: Path) -> None:
@@ -290,14 +291,14 @@ def test_discover_codex_sessions_archived_legacy_and_compressed(tmp_path: Path) 
     zst = _touch(home / "sessions/2026/11/28" / f"rollout-2026-11-28T10-00-00-{UUID}.jsonl.zst", 3600)
     busy = _touch(home / "sessions/2026/11/29" / f"rollout-2026-11-29T11-00-00-{UUID}.jsonl", 30)
     nested_json = _touch(home / "sessions/2026/11/27" / "rollout-notes.json", 3600)
-    found = discover_codex(home, now=NOW)
+    found = discover("codex", home, now=NOW)
     assert [f.path for f in found.sessions] == [new, archived, legacy]
     assert {f.tool for f in found.sessions} == {"codex"}
     reasons = dict(found.left_out)
     assert reasons[str(zst)] == "compressed rollout (.zst), not read"
     assert "still being written" in reasons[str(busy)]
     assert reasons[str(nested_json)] == "not a rollout file"
-    assert "no Codex sessions folder" in discover_codex(tmp_path / "none", now=NOW).left_out[0][1]
+    assert "no Codex sessions folder" in discover("codex", tmp_path / "none", now=NOW).left_out[0][1]
 
 
 def test_discover_cursor_nested_flat_subagents_and_legacy_text(tmp_path: Path) -> None:
@@ -307,7 +308,7 @@ def test_discover_cursor_nested_flat_subagents_and_legacy_text(tmp_path: Path) -
     sub = _touch(base / UUID / "subagents" / "5d1e2f3a-0000-4000-8000-000000000001.jsonl", 3600)
     text_file = _touch(base / "old.txt", 3600)
     stray = _touch(base / UUID / "notes.jsonl", 3600)
-    found = discover_cursor(tmp_path / "cursor", now=NOW)
+    found = discover("cursor", tmp_path / "cursor", now=NOW)
     assert [f.path for f in found.sessions] == [nested, flat]
     reasons = dict(found.left_out)
     assert reasons[str(sub)] == "subagent sidecar, not a session"
@@ -320,16 +321,17 @@ def test_discover_all_shares_one_window_and_cap_across_tools(tmp_path: Path) -> 
     codex_new = _touch(tmp_path / "codex/sessions/2026/11/29" / f"rollout-x-{UUID}.jsonl", 2000)
     cursor_file = _touch(tmp_path / "cursor/projects/p/agent-transcripts" / f"{UUID}.jsonl", 3000)
     old = _touch(tmp_path / "codex/archived_sessions" / f"rollout-y-{UUID}.jsonl", 86_400 * 30)
-    found = discover_all(["all"], claude_root=tmp_path / "claude", codex_root=tmp_path / "codex",
-                         cursor_root=tmp_path / "cursor", window=Window(days=14, max_sessions=2, now=NOW))
+    roots = {"claude-code": tmp_path / "claude", "codex": tmp_path / "codex", "cursor": tmp_path / "cursor",
+             "gemini": tmp_path / "gemini"}
+    found = discover_all(["all"], roots=roots, window=Window(days=14, max_sessions=2, now=NOW))
     assert [(f.path, f.tool) for f in found.sessions] == [(claude, "claude-code"), (codex_new, "codex")]
     reasons = dict(found.left_out)
     assert "cap of 2" in reasons[str(cursor_file)] and reasons[str(old)].startswith("older than 14 days")
     assert found.in_import_order() == [(codex_new, "codex"), (claude, "claude-code")]
-    only = discover_all(["codex"], codex_root=tmp_path / "codex", window=Window(now=NOW))
+    only = discover_all(["codex"], roots={"codex": tmp_path / "codex"}, window=Window(now=NOW))
     assert [f.path for f in only.sessions] == [codex_new]
-    with pytest.raises(ValueError, match="unknown tool 'gemini'"):
-        discover_all(["gemini"], window=Window(now=NOW))
+    with pytest.raises(ValueError, match="unknown tool 'aider'"):
+        discover_all(["aider"], window=Window(now=NOW))
 
 
 def test_discovered_sessions_of_each_tool_parse(tmp_path: Path) -> None:
@@ -338,7 +340,7 @@ def test_discovered_sessions_of_each_tool_parse(tmp_path: Path) -> None:
     transcript = _cursor_session(tmp_path / "cursor/projects/p/agent-transcripts")
     for path in (rollout, transcript):
         os.utime(path, (NOW - 3600, NOW - 3600))
-    found = discover_all(["codex", "cursor"], codex_root=tmp_path / "codex", cursor_root=tmp_path / "cursor",
+    found = discover_all(["codex", "cursor"], roots={"codex": tmp_path / "codex", "cursor": tmp_path / "cursor"},
                          window=Window(now=NOW))
     parsed = {tool: parse(path, tool=tool).transcript for path, tool in found.in_import_order()}
     assert parsed["codex"].cwd == "/work/acme" and len(parsed["codex"].turns) == 2

@@ -2,18 +2,19 @@
 
     anthropic    Claude through the Messages API; needs an API key (`keys.find_key`:
                  --api-key > ANTHROPIC_API_KEY > the OS keyring), else AuthError
-    claude-code  Claude through the user's own Claude Code login (`claude-agent-sdk` driving
-                 the `claude` on PATH, or `distill.claude_path`); needs the optional extra
-                 `loreline[claude-code]`
+    claude-code  Claude through the user's own Claude Code login (the `claude` on PATH, or
+                 `distill.claude_path`, run as `claude -p` with a JSON schema)
+    codex        an OpenAI model through the user's own Codex login (the `codex` on PATH, or
+                 `distill.codex_path`, run as `codex exec` with an output schema)
     rules        the offline distiller: no key, no network
-    auto         an API key if one is configured; else a logged-in Claude Code on PATH;
-                 else rules with a one-line notice
+    auto         `auto_plan()`: an API key if one is configured; else a logged-in Claude Code;
+                 else a logged-in Codex; else rules with a one-line notice
 
 Every choice carries a `reason`, one line saying why that backend runs, which `loreline
 status` and every import report show. The backend comes from the caller (`--backend`) or
-else the config (`distill.backend`). Choosing never imports an SDK or makes a model call; the
-only thing it may run is `claude auth status` (offline, a second or so, at most every five
-minutes) when no API key is configured and no Claude Code credentials file is there.
+else the config (`distill.backend`). Choosing never makes a model call; the only things it
+may run are `claude auth status` and `codex login status` (offline, well under a second or
+two, each at most every five minutes) when no credentials file answers first.
 
 This is the composition root of distillation: `distill/` knows neither the store, the belief
 layer nor where keys live; this module wires them together.
@@ -21,7 +22,6 @@ layer nor where keys live; this module wires them together.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -34,13 +34,13 @@ from . import config as config_mod
 from . import keys
 from .beliefs import Judge
 from .distill import Distiller
+from .distill import codex as codex_mod
 from .distill.rules import RulesDistiller
 from .errors import AuthError, ConfigError
 
-BACKENDS = ("auto", "anthropic", "claude-code", "rules")
+BACKENDS = ("auto", "anthropic", "claude-code", "codex", "rules")
 NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                  "`loreline auth set` enables Claude.")
-NO_SDK = "the claude-code backend needs the optional extra: pip install 'loreline[claude-code]'"
 AUTH_STATUS_SECONDS = 15.0
 LOGIN_TTL_SECONDS = 300.0
 _LOGINS: dict[str, tuple[float, str | None]] = {}
@@ -67,7 +67,10 @@ class Plan:
     reason: str
     key: tuple[str, str] | None = None
     claude: Path | None = None
+    codex: Path | None = None
     notice: str | None = None
+    #: how the assistant CLI is logged in, when a login backend runs
+    login: str | None = None
 
 
 def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None) -> Plan:
@@ -82,7 +85,9 @@ def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod
         return _plan_anthropic(api_key, origin)
     if wanted == "claude-code":
         return _plan_claude_code(cfg, origin)
-    return _plan_auto(api_key, cfg)
+    if wanted == "codex":
+        return _plan_codex(cfg, origin)
+    return auto_plan(api_key, cfg)
 
 
 def _plan_anthropic(api_key: str | None, origin: str) -> Plan:
@@ -94,27 +99,41 @@ def _plan_anthropic(api_key: str | None, origin: str) -> Plan:
 
 
 def _plan_claude_code(cfg: config_mod.Config, origin: str) -> Plan:
-    if not sdk_installed():
-        raise ConfigError(NO_SDK)
     cli = claude_cli(cfg)
     if cli is None:
         raise ConfigError("the claude-code backend needs the `claude` CLI on PATH (or config distill.claude_path)")
-    return Plan("claude-code", f"claude-code: chosen by {origin}, {cli}", claude=cli)
+    return Plan("claude-code", f"claude-code: chosen by {origin}, {cli}", claude=cli, login=claude_login(str(cli)))
 
 
-def _plan_auto(api_key: str | None, cfg: config_mod.Config) -> Plan:
+def _plan_codex(cfg: config_mod.Config, origin: str) -> Plan:
+    cli = codex_cli(cfg)
+    if cli is None:
+        raise ConfigError("the codex backend needs the `codex` CLI on PATH (or config distill.codex_path)")
+    login = codex_mod.login(str(cli))
+    if login is None:
+        raise AuthError("Codex is not logged in: run `codex login`, or pick another backend with --backend")
+    return Plan("codex", f"codex: chosen by {origin}, {cli}", codex=cli, login=login)
+
+
+def auto_plan(api_key: str | None, cfg: config_mod.Config) -> Plan:
+    """`--backend auto`: an API key, else a logged-in Claude Code, else a logged-in Codex, else rules."""
     found = keys.find_key(api_key)
     if found is not None:
         return Plan("anthropic", f"auto: an Anthropic API key is configured ({found[1]})", key=found)
     cli = claude_cli(cfg)
     login = claude_login(str(cli)) if cli is not None else None
-    if cli is None or login is None:
-        why = "no `claude` on PATH" if cli is None else "Claude Code is not logged in"
-        return Plan("rules", f"auto: no API key and {why}", notice=NO_KEY_NOTICE)
-    if not sdk_installed():
-        return Plan("rules", f"auto: no API key; Claude Code is logged in but {NO_SDK}",
-                    notice=f"Claude Code is logged in, but {NO_SDK}; using the offline rules distiller.")
-    return Plan("claude-code", f"auto: no API key; Claude Code is logged in ({login}) at {cli}", claude=cli)
+    if cli is not None and login is not None:
+        return Plan("claude-code", f"auto: no API key; Claude Code is logged in ({login}) at {cli}", claude=cli,
+                    login=login)
+    why = "no `claude` on PATH" if cli is None else "Claude Code is not logged in"
+    codex = codex_cli(cfg)
+    codex_login = codex_mod.login(str(codex)) if codex is not None else None
+    if codex is not None and codex_login is not None:
+        return Plan("codex", f"auto: no API key and {why}; Codex is logged in ({codex_login}) at {codex}", codex=codex,
+                    login=codex_login)
+    if codex is not None:
+        why += " and Codex is not logged in"
+    return Plan("rules", f"auto: no API key and {why}", notice=NO_KEY_NOTICE)
 
 
 def choose(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None) -> Choice:
@@ -124,6 +143,8 @@ def choose(backend: str | None = None, api_key: str | None = None, cfg: config_m
         return _anthropic(chosen, cfg, chosen.key)
     if chosen.backend == "claude-code" and chosen.claude is not None:
         return _claude_code(chosen, cfg, chosen.claude)
+    if chosen.backend == "codex" and chosen.codex is not None:
+        return _codex(chosen, cfg, chosen.codex)
     return Choice(RulesDistiller(), chosen.reason, chosen.notice)
 
 
@@ -145,28 +166,67 @@ def _claude_code(chosen: Plan, cfg: config_mod.Config, cli: Path) -> Choice:
     return Choice(CodeDistiller(client), chosen.reason, judge=ModelJudge(client))
 
 
+def _codex(chosen: Plan, cfg: config_mod.Config, cli: Path) -> Choice:
+    from . import home
+    from .beliefs.judge import ModelJudge
+    from .distill.codex import CodexClient, CodexDistiller, CodexSettings
+
+    client = CodexClient(CodexSettings.from_config(cfg, cli, home.distill_workdir()))
+    return Choice(CodexDistiller(client), chosen.reason, judge=ModelJudge(client))
+
+
 def describe(cfg: config_mod.Config | None = None) -> str:
     """What `choose()` would pick right now and why, in a line (for `loreline status`)."""
     cfg = cfg or config_mod.load()
     try:
         chosen = plan(cfg=cfg)
-    except AuthError:
-        return "anthropic (NO API KEY: imports fail)"
+    except AuthError as err:
+        if cfg.get_str("distill.backend") == "anthropic":
+            return "anthropic (NO API KEY: imports fail)"
+        return f"{cfg.get_str('distill.backend')} (NOT LOGGED IN: imports fail) — {err}"
     except ConfigError as err:
         return f"{cfg.get_str('distill.backend')} (UNAVAILABLE: {err})"
     if chosen.backend == "anthropic" and chosen.key is not None:
         return f"anthropic ({cfg.get_str('distill.model')}, key from {chosen.key[1]}) — {chosen.reason}"
     if chosen.backend == "claude-code":
         return f"claude-code ({cfg.get_str('distill.claude_code_model')}) — {chosen.reason}"
+    if chosen.backend == "codex":
+        return f"codex ({cfg.get_str('distill.codex_model') or codex_mod.CODEX_DEFAULT}) — {chosen.reason}"
     return f"rules (offline) — {chosen.reason}"
 
 
-# -- Claude Code: where it is, whether it is logged in, whether the SDK is there ----------
+def consent(cfg: config_mod.Config | None = None) -> str:
+    """Which model will distill captured sessions, under whose login or key, and the daily cap,
+    in a sentence (`loreline connect` and `loreline status` say it)."""
+    cfg = cfg or config_mod.load()
+    cap = cfg.get_int("limits.daily_unattended_calls")
+    try:
+        chosen = plan(cfg=cfg)
+    except (AuthError, ConfigError) as err:
+        return f"Captured sessions cannot be distilled right now: {err}."
+    bounded = (f"at most {cap} model calls a day in the background (limits.daily_unattended_calls); "
+               "pin a backend with `loreline config set distill.backend NAME`")
+    if chosen.backend == "anthropic" and chosen.key is not None:
+        return (f"Captured sessions are distilled by {cfg.get_str('distill.model')} through the Anthropic API with "
+                f"the API key from {chosen.key[1]}, {bounded}.")
+    if chosen.backend == "claude-code":
+        return (f"Captured sessions are distilled by {cfg.get_str('distill.claude_code_model')} through Claude Code "
+                f"under your Claude Code login ({chosen.login or 'as configured'}), {bounded}.")
+    if chosen.backend == "codex":
+        model = cfg.get_str("distill.codex_model") or "Codex's default model"
+        return (f"Captured sessions are distilled by {model} through Codex under your Codex login "
+                f"({chosen.login or 'as configured'}), {bounded}.")
+    return ("Captured sessions are distilled offline by the rules (no model, nothing leaves this machine); what "
+            "they only guess waits in `loreline review`. Pin a backend with `loreline config set distill.backend NAME`.")
 
 
-def sdk_installed() -> bool:
-    """Whether `claude-agent-sdk` can be imported (found without importing it)."""
-    return importlib.util.find_spec("claude_agent_sdk") is not None
+# -- Claude Code and Codex: where they are, whether they are logged in --------------------
+
+
+def codex_cli(cfg: config_mod.Config) -> Path | None:
+    configured = cfg.get_str("distill.codex_path").strip()
+    found = shutil.which(os.path.expanduser(configured) if configured else "codex")
+    return Path(found) if found else None
 
 
 def claude_cli(cfg: config_mod.Config) -> Path | None:

@@ -57,8 +57,9 @@ def define(key: str, setting: Setting) -> None:
 
 
 define("distill.backend", Setting(str, "auto", "distiller: auto (an API key if one is configured, else a "
-                                  "logged-in Claude Code, else rules), anthropic, claude-code, or rules (offline)",
-                                  choices=("auto", "anthropic", "claude-code", "rules")))
+                                  "logged-in Claude Code, else a logged-in Codex, else rules), anthropic, "
+                                  "claude-code, codex, or rules (offline)",
+                                  choices=("auto", "anthropic", "claude-code", "codex", "rules")))
 define("embed.model", Setting(str, "minilm", "embedder for the vector half of recall: minilm (the bundled "
                                         "sentence model, by meaning), hashing (by spelling, no model) or "
                                         "static (the wordllama wheel's word-piece table, if installed); "
@@ -69,6 +70,14 @@ define("distill.claude_code_model", Setting(str, "claude-haiku-4-5", "model the 
                                             "Claude Code for (a full name or an alias such as haiku)"))
 define("distill.claude_path", Setting(str, "", "the `claude` CLI the claude-code backend drives; empty means "
                                       "`claude` on PATH"))
+define("distill.rules_suggest", Setting(bool, True, "the offline rules store only standing instructions, "
+                                       "answers and rejection reasons active; the rest waits in `loreline review` as "
+                                       "suggestions (false: everything they find is active)"))
+define("distill.codex_model", Setting(str, "", "model the codex backend asks Codex for; empty means Codex's "
+                                      "own default for the login"))
+define("distill.codex_path", Setting(str, "", "the `codex` CLI the codex backend drives; empty means `codex` on PATH"))
+define("distill.codex_base_url", Setting(str, "", "endpoint the codex backend's runs use (Codex's "
+                                         "openai_base_url); empty means $OPENAI_BASE_URL, else Codex's own"))
 define("distill.base_url", Setting(str, "", "Messages API endpoint; empty means $ANTHROPIC_BASE_URL, "
                                    "else https://api.anthropic.com"))
 define("distill.max_output_tokens", Setting(int, 4096, "most tokens one distillation answer may use", minimum=256))

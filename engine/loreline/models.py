@@ -13,7 +13,7 @@ Speaker = Literal["user", "assistant"]
 #: where a user turn's words came from: a typed prompt, the reason given when rejecting a tool
 #: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
 ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
-ToolName = Literal["claude-code", "codex", "cursor", "generic"]
+ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
 
 KINDS: tuple[str, ...] = ("preference", "decision", "fact", "procedure", "episode")
 STATUSES: tuple[str, ...] = ("active", "superseded", "forgotten", "held")  # held: waits for review
@@ -115,6 +115,9 @@ class Candidate:
     text: str
     evidence: tuple[Evidence, ...]
     extractor: str
+    #: how sure the distiller is (the rules give less than 1 to what they only suggest;
+    #: `beliefs.suggestions` holds those for review)
+    confidence: float = 1.0
     #: retrieval cues: short questions the memory answers and its topic words, one a line
     cues: str = ""
 
@@ -173,10 +176,18 @@ class Memory:
 
 @dataclass(frozen=True, slots=True)
 class RecallHit:
+    """A query's hit: the memory with its provenance, its fused score and its place in each
+    ranking."""
+
     memory: Memory
     score: float
     fts_rank: int | None
     vec_rank: int | None
+
+    @property
+    def note(self) -> tuple[int, str, str]:
+        """The hit as every recall's compact result, `(id, kind, text)` (`recall_rules`)."""
+        return (self.memory.id, self.memory.kind, self.memory.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from .privacy.identifiers import stored
 from .project import project_key
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
+from .beliefs import suggestions
 from .store import Store, ledger, replays
 from .transcripts import files
 
@@ -62,6 +63,9 @@ class Options:
     include_paused: bool = False
     #: the paused sessions, read once per `import_sessions` (None: include them)
     paused: Paused | None = None
+    #: what a distiller is unsure of waits in the review inbox (`beliefs.suggestions`); None:
+    #: $LORELINE_RULES_SUGGEST, else config distill.rules_suggest, read when the import starts
+    suggest: bool | None = None
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
@@ -79,6 +83,8 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
 def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
     """Import each `(path, tool)`; a failing session is reported and the rest go on."""
     report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
+    if options.suggest is None:
+        options.suggest = suggestions.enabled()
     if not options.dry_run:
         vectors.ensure(store, _embedder(store, options))
     meter = _meter(store, options, report)
@@ -236,8 +242,15 @@ def _import_chunk(
         if replays.seen(store, key):
             report.chunks_replayed += 1
         else:
+            merged_into: set[int] = set()
             for plan in plans:
-                _count(report, beliefs.apply(store, plan, _embedder(store, options))[0])
+                outcome, memory_id = beliefs.apply(store, plan, _embedder(store, options))
+                _count(report, outcome)
+                if outcome in (beliefs.Outcome.MERGED, beliefs.Outcome.KNOWN_SOURCE) and memory_id is not None:
+                    merged_into.add(memory_id)
+            if isinstance(options.distiller, Metered):  # a model read these lines: the rules' guesses give way
+                suggestions.settle(store, stored(piece.path), piece.line_start, piece.line_end, merged_into,
+                                   options.actor)
             replays.record(store, key, stored(piece.path), piece.line_start, piece.line_end, options.distiller.policy)
         if entry is not None:
             ledger.record(store, entry)
@@ -250,7 +263,7 @@ def _plan(
     root = project if os.path.isabs(project) else t.cwd
     # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor, options.hold)
+                          options.actor, options.hold or (suggestions.hold_for(candidate) if options.suggest else None))
     return beliefs.plan(store, candidate, ctx, _embedder(store, options), options.judge)
 
 

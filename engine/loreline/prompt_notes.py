@@ -13,7 +13,7 @@
   higher than recall's;
 - memories the session already received (`shown`) are left out before the few are picked.
 
-The floors were chosen on the tuning halves of both retrieval sets
+The floors (`recall_rules`, with the rules every recall shares) were chosen on the tuning halves of both retrieval sets
 (`PYTHONPATH=scripts python -m evallib.prompt_recall --warm-grid`); the default run of that
 module reports the test halves. Letting a memory in at a lower similarity because it shares a
 word with the prompt added more unrelated notes than answers there, except for the memories the
@@ -22,28 +22,25 @@ hook's word match (which weighs rare words) chose.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from . import questions
 from .embed import Embedder, default_embedder, family
 from .models import Memory
-from .recall import USER_SCOPE, recall
+from .recall import recall
+from .recall_rules import MAX_PROMPT_CHARS, MEANING, PARTS, USER_SCOPE
+from .recall_rules import sentences as split_sentences
+from .recall_rules import MEANING_FLOOR as FLOOR
+from .recall_rules import MEANING_WORD_FLOOR as WORD_FLOOR
 from .store import Store, search, vectorcache
 from .store import memories as rows
 
-#: embedder families that compare meaning (`for_prompt` answers only with these)
-MEANING = frozenset({"minilm", "static"})
-FLOOR = 0.45
-WORD_FLOOR = 0.35
-MAX_PROMPT_CHARS = 4000
-PARTS = 3
+__all__ = ["FLOOR", "MEANING", "WORD_FLOOR", "embed_all", "for_prompt", "prompt_parts"]
+
 WHOLE_PARTS = 12  #: sentences that make up a long prompt's whole (its first 12)
-MIN_PART = 12
 NEAREST = 20  #: neighbours of each part considered
 MAX_WORDS = 20
 MAX_SHOWN_EXTRA = 20  #: recall this many more when the session was already shown memories
-_PART_BREAK = re.compile(r"(?<=[.?!;])\s+|\n+|,\s+(?=(?:and|but|also|then|so)\b)", re.IGNORECASE)
 
 
 def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor: float = FLOOR,
@@ -119,10 +116,10 @@ def embed_all(embedder: Embedder, texts: list[str]) -> list[bytes]:
 
 def prompt_parts(text: str) -> list[str]:
     """The first `PARTS` sentences or joined questions of a prompt ("…, and how …"), when it has
-    more than one; each at least `MIN_PART` characters."""
+    more than one; each at least `recall_rules.MIN_PART` characters."""
     parts = _sentences(text)
     return parts[:PARTS] if len(parts) > 1 else []
 
 
 def _sentences(text: str) -> list[str]:
-    return [part.strip() for part in _PART_BREAK.split(text) if part and len(part.strip()) >= MIN_PART]
+    return split_sentences(text)

@@ -12,14 +12,15 @@ Then trust: a memory that may be stale (its files changed since, `staleness`) co
 more (halving every `RECENCY_HALF_LIFE_DAYS`), so of two equally relevant memories the one
 confirmed last week comes before the one nobody has looked at for a year.
 
-The weights come from `scripts/eval` (retrieval), per embedder, chosen on the tuning half of
+The constants every recall shares with the hooks are in `recall_rules`. The weights come from
+`scripts/eval` (retrieval), per embedder, chosen on the tuning half of
 its question set: with the sentence model the vectors weigh twice bm25 and carry the
 paraphrases; with the hashing embedder, which compares spelling, they only break ties.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -27,15 +28,14 @@ from typing import TypeVar
 from . import questions, vectors
 from .embed import Embedder, default_embedder, family
 from .models import RecallHit
-from .store import Store
+from .recall_rules import (RECENCY_HALF_LIFE_DAYS, RECENCY_WEIGHT, RRF_K, STALE_WEIGHT, USER_SCOPE, fresh_covers,
+                           session_order, with_authors)
+from .store import Store, offered
 from .store import memories as rows
 from .store import search, vectorcache
 
-RRF_K = 60
-USER_SCOPE = "(user)"
-STALE_WEIGHT = 0.5
-RECENCY_WEIGHT = 0.1
-RECENCY_HALF_LIFE_DAYS = 30.0
+__all__ = ["FUSIONS", "RECENCY_HALF_LIFE_DAYS", "RECENCY_WEIGHT", "RRF_K", "STALE_WEIGHT", "USER_SCOPE", "Fusion",
+           "fused_scores", "fusion_for", "recall", "session_notes"]
 
 T = TypeVar("T", int, str)
 
@@ -152,3 +152,20 @@ def _age_days(stamp: str, now: datetime) -> float:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return max(0.0, (now - when).total_seconds() / 86400)
+
+
+def session_notes(store: Store, project: str, *, files: Collection[str] = (),
+                  limit: int = 400) -> tuple[list[tuple[int, str, str]], int]:
+    """What a session is offered at its start, as notes `(id, kind, text)` in injection order
+    (`recall_rules`: by kind; tied to one of `files`, pinned, newest first within a kind), a
+    teammate's memory naming who shared it; and how many of the first `limit` were left out
+    because the session loads them from a native file. The hook reads the same with the
+    standard library (`capture.hookread.session_start_memories`)."""
+    found = offered.session_start(store, project, limit)
+    if not found:
+        return [], 0
+    tied = offered.tied(store, files) if files else set()
+    covered = fresh_covers(offered.covers(store, project))
+    authors = offered.team_authors(store, [i for i, _, _ in found])
+    notes = [(i, kind, with_authors(text, authors.get(i))) for i, kind, text in found if i not in covered]
+    return session_order(notes, tied), len(found) - len(notes)

@@ -4,6 +4,7 @@ language server's `loreline/status` (each edge renders them its own way)."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,26 +17,55 @@ from .store import Store, conflicts, ledger
 from .store import memories as rows
 
 
-def collect(store: Store) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """The store-wide facts, in the order `loreline status --json` writes them. The nested
+    values are the JSON objects written as they are: `memories` and `active_by_kind` count by
+    status and by kind, `model_use` is today's spend (`usage.today_summary`), `capture` the hooks,
+    spool and queue (`capture_state`), `team` the team sync, `native` the governor report."""
+
+    store: str
+    store_bytes: int
+    memories: dict[str, int]
+    active_by_kind: dict[str, int]
+    projects: int
+    sessions_imported: int
+    last_import: str | None
+    pending_conflicts: int
+    embedder: str
+    embedder_target: str
+    backend: str
+    #: which model distills captured sessions, under whose login or key, and the daily cap
+    distill_consent: str
+    model_use: dict[str, Any]
+    capture: dict[str, Any]
+    team: dict[str, Any]
+    native: list[dict[str, Any]]
+    #: the settings file: where, and the keys and tables in it that no setting defines
+    settings: dict[str, Any]
+
+
+def collect(store: Store) -> Facts:
     size = sum(os.path.getsize(p) for p in (str(store.path), f"{store.path}-wal") if os.path.exists(p))
-    return {
-        "store": str(store.path),
-        "store_bytes": size,
-        "memories": rows.count_by_status(store),
-        "active_by_kind": rows.active_by_kind(store),
-        "projects": rows.active_projects(store),
-        "sessions_imported": ledger.sessions(store),
-        "last_import": ledger.last_update(store),
-        "pending_conflicts": conflicts.pending_count(store),
-        "embedder": default_embedder(store).fingerprint,
-        "embedder_target": default_embedder().fingerprint,
-        "backend": _backend(),
-        "model_use": usage.today_summary(store),
-        "capture": capture_state(store),
-        "team": _team(store),
-        "native": _native(store),
-        "settings": settings_state(),
-    }
+    return Facts(
+        store=str(store.path),
+        store_bytes=size,
+        memories=rows.count_by_status(store),
+        active_by_kind=rows.active_by_kind(store),
+        projects=rows.active_projects(store),
+        sessions_imported=ledger.sessions(store),
+        last_import=ledger.last_update(store),
+        pending_conflicts=conflicts.pending_count(store),
+        embedder=default_embedder(store).fingerprint,
+        embedder_target=default_embedder().fingerprint,
+        backend=_backend(),
+        distill_consent=_consent(),
+        model_use=usage.today_summary(store),
+        capture=capture_state(store),
+        team=_team(store),
+        native=_native(store),
+        settings=settings_state(),
+    )
 
 
 def settings_state() -> dict[str, Any]:
@@ -67,6 +97,15 @@ def _native(store: Store) -> list[dict[str, Any]]:
     from .native import governor
 
     return governor.report(store)
+
+
+def _consent() -> str:
+    from . import backends
+
+    try:
+        return backends.consent()
+    except LorelineError as err:
+        return f"unknown ({err})"
 
 
 def _backend() -> str:
@@ -105,26 +144,21 @@ def _prompt_recall() -> dict[str, Any]:
 
 
 def _hooks(cwd: str) -> dict[str, Any]:
-    from .connect import claude_code, codex
+    """Claude Code's user and project settings, then every other connectable assistant by name."""
+    from . import assistants
+    from .connect import claude_code
     from .project import project_key
 
     user = claude_code.settings_path()
     project = claude_code.settings_path(Path(project_key(cwd)))
-    return {
+    found: dict[str, Any] = {
         "claude_code_user": {"path": str(user), "events": claude_code.installed(user)},
         "claude_code_project": {"path": str(project), "events": claude_code.installed(project)},
-        "codex": _codex(),
     }
-
-
-def _codex() -> dict[str, Any]:
-    """Codex's hooks in hooks.json when there are any, else its notify program in config.toml."""
-    from .connect import claude_code, codex
-
-    events = claude_code.installed(codex.hooks_path(), tool=codex.TOOL)
-    if events:
-        return {"path": str(codex.hooks_path()), "installed": True, "events": events}
-    return {"path": str(codex.config_path()), "installed": codex.notify_installed(), "events": []}
+    for assistant in assistants.connectable():
+        if assistant.name != "claude-code" and assistant.connector is not None:
+            found[assistant.name] = assistant.connector.status()
+    return found
 
 
 def _spool() -> dict[str, Any]:
@@ -162,10 +196,12 @@ def _settings_error() -> str | None:
 def inputs(store: Store) -> list[Path]:
     """Every file `collect` reads: while none of them changes (and the day does not), neither
     do the facts, but for an API key stored in the keyring by another process."""
-    from .connect import claude_code, codex
+    from . import assistants
+    from .connect import claude_code
     from .project import project_key
 
     db = Path(store.path)
+    others = [path for a in assistants.connectable() if a.connector is not None for path in a.connector.files()]
     return [db, db.with_name(db.name + "-wal"), home.config_path(), home.spool_dir(),
             capture.dropped_counter_path(), claude_code.settings_path(),
-            claude_code.settings_path(Path(project_key(os.getcwd()))), codex.config_path()]
+            claude_code.settings_path(Path(project_key(os.getcwd()))), *others]

@@ -67,8 +67,9 @@ def _fill_store(env: dict[str, str], project: Path) -> str:
     from loreline.samples import sample_files
 
     samples = list(sample_files())
+    # every statement the rules find is stored active: the prompts below are timed against them
     subprocess.run([sys.executable, "-P", "-m", "loreline.cli.main", "import", "sessions", "--path", *map(str, samples)],
-                   env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   env={**env, "LORELINE_RULES_SUGGEST": "0"}, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     first = json.loads(samples[0].read_text(encoding="utf-8").splitlines()[1])
     return str(first.get("cwd") or project)
 

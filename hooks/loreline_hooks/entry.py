@@ -1,7 +1,8 @@
-"""`loreline-hook EVENT`: what Claude Code (and Codex) run on session events.
+"""`loreline-hook EVENT`: what Claude Code (and Codex, Gemini CLI) run on session events.
 
     SessionStart   print the project's memory block (hookSpecificOutput.additionalContext)
     UserPromptSubmit  print the few memories relevant to the prompt, if any (`recall`)
+    BeforeAgent    Gemini CLI's name for the same moment (its payload carries `prompt` too)
     Stop           record the turn (one spool file)
     PreCompact     record, then start a detached `loreline worker --drain` if none runs
     SessionEnd     the same
@@ -37,6 +38,8 @@ MAX_INPUT = 1 << 20
 MAX_DISCARD = 64 << 20
 RECORDED = ("Stop", "PreCompact", "SessionEnd", "codex-notify")
 STARTS_WORKER = ("PreCompact", "SessionEnd", "codex-notify")
+PROMPT_EVENTS = ("UserPromptSubmit", "BeforeAgent")
+HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
 EXTRA_KEYS = ("source", "reason", "trigger", "turn_id")
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,256}$")
 _SALVAGE = re.compile(r'"(session_id|transcript_path|cwd|hook_event_name)"\s*:\s*"((?:[^"\\]|\\.){1,4096})"')
@@ -74,10 +77,28 @@ def _run(args: list[str]) -> None:
                        _text(payload.get("source"), 40))
         if capture.prompt_recall(settings) == "meaning":
             _warm_up()
-    elif event == "UserPromptSubmit":
+    elif event in PROMPT_EVENTS:
+        if event == "BeforeAgent":
+            payload = gemini_prompt(payload)
         _prompt(payload, cwd, capture.prompt_recall(settings))
     elif event in RECORDED:
         _record(event, payload, cwd, settings)
+
+
+def gemini_prompt(payload: dict[str, Any]) -> dict[str, Any]:
+    """Gemini CLI's BeforeAgent `prompt` is the whole request: the context hooks added earlier
+    (SessionStart's block, as `<hook_context>…</hook_context>`) comes before the person's
+    words. Only their words choose memories."""
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str) or HOOK_CONTEXT[0] not in prompt:
+        return payload
+    kept, at = [], 0
+    while (start := prompt.find(HOOK_CONTEXT[0], at)) >= 0:
+        kept.append(prompt[at:start])
+        end = prompt.find(HOOK_CONTEXT[1], start)
+        at = len(prompt) if end < 0 else end + len(HOOK_CONTEXT[1])
+    kept.append(prompt[at:])
+    return {**payload, "prompt": "".join(kept).strip()}
 
 
 def _input(args: list[str]) -> tuple[str | None, dict[str, Any] | None]:
@@ -213,8 +234,12 @@ def build_record(event: str, payload: dict[str, Any], cwd: str) -> dict[str, Any
 
 
 def _tool(event: str, path: str | None) -> str:
-    if event == "codex-notify" or (path and os.path.basename(path).startswith("rollout-")):
+    """The assistant that sent the event, from the event and its transcript's file name."""
+    name = os.path.basename(path) if path else ""
+    if event == "codex-notify" or name.startswith("rollout-"):
         return "codex"
+    if name.startswith("session-") and os.path.basename(os.path.dirname(path or "")) == "chats":
+        return "gemini"
     return "claude-code"
 
 

@@ -5,8 +5,9 @@ Invariants:
   (which the worker ignores) and renamed into place. Files are 0600 in a 0700 folder.
 - Past the size cap the event is dropped and one byte is appended to the drop counter file,
   so `loreline status` can say how many were lost; nothing is dropped silently.
-- The error log holds one line per failure (exception class and OS reason, never the input)
-  and is kept under ~64 KB by rotating to one `.1` file.
+- The error log (`loreline.capture.errorlog`, which the warm recall process writes too) holds
+  one line per failure (exception class and OS reason, never the input) and is kept under
+  ~64 KB by rotating to one `.1` file.
 """
 
 from __future__ import annotations
@@ -17,9 +18,6 @@ import time
 from pathlib import Path
 
 from loreline import capture, home
-from loreline.errors import ConfigError
-
-ERROR_LOG_MAX_BYTES = 64 * 1024
 
 TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
@@ -74,31 +72,10 @@ def count_drop() -> None:
 
 
 def log_error(event: str, err: BaseException) -> None:
-    """Append one line about `err` to the hook error log; never raises."""
+    """Append one line about `err` to the hook error log (`loreline.capture.errorlog`, imported
+    only when there is an error to log); never raises."""
     try:
-        path = capture.hook_error_log_path()
-        home.ensure_private_dir(path.parent)
-        try:
-            if path.stat().st_size > ERROR_LOG_MAX_BYTES:
-                os.replace(path, path.with_name(path.name + ".1"))
-        except FileNotFoundError:
-            pass
-        line = f"{capture.utc_stamp(time.time())} {event[:40]} {describe(err)}\n"
-        fd = home.open_private(path, os.O_WRONLY | os.O_APPEND)
-        try:
-            os.write(fd, line.encode("utf-8", "replace"))
-        finally:
-            os.close(fd)
+        from loreline.capture.errorlog import log_error as append
     except Exception:
-        pass
-
-
-def describe(err: BaseException) -> str:
-    """The class of an error and, for OS errors, the reason and file: never input text."""
-    name = type(err).__name__
-    if isinstance(err, OSError):
-        where = f" ({err.filename})" if err.filename else ""
-        return f"{name}: {err.strerror or 'OS error'}{where}"
-    if isinstance(err, ConfigError):
-        return f"{name}: {str(err)[:300]}"
-    return name
+        return
+    append(event, err)

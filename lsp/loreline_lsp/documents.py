@@ -11,9 +11,9 @@ import logging
 from pathlib import Path
 from urllib.parse import unquote
 
-from pygls import uris
 from pygls.workspace import Workspace
 
+from loreline.api.uris import file_path
 from loreline.errors import LorelineError
 from loreline_lsp import limits
 from loreline_lsp.hover import line_of
@@ -43,7 +43,7 @@ class Documents:
         document = workspace.text_documents.get(unquote(uri))
         if document is not None:
             return line_of(document.source, number)
-        path = uris.to_fs_path(uri)
+        path = file_path(uri)
         return "" if path is None else line_of(_read(Path(path)), number)
 
 

@@ -15,6 +15,7 @@ import attrs
 import cattrs
 from pygls.exceptions import JsonRpcInvalidParams
 
+from loreline.api.imports import ASSISTANTS
 from loreline.models import KINDS, STATUSES
 from loreline_lsp import limits
 
@@ -168,7 +169,7 @@ class ApproveParams:
 @attrs.frozen
 class ImportParams:
     paths: list[str] | None = attrs.field(default=None, validator=at_most(limits.MAX_PATH))
-    scope: str = attrs.field(default="claude-code", validator=one_of("claude-code", "codex", "cursor", "all"))
+    scope: str = attrs.field(default="claude-code", validator=one_of(*(a.name for a in ASSISTANTS), "all"))
     days: int = attrs.field(default=14, validator=between(1, 3650))
     sessions: int = attrs.field(default=20, validator=between(1, 100_000))
     work_done_token: int | str | None = attrs.field(default=None, alias="workDoneToken")

@@ -17,12 +17,12 @@ from typing import Any, TypeVar
 import cattrs
 from lsprotocol import types
 from lsprotocol.types import ErrorCodes, LSPErrorCodes
-from pygls import uris
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 
+from loreline.api.uris import file_path
 from loreline.errors import LorelineError
 from loreline_lsp import __version__, hover, limits, service, stale, transport
 from loreline_lsp.background import StoreWatcher, WorkerThread
@@ -80,7 +80,7 @@ def fs_path(value: str, method: str) -> str:
     """A path from a path or a `file:` URI (what `folder` and `paths` accept)."""
     if not value.startswith("file:"):
         return value
-    path = uris.to_fs_path(value)
+    path = file_path(value)
     if path is None:
         raise JsonRpcInvalidParams(f"{method}: not a file URI")
     return path
@@ -190,7 +190,7 @@ def on_initialize(ls: LorelineServer, params: types.InitializeParams) -> None:
 
 
 def _folders(given: list[str]) -> list[str]:
-    paths = [uris.to_fs_path(uri) if len(uri) <= limits.MAX_PATH else None for uri in given]
+    paths = [file_path(uri) if len(uri) <= limits.MAX_PATH else None for uri in given]
     return [p for p in paths if p is not None]
 
 
@@ -212,7 +212,7 @@ async def on_initialized(ls: LorelineServer, _: types.InitializedParams) -> None
 
 def _worker_serve() -> Callable[[Callable[[], bool]], object] | None:
     try:
-        from loreline.capture.worker import Worker
+        from loreline.api.worker import Worker
     except ImportError:
         return None
 
@@ -316,7 +316,7 @@ def forget(svc: service.Service, p: IdParams) -> dict[str, Any]:
 @server.feature(SET_API_KEY)
 async def set_api_key(ls: LorelineServer, raw: Any) -> dict[str, Any]:
     """The keyring may answer slowly (D-Bus, an unlock prompt): off the event loop."""
-    from loreline import keys
+    from loreline.api import settings as keys
 
     p = structure(SET_API_KEY, raw, SetApiKeyParams)
     work = asyncio.get_running_loop().run_in_executor(None, keys.save_key, p.key.strip())
@@ -387,7 +387,7 @@ async def on_did_save(ls: LorelineServer, params: types.DidSaveTextDocumentParam
 async def check_document(ls: LorelineServer, uri: str) -> None:
     """An opened or saved file is compared with what the memories about it rest on (that file
     alone: a file reopened after a branch switch is checked even without a file watcher)."""
-    path = uris.to_fs_path(uri) if len(uri) <= limits.MAX_PATH else None
+    path = file_path(uri) if len(uri) <= limits.MAX_PATH else None
     if path is not None:
         await check_files({ls.project(path): [path]}, ls)
         await publish_stale(ls, uri)
@@ -398,7 +398,7 @@ async def on_watched_files(ls: LorelineServer, params: types.DidChangeWatchedFil
     """Files changed outside the editor (a branch switch, a pull): those files are checked."""
     by_project: dict[str, list[str]] = {}
     for change in params.changes[:limits.MAX_WATCHED]:
-        path = uris.to_fs_path(change.uri) if len(change.uri) <= limits.MAX_PATH else None
+        path = file_path(change.uri) if len(change.uri) <= limits.MAX_PATH else None
         if path is not None:
             by_project.setdefault(ls.project(path), []).append(path)
     await check_files(by_project, ls)
@@ -419,7 +419,7 @@ async def check_files(by_project: dict[str, list[str]], ls: LorelineServer) -> N
 
 async def publish_stale(ls: LorelineServer, uri: str) -> None:
     """The file's stale-memory diagnostic (or none), published for the client."""
-    path = uris.to_fs_path(uri) if len(uri) <= limits.MAX_PATH else None
+    path = file_path(uri) if len(uri) <= limits.MAX_PATH else None
     if path is None:
         return
     try:
@@ -527,14 +527,14 @@ def _hover(ls: LorelineServer, svc: service.Service, uri: str, at: types.Positio
     word = hover.word_at(ls.documents.line(ls.workspace, uri, at.line), at.character)
     if word is None:
         return []
-    path = uris.to_fs_path(uri)
+    path = file_path(uri)
     return svc.hover_memories(ls.project(path), word, ls.options.hover_limit)
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
 async def on_code_lens(ls: LorelineServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = _document_uri(params.text_document.uri, types.TEXT_DOCUMENT_CODE_LENS)
-    path = uris.to_fs_path(uri)
+    path = file_path(uri)
     if not ls.options.code_lens or path is None:
         return []
     found = await answer(types.TEXT_DOCUMENT_CODE_LENS,
@@ -549,7 +549,7 @@ async def on_code_lens(ls: LorelineServer, params: types.CodeLensParams) -> list
 @server.command(SHOW_FILE_MEMORIES)
 async def show_file_memories(ls: LorelineServer, *args: Any) -> dict[str, Any]:
     uri = args[0] if args and isinstance(args[0], str) and len(args[0]) <= limits.MAX_PATH else None
-    path = uris.to_fs_path(uri) if uri is not None else None
+    path = file_path(uri) if uri is not None else None
     if uri is None or path is None:
         raise JsonRpcInvalidParams(f"{SHOW_FILE_MEMORIES}: expects the file's URI")
     items = await answer(SHOW_FILE_MEMORIES, ls.readers.run(lambda svc: svc.file_memories(ls.project(path), path)))

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from types import TracebackType
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 
-from loreline.api import ImportOutcome, ImportRequest, Loreline, imports, serialize
+from loreline.api import ImportOutcome, ImportRequest, Loreline, StatusFacts, imports, serialize
 from loreline.api import project_of as project_key
+from loreline.api.uris import file_path
 from loreline.models import Memory
 
 #: the protocol's casing (docs/protocol.md): camelCase field names
@@ -23,7 +23,7 @@ CAMEL = True
 
 def to_path(uri_or_path: str) -> str:
     if uri_or_path.startswith("file:"):
-        return unquote(urlparse(uri_or_path).path)
+        return file_path(uri_or_path) or uri_or_path
     return uri_or_path
 
 
@@ -89,12 +89,12 @@ class Service:
     def project_counts(self, project: str) -> dict[str, int]:
         return serialize.project_counts(self.lore.project_counts(project), camel=CAMEL)
 
-    def status(self, project: str, facts: dict[str, Any] | None = None) -> dict[str, Any]:
+    def status(self, project: str, facts: StatusFacts | None = None) -> dict[str, Any]:
         """`loreline status --json` for this project, camelCased like every other answer; `facts`
         are the engine's part when the caller already has them (a cache)."""
         return serialize.status(self.lore.status(project, facts), camel=CAMEL)
 
-    def status_facts(self) -> dict[str, Any]:
+    def status_facts(self) -> StatusFacts:
         return self.lore.status_facts()
 
     def status_inputs(self) -> list[Path]:

@@ -14,6 +14,7 @@ import threading
 import time
 from pathlib import Path
 
+from loreline.api import StatusFacts
 from loreline_lsp import service
 
 Stamp = tuple[object, ...]
@@ -24,7 +25,7 @@ class StatusCache:
         self._lock = threading.Lock()
         self._generation = 0
         self._stamp: Stamp | None = None
-        self._value: dict[str, object] = {}
+        self._value: StatusFacts | None = None
         self._watched: list[Path] | None = None
         self.computed = 0
 
@@ -33,16 +34,16 @@ class StatusCache:
         with self._lock:
             self._generation += 1
 
-    def get(self, svc: service.Service) -> dict[str, object]:
+    def get(self, svc: service.Service) -> StatusFacts:
         """The engine's status, recomputed only when something it reads changed. Runs off
         the event loop; concurrent callers wait for one computation instead of repeating it."""
         with self._lock:
             stamp = (self._generation, time.strftime("%Y-%m-%d", time.gmtime()), *self._identities(svc))
-            if stamp != self._stamp:
+            if stamp != self._stamp or self._value is None:
                 self._value = svc.status_facts()
                 self._stamp = stamp
                 self.computed += 1
-            return dict(self._value)
+            return self._value  # frozen: callers share it
 
     def _identities(self, svc: service.Service) -> list[object]:
         if self._watched is None:

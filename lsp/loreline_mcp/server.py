@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 
 from loreline.api import Loreline, project_of
+from loreline.api.uris import file_path
 from loreline.capture import opted_out
 from loreline.errors import LorelineError
 
@@ -48,6 +49,17 @@ class PausedServer(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult | InputRequiredResult:
         raise ToolError(PAUSED)
+
+
+#: what each tool asks of the desk, by the name `run` is given (an explicit table: a name not
+#: here is a KeyError, never some other attribute of the desk)
+WORK: dict[str, Callable[..., str]] = {
+    "recall": Desk.recall,
+    "list_memories": Desk.list_memories,
+    "show_memory": Desk.show_memory,
+    "remember": Desk.remember,
+    "forget": Desk.forget,
+}
 
 
 class Scope:
@@ -82,9 +94,9 @@ async def _first_root(ctx: Context) -> str | None:
         log.info("roots/list failed (%s); using the working directory", err)
         return None
     for root in result.roots:
-        uri = str(root.uri)
-        if uri.startswith("file:"):
-            return unquote(urlparse(uri).path)
+        path = file_path(str(root.uri))
+        if path:
+            return path
     return None
 
 
@@ -95,9 +107,10 @@ def build() -> MCPServer:
     scope = Scope()
 
     async def run(ctx: Context, call: str, *args: object) -> str:
+        work = WORK[call]
         desk = await scope.desk(ctx)
         try:
-            return str(getattr(desk, call)(*args))
+            return str(work(desk, *args))
         except DeskError as err:
             raise ToolError(str(err)) from None
 

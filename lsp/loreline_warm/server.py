@@ -40,7 +40,7 @@ from loreline import __version__, capture, home
 from loreline.api import Loreline
 from loreline.errors import ConfigError
 from loreline.capture import warmsocket
-from loreline_hooks import spool
+from loreline.capture.errorlog import log_error
 
 MAX_REQUEST = 64 * 1024
 MAX_LIMIT = 10
@@ -61,7 +61,7 @@ def main() -> int:
     try:
         return serve()
     except Exception as err:  # a detached process: the log is the only place to say it
-        spool.log_error("warm", err)
+        log_error("warm", err)
         return 1
 
 
@@ -151,7 +151,7 @@ class _Serving:
         except Upgraded:
             self.leaving = True
         except Exception as err:  # never let one connection end the process
-            spool.log_error("warm", err)
+            log_error("warm", err)
         finally:
             self.waiting.release()
 
@@ -168,7 +168,7 @@ def _loop(api: Loreline, listening: _listen) -> None:
                     return
                 continue
             except OSError as err:  # out of file descriptors, say: log, breathe, go on
-                spool.log_error("warm", err)
+                log_error("warm", err)
                 time.sleep(TICK_SECONDS)
                 continue
             if not serving.waiting.acquire(blocking=False):
@@ -206,7 +206,7 @@ def _serve_one(serving: _Serving, conn: socket.socket) -> bool:
     except OSError:
         return False
     except Exception as err:  # one bad request never ends the process
-        spool.log_error("warm", err)
+        log_error("warm", err)
         _reply(conn, {"ok": False, "error": "the request could not be answered; see the hook error log"})
     return True
 
@@ -242,7 +242,7 @@ def answer(api: Loreline, raw: bytes) -> dict[str, Any]:
     try:
         notes = api.prompt_notes(project, prompt, limit=limit, words=words, shown=shown)
     except Exception as err:  # a busy or damaged store: say so, keep serving
-        spool.log_error("warm", err)
+        log_error("warm", err)
         return {"ok": False, "error": "recall failed; see the hook error log"}
     if notes is None:
         return {"ok": True, "meaning": False, "notes": []}

@@ -5,6 +5,10 @@
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
     scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
     scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
+    scripts/eval backend --backend NAME --set real [--half test] [--max-calls N]
+                                        → one backend (rules, anthropic, claude-code, codex: built as an
+                                          import builds it, with your key or login) over the real labelled set
+    scripts/eval call-cost              → model calls and input tokens per session, per model backend
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 import orjson
 
 from benchlib import docs
+from loreline.errors import LorelineError
 from loreline.recall import FUSIONS
 
 from . import backends, dataset, extraction, fusiongrid, learnedcv, realcv, realreport, realset, report, retrieval
@@ -31,7 +36,8 @@ RESULTS = docs.ROOT / ".bench" / "eval.json"
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scripts/eval", description="Loreline's extraction and retrieval evaluation.")
-    p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions", "learned", "fusion-grid"),
+    p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions", "learned", "fusion-grid",
+                                                          "backend", "call-cost"),
                    help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
     p.add_argument("--backend", default="rules,anthropic",
                    help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
@@ -40,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "is billed for every one of its sessions)")
     p.add_argument("--cv", action="store_true",
                    help="also score the real set's tuning half leave-one-group-out (rules only; never reads the test half)")
+    p.add_argument("--set", default="real", choices=("real",), help="backend mode: the labelled set (real)")
+    p.add_argument("--half", default="test", choices=("tune", "test"),
+                   help="backend mode: which half of the real set (test; the rules were tuned on tune only)")
+    p.add_argument("--max-calls", type=int, default=400,
+                   help="backend mode: stop after this many model calls (the cost cap; default 400)")
     p.add_argument("--verbose", "-v", action="store_true", help="print every miss and false positive")
     p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/eval.json)")
     p.add_argument("--docs", type=Path, default=docs.DOC, help="the Markdown file whose eval section is rewritten")
@@ -60,6 +71,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         raws = [raw for i, spec in enumerate(fusiongrid.sets())
                 for raw in fusiongrid.raw_tune_half(spec, Path(tempfile.mkdtemp(prefix=f"loreline-grid-{i}-")))]
         print(fusiongrid.render(fusiongrid.grid(raws), len(raws), FUSIONS["minilm"]))
+        return 0
+    if args.what == "backend":
+        from . import backendrun
+
+        name = args.backend if args.backend != "rules,anthropic" else "auto"
+        try:
+            result = backendrun.run(name, args.half, args.max_calls)
+        except LorelineError as err:
+            print(f"eval: {err}", file=sys.stderr)
+            return 2
+        print(backendrun.render(result))
+        return 0
+    if args.what == "call-cost":
+        from . import callcost
+
+        print(callcost.render(callcost.sets()))
         return 0
     if args.what == "learned":
         rows = learnedcv.evaluate()

@@ -120,6 +120,12 @@ def score_half(distiller: Distiller, half: str, real: Path = REAL) -> HalfScore:
     return result
 
 
+def judge(result: HalfScore, memory: Memory, labels: list[Label], forbidden: set[tuple[str, int]],
+          t: Transcript) -> None:
+    """Count one stored memory: a hit, a false positive or forbidden."""
+    _judge(result, memory, labels, forbidden, t)
+
+
 def _judge(result: HalfScore, memory: Memory, labels: list[Label], forbidden: set[tuple[str, int]],
            t: Transcript) -> None:
     result.memories += 1

@@ -8,17 +8,19 @@ Server (`FakeModels`): binds 127.0.0.1 on a free port and speaks, with scripted 
   `POST /v1/messages/count_tokens`;
 - the OpenAI Responses API: `POST /v1/responses`, streamed as SSE `response.created` …
   `response.completed`;
+- the Gemini API: `POST /v1beta/models/<model>:streamGenerateContent` (SSE `data:` chunks of
+  `GenerateContentResponse`), `:generateContent` (one JSON answer) and `:countTokens`;
 - `GET /v1/models` (empty list) and `HEAD` (200) for clients that probe; anything else is 404.
 Every request is appended to the log (one JSON line: api, method, path, headers without
 credentials, body) before it is answered, so a test can read exactly what a CLI sent.
 
 Answers are chosen by `Replies`: the first rule whose needle occurs in the last user message
 wins, else the default. Needles are matched case-insensitively. An answer is plain text, or a
-tool call when it is written `tool_reply(name, input)` (Anthropic only: one `tool_use` block,
+tool call when it is written `tool_reply(name, input)` (Anthropic: one `tool_use` block,
 stop reason `tool_use`; the request after it carries the tool result, whose text is not
-searched, so the default answer ends the turn), an API error when it is written
+searched, so the default answer ends the turn; Gemini: one `functionCall` part, the same way), an API error when it is written
 `error_reply(status)`, or no answer for a while when it is written `stall_reply(seconds)`
-(both Anthropic only).
+(both APIs; the Responses API's error body is OpenAI's).
 
 Probe (`python fake_models.py --probe`, run under `unshare -n`): exits 0 when loopback can be
 brought up, this server answers on it, and no other route exists.
@@ -209,6 +211,9 @@ class Handler(BaseHTTPRequestHandler):
         if route == "/v1/messages":
             self._record("anthropic", body)
             return self._anthropic(body if isinstance(body, dict) else {})
+        if route.startswith("/v1beta/models/") and ":" in route:
+            self._record("gemini", body)
+            return self._gemini(route.rsplit(":", 1)[1], body if isinstance(body, dict) else {})
         if route.endswith("/responses"):
             self._record("openai", body)
             return self._openai(body if isinstance(body, dict) else {})
@@ -263,6 +268,29 @@ class Handler(BaseHTTPRequestHandler):
                                                 "delta": {"type": "input_json_delta", "partial_json": piece}})
         self._event("content_block_stop", {"type": "content_block_stop", "index": 0})
 
+    # -- Gemini generateContent --------------------------------------------------------
+
+    def _gemini(self, method: str, body: dict[str, Any]) -> None:
+        if method == "countTokens":
+            return self._json(200, {"totalTokens": 40})
+        contents = body.get("contents") if isinstance(body.get("contents"), list) else []
+        last = contents[-1] if contents and isinstance(contents[-1], dict) else {}
+        parts = last.get("parts") if isinstance(last.get("parts"), list) else []
+        after_tool = any(isinstance(p, dict) and "functionResponse" in p for p in parts)
+        said = " ".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
+        text = self.server.replies.default if after_tool else self.server.replies.answer(said)
+        tool = tool_of(text)
+        part: dict[str, Any] = ({"functionCall": {"name": tool["name"], "args": tool["input"]}} if tool
+                                else {"text": text})
+        usage = {"promptTokenCount": 40, "candidatesTokenCount": 10, "totalTokenCount": 50}
+        answer = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
+                                  "index": 0}], "usageMetadata": usage, "modelVersion": "gemini-fake"}
+        if method != "streamGenerateContent":
+            return self._json(200, answer)
+        self._start_stream()
+        self.wfile.write(f"data: {json.dumps(answer)}\r\n\r\n".encode())
+        self.wfile.flush()
+
     # -- OpenAI Responses ---------------------------------------------------------------
 
     def _openai(self, body: dict[str, Any]) -> None:
@@ -270,6 +298,13 @@ class Handler(BaseHTTPRequestHandler):
         after_tool = bool(items) and isinstance(items[-1], dict) and items[-1].get("type") == "function_call_output"
         # a tool's output answers the call: the turn then ends in text (never the same call again)
         text = self.server.replies.default if after_tool else self.server.replies.answer(last_user_text(items))
+        if text.startswith(STALL_PREFIX):
+            time.sleep(float(text[len(STALL_PREFIX):]))
+            text = "Too late."
+        if text.startswith(ERROR_PREFIX):
+            failure = json.loads(text[len(ERROR_PREFIX):])
+            return self._json(int(failure["status"]), {"error": {
+                "type": failure["type"], "code": failure["type"], "message": "fake: scripted failure"}})
         response_id, item_id = "resp_" + uuid.uuid4().hex[:24], "msg_" + uuid.uuid4().hex[:24]
         usage = {"input_tokens": 40, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 50}

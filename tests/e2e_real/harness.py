@@ -39,6 +39,7 @@ FAKE_MODELS = Path(__file__).with_name("fake_models.py")
 INSTALL_SCRIPT = ROOT / "scripts" / "install-real-clients"
 CLAUDE_KEY = "sk-ant-test-fake-e2e"
 CODEX_KEY = "sk-fake-test-e2e"
+GEMINI_KEY = "fake-gemini-key-e2e"
 #: what keeps Claude Code from calling home in -p mode (telemetry, error reports, updates)
 CLAUDE_QUIET = {"DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
@@ -54,6 +55,7 @@ class Clients:
     claude: Path
     codex: Path
     versions: dict[str, str]
+    gemini: Path | None = None
 
 
 def install_clients() -> Clients:
@@ -68,9 +70,9 @@ def install_clients() -> Clients:
     for line in done.stdout.splitlines():
         name, version, binary = line.split(" ", 2)
         found[name] = (version, Path(binary))
-    if set(found) != {"claude", "codex"}:
-        raise ClientsUnavailable(f"{INSTALL_SCRIPT.name} reported {sorted(found)}, not claude and codex")
-    return Clients(found["claude"][1], found["codex"][1], {k: v[0] for k, v in found.items()})
+    if not {"claude", "codex", "gemini"} <= set(found):
+        raise ClientsUnavailable(f"{INSTALL_SCRIPT.name} reported {sorted(found)}, not claude, codex and gemini")
+    return Clients(found["claude"][1], found["codex"][1], {k: v[0] for k, v in found.items()}, found["gemini"][1])
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,10 @@ class Sandbox:
         return self.root / "home" / ".codex"
 
     @property
+    def gemini_home(self) -> Path:
+        return self.root / "home" / ".gemini"
+
+    @property
     def loreline_home(self) -> Path:
         return self.root / "loreline"
 
@@ -172,6 +178,10 @@ class Sandbox:
         env = {"PATH": os.pathsep.join(dict.fromkeys(path)), "HOME": str(self.home), "LANG": "C.UTF-8",
                "TERM": "dumb", "LORELINE_HOME": str(self.loreline_home), "CODEX_HOME": str(self.codex_home),
                "TMPDIR": str(self.root / "tmp"),
+               # the rules store what they find active (see tests/conftest.py)
+               "LORELINE_RULES_SUGGEST": "0",
+               # Loreline from this tree, whichever tree the installed console script points at
+               "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("engine", "lsp", "hooks")),
                # a warm recall process a hook starts leaves a minute after the last prompt
                "LORELINE_WARM_IDLE_SECONDS": "60"}
         (self.root / "tmp").mkdir(exist_ok=True)
@@ -245,6 +255,14 @@ class Sandbox:
         base_url = '-c', 'model_providers.fake.base_url="http://127.0.0.1:{port}/v1"'
         env = self.base_env(FAKE_OPENAI_KEY=CODEX_KEY, **extra)
         return self.run_client(name, [str(self.clients.codex), args[0], *base_url, *args[1:]], env, replies)
+
+    def gemini(self, name: str, args: list[str], replies: Replies, **extra: str) -> Run:
+        """`gemini` headless against the fake Gemini API (`GOOGLE_GEMINI_BASE_URL`); the model is
+        named, so the CLI's routing classifier (another model call) is not consulted."""
+        assert self.clients.gemini is not None
+        env = self.base_env(GEMINI_API_KEY=GEMINI_KEY, GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:{port}",
+                            GEMINI_CLI_TRUST_WORKSPACE="true", **extra)
+        return self.run_client(name, [str(self.clients.gemini), "-m", "gemini-2.5-flash", *args], env, replies)
 
     # -- looking at Loreline's state ----------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The claude-code distillation backend end to end: `loreline import sessions --backend
-claude-code` drives the real Claude Code CLI (the pinned version) through the real
-claude-agent-sdk, offline, against the loopback fake model, which answers with a tool call
-of Loreline's in-process `mcp__loreline__record_memories` tool.
+claude-code` drives the real Claude Code CLI (the pinned version) as `claude -p --json-schema`,
+offline, against the loopback fake model, which answers with a call of Claude Code's
+`StructuredOutput` tool. No agent SDK is importable in any Loreline run (a plain install).
 
 One story, told once per module:
 
@@ -15,8 +15,9 @@ One story, told once per module:
 4. outage: a third session meets a 529, then a model that does not answer in time, and is
    deferred both times (a refused login in between stops that import with one line), then a
    model so slow that the CLI's own retries would outlast our deadline, which cuts the run and
-   defers it again; the next run (`--backend` left to `auto`, no API key, Claude Code
-   logged in with a token) imports it.
+   defers it again; then a structured answer the schema refuses, twice, defers it too; the
+   next run (`--backend` left to `auto`, no API key, Claude Code logged in with a token)
+   imports it.
 
 Then: what was stored and rejected, the usage ledger, what Claude Code was sent, and that the
 distillation runs left no transcript, fired no hook and queued nothing.
@@ -24,7 +25,6 @@ distillation runs left no transcript, fired no hook and queued nothing.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
 from dataclasses import dataclass, field
@@ -45,8 +45,7 @@ PREFERENCE = "In this repo we use pnpm, never npm."
 DECISION = "We'll keep Postgres advisory locks because each billing job needs exactly one worker."
 REPEAT = "Reminder: installs go through pnpm here and never through npm."
 LATER = "From now on the CI runs on Node 22."
-RECORD = "mcp__loreline__record_memories"
-CLASSIFY = "mcp__loreline__classify_relation"
+STRUCTURED = "StructuredOutput"
 PNPM = "The shop repo installs packages with pnpm, never npm."
 PNPM_AGAIN = "The shop repo installs packages with pnpm and never with npm."
 
@@ -56,7 +55,7 @@ def memory(kind: str, text: str, line: int, quote: str) -> dict[str, Any]:
 
 
 def record(*memories: dict[str, Any]) -> str:
-    return tool_reply(RECORD, {"memories": list(memories)})
+    return tool_reply(STRUCTURED, {"memories": list(memories)})
 
 
 @dataclass(repr=False)
@@ -114,7 +113,16 @@ def distill_env(box: Sandbox) -> dict[str, str]:
     env = box.base_env(ANTHROPIC_BASE_URL="http://127.0.0.1:{port}", ANTHROPIC_API_KEY=CLAUDE_KEY,
                        PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring", **CLAUDE_QUIET)
     env["PATH"] = f"{box.clients.claude.parent}:{env['PATH']}"
+    env["PYTHONPATH"] = f"{no_sdk(box)}:{env['PYTHONPATH']}"
     return env
+
+
+def no_sdk(box: Sandbox) -> Path:
+    """A folder that makes `claude_agent_sdk` unimportable, as in a plain install."""
+    folder = box.root / "plain-install"
+    (folder / "claude_agent_sdk").mkdir(parents=True, exist_ok=True)
+    (folder / "claude_agent_sdk" / "__init__.py").write_text('raise ImportError("not installed")\n')
+    return folder
 
 
 def distill(story: Story, step: str, session: str, replies: Replies, auto: bool = False) -> dict[str, Any]:
@@ -155,6 +163,16 @@ def refuse(story: Story, step: str, session: str) -> None:
     story.transcripts[step] = story.all_transcripts()
 
 
+def logged_out(story: Story, step: str, session: str) -> None:
+    """An import through a `claude` with no login at all: one line, nothing sent anywhere."""
+    box = story.box
+    env = distill_env(box)
+    env.pop("ANTHROPIC_API_KEY")
+    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session])]
+    story.runs[step] = box.run_client(step, argv, env, Replies("Done."))
+    story.transcripts[step] = story.all_transcripts()
+
+
 def tell(story: Story) -> Story:
     box = story.box
     box.loreline("connect", "claude-code")
@@ -172,11 +190,12 @@ def tell(story: Story) -> Story:
                "keep Postgres advisory locks"),
         memory("fact", "The shop deploys to Kubernetes.", first, "we deploy to kubernetes"))),)))
     distill(story, "judge", "second", Replies("Done.", (
-        ("<existing", tool_reply(CLASSIFY, {"relation": "identical", "reason": "the same install rule"})),
+        ("<existing", tool_reply(STRUCTURED, {"relation": "identical", "reason": "the same install rule"})),
         ("call record_memories", record(memory("preference", PNPM_AGAIN, story.lines["second"],
                                                "installs go through pnpm here"))))))
     distill(story, "outage", "third", Replies("Done.", (("call record_memories", error_reply(529)),)))
     refuse(story, "refused", "third")
+    logged_out(story, "logged-out", "third")
     box.loreline("config", "set", "distill.timeout_seconds", "2")
     distill(story, "stalled", "third", Replies("Done.", (("call record_memories", stall_reply(30)),)))
     box.loreline("config", "set", "distill.timeout_seconds", "1")
@@ -185,6 +204,8 @@ def tell(story: Story) -> Story:
     story.leftovers = claude_processes_in(box.root)
     box.loreline("config", "set", "distill.timeout_seconds", "90")
     box.loreline("config", "set", "distill.max_retries", "0")
+    distill(story, "malformed", "third", Replies("Done.", (("call record_memories", tool_reply(
+        STRUCTURED, {"memories": [{"kind": "fact", "text": "no evidence list"}]})),)))
     box.loreline("config", "set", "distill.backend", "auto")
     distill(story, "recovered", "third", Replies("Done.", (("call record_memories", record(
         memory("fact", "CI runs on Node 22.", story.lines["third"], "the CI runs on Node 22"))),)), auto=True)
@@ -193,8 +214,6 @@ def tell(story: Story) -> Story:
 
 @pytest.fixture(scope="module")
 def story(real_clients: Clients, isolation: Isolation, tmp_path_factory: pytest.TempPathFactory) -> Story:
-    if importlib.util.find_spec("claude_agent_sdk") is None:
-        missing("claude-agent-sdk is not installed (it comes with the dev extras, or pip install 'loreline[claude-code]')")
     root = tmp_path_factory.mktemp("claude-code-backend")
     return tell(Story(Sandbox(root, real_clients, isolation), root / "hook-runs.txt"))
 
@@ -227,23 +246,22 @@ def test_evidence_validation_kept_the_cited_memories_and_rejected_the_invented_o
     assert source["line_start"] <= story.lines["first"] <= source["line_end"]
 
 
-def test_claude_code_was_sent_our_prompt_and_only_our_tool(story: Story) -> None:
+def test_claude_code_was_sent_our_prompt_and_only_the_structured_answer_tool(story: Story) -> None:
     asked = [r["body"] for r in story.runs["distill"].requests if r["api"] == "anthropic" and r["body"]]
-    assert len(asked) == 2  # the tool call, then the turn that ends after the tool result
-    for body in asked:
-        assert [t["name"] for t in body["tools"]] == [RECORD]
-        assert body["model"] == "claude-haiku-4-5"
-        system = json.dumps(body["system"])
-        assert "record_memories" in system and f"calling the {RECORD} tool" in system
-    assert PREFERENCE in json.dumps(asked[0]["messages"]) and "Call record_memories" in json.dumps(asked[0]["messages"])
-    result = json.dumps(asked[1]["messages"][-1])
-    assert "tool_result" in result and "Recorded." in result
+    assert len(asked) == 1  # the structured answer ends the run
+    [body] = asked
+    assert [t["name"] for t in body["tools"]] == [STRUCTURED]
+    assert body["tools"][0]["input_schema"]["required"] == ["memories"]
+    assert body["model"] == "claude-haiku-4-5"
+    system = json.dumps(body["system"])
+    assert "record_memories" in system and "call the StructuredOutput tool instead" in system
+    assert PREFERENCE in json.dumps(body["messages"]) and "Call record_memories" in json.dumps(body["messages"])
 
 
 def test_the_judge_classified_the_repeat_through_claude_code(story: Story) -> None:
     asked = [r["body"] for r in story.runs["judge"].requests if r["api"] == "anthropic" and r["body"]]
-    classify = [b for b in asked if [t["name"] for t in b["tools"]] == [CLASSIFY]]
-    assert classify, [[t["name"] for t in b["tools"]] for b in asked]
+    classify = [b for b in asked if "relation" in b["tools"][0]["input_schema"]["properties"]]
+    assert classify, [b["tools"][0]["input_schema"] for b in asked]
     assert PNPM in json.dumps(classify[0]["messages"]) and PNPM_AGAIN in json.dumps(classify[0]["messages"])
     active = texts(story.box)
     assert PNPM_AGAIN in active and PNPM not in active  # identical: a new version superseded the old wording
@@ -252,10 +270,11 @@ def test_the_judge_classified_the_repeat_through_claude_code(story: Story) -> No
 def test_usage_is_in_the_ledger_and_the_report(story: Story) -> None:
     spent = story.reports["distill"]["model_use"]
     assert spent["model"] == "claude-haiku-4-5" and spent["calls"] == 1
-    assert spent["input_tokens"] == 80 and spent["output_tokens"] == 20  # two fake requests, 40 + 10 each
+    assert spent["input_tokens"] == 40 and spent["output_tokens"] == 10  # one fake request
     rows = story.box.rows("SELECT backend, model, attended, sum(calls), sum(input_tokens) FROM usage "
                           "GROUP BY backend, model, attended")
-    assert rows == [("claude-code", "claude-haiku-4-5", 1, 4, 320)]  # distill, judge (2 calls), recovered
+    # distill, judge (2 calls), malformed (2 tries of 3 requests each: the CLI asks again itself), recovered
+    assert rows == [("claude-code", "claude-haiku-4-5", 1, 6, 400)]
 
 
 def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) -> None:
@@ -267,6 +286,11 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
     assert refused.rc == 1 and refused.stderr.strip().splitlines() == [
         "loreline: Claude Code's login was refused (401): run `claude` and /login, or pick another backend with "
         "--backend"], refused.stderr
+    out = story.runs["logged-out"]
+    assert out.rc == 1 and out.stderr.strip().splitlines() == [
+        "loreline: Claude Code's login was refused (no login): run `claude` and /login, or pick another backend "
+        "with --backend"], out.stderr
+    assert [r for r in out.requests if r["api"] == "anthropic"] == []
     stalled = story.reports["stalled"]
     assert stalled["sessions"]["imported"] == 0 and stalled["sessions"]["failed"] == []
     assert [d["path"] for d in stalled["sessions"]["deferred"]] == [str(story.sessions["third"])]
@@ -276,6 +300,10 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
     assert path == str(story.sessions["third"]) and "no answer within 3s" in reason, reason
     assert story.runs["deadline"].seconds < 15
     assert story.leftovers == []  # the cut-off run's `claude` was stopped with it
+    malformed = story.reports["malformed"]
+    assert malformed["sessions"]["imported"] == 0 and malformed["sessions"]["failed"] == []
+    [(path, reason)] = [(d["path"], d["reason"]) for d in malformed["sessions"]["deferred"]]
+    assert path == str(story.sessions["third"]) and "gave no usable answer twice" in reason, reason
     recovered = story.reports["recovered"]
     assert recovered["sessions"]["imported"] == 1 and recovered["added"] == 1
     assert "CI runs on Node 22." in texts(story.box)
@@ -286,7 +314,7 @@ def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) 
 
 def test_no_hook_fired_for_any_distillation_run(story: Story) -> None:
     assert story.hook_runs["users"] >= 3  # the marker hook works: the user's sessions fired it
-    distilled = ("distill", "judge", "outage", "stalled", "deadline", "recovered")
+    distilled = ("distill", "judge", "outage", "stalled", "deadline", "malformed", "recovered")
     assert {story.hook_runs[step] for step in distilled} == {story.hook_runs["users"]}
     assert all(story.spools[step] == [] for step in story.spools)
     assert story.box.jobs() == []
@@ -294,7 +322,8 @@ def test_no_hook_fired_for_any_distillation_run(story: Story) -> None:
 
 def test_no_distillation_run_left_a_transcript(story: Story) -> None:
     assert len(story.transcripts["users"]) == 3
-    for step in ("distill", "judge", "outage", "refused", "stalled", "deadline", "recovered"):
+    for step in ("distill", "judge", "outage", "refused", "logged-out", "stalled", "deadline", "malformed",
+                 "recovered"):
         assert story.transcripts[step] == story.transcripts["users"], step
     discovered = story.box.loreline_json("import", "sessions", "--dry-run", "--backend", "rules",
                                          "--claude-dir", str(story.box.home / ".claude"))

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..inbox import Inbox
 from ..pipeline import clean_turns
 from . import browse, imports, serialize
-from .results import Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status
+from .results import (Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status,
+                      StatusFacts)
 from .session import KEEP, Loreline, project_of
 
 
@@ -27,5 +29,6 @@ def recovery_steps(problem: str, db: Path | None = None) -> tuple[str, list[str]
     return recovery.headline(problem), recovery.steps(db or home.db_path())
 
 
-__all__ = ["KEEP", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Loreline", "Page",
-           "ProjectCounts", "Status", "browse", "imports", "project_of", "recovery_steps", "serialize"]
+__all__ = ["KEEP", "Inbox", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest",
+           "Loreline", "Page", "ProjectCounts", "Status", "StatusFacts", "browse", "imports", "project_of",
+           "recovery_steps", "serialize"]

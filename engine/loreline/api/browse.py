@@ -99,8 +99,7 @@ def session(lore: Loreline, path: str) -> tuple[SessionSummary, list[int]]:
 def not_imported(lore: Loreline, days: int = 14, most: int = 50) -> list[tuple[str, str]]:
     """Sessions discovery finds (every assistant, within `days`) that the store has not imported:
     (path, tool), newest first."""
-    found = discover.discover_all(("all",), claude_root=discover.claude_dir(None), codex_root=discover.codex_home(None),
-                                  cursor_root=discover.cursor_dir(None), window=discover.Window(days, most))
+    found = discover.discover_all(("all",), window=discover.Window(days, most))
     known = {r.session_path for r in rows.sessions(lore.store, None, limit=1_000_000)}
     return [(str(path), tool or "") for path, tool in found.in_import_order() if str(path) not in known]
 

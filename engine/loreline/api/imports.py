@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import backends, home, pipeline
+from .. import assistants, backends, home, pipeline
 from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
 from ..store import Store
@@ -29,10 +29,8 @@ def plan(request: ImportRequest) -> ImportPlan:
     if request.paths:
         sessions, left_out = _given(request.paths)
     else:
-        found = discover.discover_all(
-            request.tools, claude_root=discover.claude_dir(request.claude_dir),
-            codex_root=discover.codex_home(request.codex_home), cursor_root=discover.cursor_dir(request.cursor_dir),
-            window=discover.Window(request.days, request.sessions))
+        roots = {name: Path(folder).expanduser() for name, folder in request.homes.items() if folder}
+        found = discover.discover_all(request.tools, roots=roots, window=discover.Window(request.days, request.sessions))
         sessions, left_out = found.in_import_order(), found.left_out
     choice = backends.choose(request.backend, request.api_key)
     return ImportPlan(request, tuple(sessions), tuple(left_out), choice)
@@ -77,16 +75,17 @@ def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:
     """A discovery import of Claude Code sessions also reads the assistants' own memory files,
     so what a session already loads stays out of its SessionStart block."""
     request = chosen.request
-    if request.paths or request.dry_run or not {"claude-code", "all"} & set(request.tools):
+    if request.paths or request.dry_run or not {"claude-code", "gemini", "all"} & set(request.tools):
         return None
     from ..native import run as native_run
 
-    return native_run.follow(store, judge=chosen.choice.judge, claude_dir=request.claude_dir,
-                             codex_home=request.codex_home)
+    return native_run.follow(store, judge=chosen.choice.judge, homes=request.homes)
 
 
 #: the choices a front end offers (re-exported so front ends need not reach into the stages)
 BACKENDS = backends.BACKENDS
-TOOLS = discover.TOOLS
+TOOLS = assistants.names()
+#: every assistant, for front ends that offer one option per assistant (`--codex-home`, ...)
+ASSISTANTS = assistants.ALL
 DEFAULT_DAYS = discover.DEFAULT_DAYS
 DEFAULT_SESSIONS = discover.DEFAULT_SESSIONS

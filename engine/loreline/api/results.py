@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..beliefs.conflicts import Conflict
 from ..backends import Choice
 from ..native.sync import SyncReport
 from ..models import Candidate, Chunk, ImportReport, Memory
+from ..status import Facts as StatusFacts
 
 __all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
-           "Status"]
+           "Status", "StatusFacts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class ProjectCounts:
 class Status:
     """The facts behind `loreline status` (`loreline.status.collect`), and one project's counts."""
 
-    facts: dict[str, Any]
+    facts: StatusFacts
     project: str
     counts: ProjectCounts
 
@@ -56,9 +57,9 @@ class ImportRequest:
 
     paths: tuple[str, ...] = ()
     tools: tuple[str, ...] = ("claude-code",)
-    claude_dir: str | None = None
-    codex_home: str | None = None
-    cursor_dir: str | None = None
+    #: an assistant's home folder where it is not the default, by assistant name
+    #: (`{"codex": "/elsewhere/.codex"}`; see `loreline.assistants`)
+    homes: Mapping[str, str] = field(default_factory=dict)
     days: float = 14
     sessions: int = 20
     dry_run: bool = False

@@ -4,8 +4,9 @@ Casing policy: every record's field names are written here once, in snake_case (
 that is the CLI's `--json`. The language server asks for the same records with `camel=True`
 and gets the same values under camelCase names (`created_at` → `createdAt`), the LSP
 convention (docs/protocol.md). Keys that are data rather than field names (the kinds in
-`active_by_kind`, the reasons in `rejected`) are never renamed. The status facts, a free-form
-nested dict, are renamed by `camel()` under the same rule.
+`active_by_kind`, the reasons in `rejected`) are never renamed. The status facts
+(`StatusFacts`: their nested values are free-form dicts) are renamed by `recase` under the same
+rule.
 
 Shapes: a memory always carries `source_count` and `source` (its earliest source, excerpt cut
 to `BRIEF_EXCERPT` characters, so a list shows provenance without a request per item), `stale`
@@ -17,7 +18,7 @@ said in a session or confirmed);
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +44,18 @@ def camel_name(name: str) -> str:
 
 
 class Record:
-    """One JSON record's field names: snake_case as written, camelCase worked out once."""
+    """One JSON record's field names: snake_case as written, camelCase worked out once. Values
+    are given by name; a record made without one of its fields, or with one it does not have,
+    is a mistake caught at once (ValueError), never a value under the wrong name."""
 
     def __init__(self, *names: str) -> None:
+        self.fields = frozenset(names)
         self.names = {False: names, True: tuple(camel_name(n) for n in names)}
 
-    def make(self, values: Iterable[Any], camel: bool) -> Json:
-        return dict(zip(self.names[camel], values, strict=True))
+    def make(self, camel: bool, /, **values: Any) -> Json:
+        if values.keys() != self.fields:
+            raise ValueError(f"record fields {sorted(values.keys() ^ self.fields)} missing or unknown")
+        return {shown: values[name] for shown, name in zip(self.names[camel], self.names[False], strict=True)}
 
 
 SOURCE = Record("tool", "session_id", "session_short", "session_path", "session_uri", "line_start", "line_end",
@@ -87,9 +93,10 @@ def source(p: Provenance, *, brief: bool = False, camel: bool = False) -> Json:
     """A source; `brief` cuts the excerpt short (a list item's: `full` memories have it whole)."""
     excerpt = p.excerpt if not brief or len(p.excerpt) <= BRIEF_EXCERPT else p.excerpt[:BRIEF_EXCERPT] + "…"
     shown = _shown if camel else _kept
-    return SOURCE.make((p.tool, shown(p.session_id), shown(p.session_label), shown(p.session_path),
-                        file_uri(p.session_path), p.line_start, p.line_end,
-                        printable(excerpt, multiline=True) if camel else excerpt, p.observed_at), camel)
+    return SOURCE.make(camel, tool=p.tool, session_id=shown(p.session_id), session_short=shown(p.session_label),
+                       session_path=shown(p.session_path), session_uri=file_uri(p.session_path),
+                       line_start=p.line_start, line_end=p.line_end,
+                       excerpt=printable(excerpt, multiline=True) if camel else excerpt, observed_at=p.observed_at)
 
 
 def _kept(text: str) -> str:
@@ -103,80 +110,88 @@ def _shown(text: str) -> str:
 def memory(m: Memory, *, full: bool = False, camel: bool = False) -> Json:
     first = source(m.provenance[0], brief=True, camel=camel) if m.provenance else None
     shown = _shown if camel else _kept  # an editor renders these strings: control characters escaped
-    out = MEMORY.make((m.id, m.kind, shown(m.text), m.status, m.hold_reason, shown(m.project), m.scope, m.version,
-                       m.pinned, m.created_at, m.observed_at, m.valid_until, m.extractor, m.root_id, m.replaces,
-                       [shown(f) for f in m.files], len(m.provenance), first,
-                       shown(m.stale) if m.stale else None, m.confirmed_at, m.confirmed_by, m.last_seen,
-                       [shown(c) for c in m.cues.splitlines()]), camel)
+    out = MEMORY.make(camel, id=m.id, kind=m.kind, text=shown(m.text), status=m.status, hold_reason=m.hold_reason,
+                      project=shown(m.project), scope=m.scope, version=m.version, pinned=m.pinned,
+                      created_at=m.created_at, observed_at=m.observed_at, valid_until=m.valid_until,
+                      extractor=m.extractor, root_id=m.root_id, replaces=m.replaces, files=[shown(f) for f in m.files],
+                      source_count=len(m.provenance), source=first, stale=shown(m.stale) if m.stale else None,
+                      confirmed_at=m.confirmed_at, confirmed_by=m.confirmed_by, last_seen=m.last_seen,
+                      cues=[shown(c) for c in m.cues.splitlines()])
     if full:
         out["provenance"] = [source(p, camel=camel) for p in m.provenance]
     return out
 
 
 def page(found: Page, *, full: bool = False, camel: bool = False) -> Json:
-    return PAGE.make((found.project, found.total, found.offset,
-                      [memory(m, full=full, camel=camel) for m in found.items]), camel)
+    return PAGE.make(camel, project=found.project, total=found.total, offset=found.offset,
+                     items=[memory(m, full=full, camel=camel) for m in found.items])
 
 
 def recall_hit(hit: RecallHit, *, full: bool = False, camel: bool = False) -> Json:
-    return HIT.make((memory(hit.memory, full=full, camel=camel), round(hit.score, 6), hit.fts_rank, hit.vec_rank,
-                     [source(p, camel=camel) for p in hit.memory.provenance]), camel)
+    return HIT.make(camel, memory=memory(hit.memory, full=full, camel=camel), score=round(hit.score, 6),
+                    fts_rank=hit.fts_rank, vec_rank=hit.vec_rank,
+                    sources=[source(p, camel=camel) for p in hit.memory.provenance])
 
 
 def conflict(c: Conflict, *, full: bool = False, camel: bool = False) -> Json:
-    return CONFLICT.make((c.id, c.project, c.status, c.resolution, c.decided_by, c.reason, c.created_at,
-                          c.resolved_at, memory(c.existing, full=full, camel=camel),
-                          memory(c.new, full=full, camel=camel)), camel)
+    return CONFLICT.make(camel, id=c.id, project=c.project, status=c.status, resolution=c.resolution,
+                         decided_by=c.decided_by, reason=c.reason, created_at=c.created_at, resolved_at=c.resolved_at,
+                         existing=memory(c.existing, full=full, camel=camel), new=memory(c.new, full=full, camel=camel))
 
 
 def inbox(found: Inbox, *, camel: bool = False) -> Json:
     """The review inbox: held memories (each with `hold_reason`) and pending conflicts."""
-    return INBOX.make(([memory(m, camel=camel) for m in found.held],
-                       [conflict(c, camel=camel) for c in found.conflicts]), camel)
+    return INBOX.make(camel, held=[memory(m, camel=camel) for m in found.held],
+                      conflicts=[conflict(c, camel=camel) for c in found.conflicts])
 
 
 def forgotten(f: Forgotten, *, camel: bool = False) -> Json:
-    return FORGOTTEN.make((list(f.ids), f.project), camel)
+    return FORGOTTEN.make(camel, forgotten=list(f.ids), project=f.project)
 
 
 def project_counts(counts: ProjectCounts, *, camel: bool = False) -> Json:
-    return COUNTS.make((counts.active, counts.superseded, counts.forgotten, counts.pending_conflicts, counts.held),
-                       camel)
+    return COUNTS.make(camel, **asdict(counts))
 
 
 def status(s: Status, *, camel: bool = False) -> Json:
-    facts = recase(s.facts) if camel else dict(s.facts)
-    return {**facts, **HERE.make((s.project, project_counts(s.counts, camel=camel)), camel)}
+    facts = recase(asdict(s.facts)) if camel else asdict(s.facts)
+    return {**facts, **HERE.make(camel, project=s.project, project_counts=project_counts(s.counts, camel=camel))}
 
 
 def import_report(outcome: ImportOutcome, *, camel: bool = False) -> Json:
     r = outcome.report
-    return REPORT.make((
-        r.dry_run, r.backend, r.backend_reason, r.cancelled, _sessions(r, camel), _spend(r, camel), r.turns, r.lines_skipped,
-        r.chunks, r.chunks_replayed, r.candidates, dict(r.rejected), r.added, r.merged, r.versioned, r.conflicts,
-        r.forgotten_skipped, [PREVIEW.make((c.path, c.line_start, c.line_end, len(c.text),
-                                            [{"kind": m.kind, "text": m.text} for m in accepted]), camel)
-                              for c, accepted in outcome.preview]), camel) | (
+    preview = [PREVIEW.make(camel, path=c.path, line_start=c.line_start, line_end=c.line_end, chars=len(c.text),
+                            memories=[{"kind": m.kind, "text": m.text} for m in accepted])
+               for c, accepted in outcome.preview]
+    return REPORT.make(
+        camel, dry_run=r.dry_run, backend=r.backend, backend_reason=r.backend_reason, cancelled=r.cancelled,
+        sessions=_sessions(r, camel), model_use=_spend(r, camel), turns=r.turns, lines_skipped=r.lines_skipped,
+        chunks=r.chunks, chunks_replayed=r.chunks_replayed, candidates=r.candidates, rejected=dict(r.rejected),
+        added=r.added, merged=r.merged, versioned=r.versioned, conflicts=r.conflicts,
+        forgotten_skipped=r.forgotten_skipped, preview=preview) | (
         {"native": native_report(outcome.native, camel=camel)} if outcome.native is not None else {})
 
 
 def native_report(n: SyncReport, *, camel: bool = False) -> Json:
     """What a native-memory import did (`loreline import native`, or after a discovery import)."""
-    return NATIVE.make((n.files, n.unchanged, n.deleted, n.items, n.added, n.joined, n.versioned, n.conflicts,
-                        n.known, n.ended, n.dropped_sources, [{"path": p, "error": e} for p, e in n.failed]), camel)
+    return NATIVE.make(camel, files=n.files, unchanged=n.unchanged, deleted=n.deleted, items=n.items, added=n.added,
+                       joined=n.joined, versioned=n.versioned, conflicts=n.conflicts, known=n.known, ended=n.ended,
+                       dropped_sources=n.dropped_sources, failed=[{"path": p, "error": e} for p, e in n.failed])
 
 
 def _sessions(r: ImportReport, camel: bool) -> Json:
-    return SESSIONS.make((r.imported, r.unchanged, [{"path": p, "reason": why} for p, why in r.left_out],
-                          [{"path": p, "error": e} for p, e in r.failed],
-                          [{"path": p, "reason": why} for p, why in r.deferred]), camel)
+    return SESSIONS.make(camel, imported=r.imported, unchanged=r.unchanged,
+                         left_out=[{"path": p, "reason": why} for p, why in r.left_out],
+                         failed=[{"path": p, "error": e} for p, e in r.failed],
+                         deferred=[{"path": p, "reason": why} for p, why in r.deferred])
 
 
 def _spend(r: ImportReport, camel: bool) -> Json:
     spent = r.usage
-    return SPEND.make((r.model, spent.calls, spent.input_tokens, spent.cache_read_tokens,
-                       spent.cache_creation_tokens, spent.output_tokens, r.estimated_input_tokens,
-                       usage.cost(r.model, spent) if r.model else None), camel)
+    return SPEND.make(camel, model=r.model, calls=spent.calls, input_tokens=spent.input_tokens,
+                      cache_read_tokens=spent.cache_read_tokens, cache_creation_tokens=spent.cache_creation_tokens,
+                      output_tokens=spent.output_tokens, estimated_input_tokens=r.estimated_input_tokens,
+                      cost_usd_estimate=usage.cost(r.model, spent) if r.model else None)
 
 
 def recase(value: Any) -> Any:

@@ -19,11 +19,11 @@ from ..beliefs import conflicts, curate, review
 from ..models import Memory, RecallHit
 from ..project import project_key
 from ..prompt_notes import for_prompt
-from ..recall import USER_SCOPE, recall
+from ..recall import USER_SCOPE, recall, session_notes
 from ..store import Store, anchors, search
 from ..store import conflicts as conflict_rows
 from ..store import memories as rows
-from .results import Conflict, Forgotten, Page, ProjectCounts, Status
+from .results import Conflict, Forgotten, Page, ProjectCounts, Status, StatusFacts
 
 MAX_HOVER_WORD = 64
 KEEP = {"new": "keep_new", "existing": "keep_existing", "both": "keep_both"}
@@ -81,6 +81,13 @@ class Loreline:
         the session already received. See `prompt_notes.for_prompt`."""
         return for_prompt(self.store, prompt, project, limit=limit, words=words, shown=shown)
 
+    def session_notes(self, project: str, files: Sequence[str] = (),
+                      limit: int = 400) -> tuple[list[tuple[int, str, str]], int]:
+        """What a session of the project is offered at its start, in injection order, and how
+        many the session already loads from a native file (`recall.session_notes`; the hook
+        reads the same with the standard library)."""
+        return session_notes(self.store, project, files=files, limit=limit)
+
     def file_memories(self, project: str, file_path: str) -> list[Memory]:
         """Active memories tied to a file, named relative to the project or as given."""
         rel = os.path.relpath(file_path, project) if os.path.isabs(project) else file_path
@@ -124,12 +131,12 @@ class Loreline:
         return ProjectCounts(by_status["active"], by_status["superseded"], by_status["forgotten"],
                              conflict_rows.pending_count(self.store, project), by_status["held"])
 
-    def status(self, project: str, known: dict[str, Any] | None = None) -> Status:
+    def status(self, project: str, known: StatusFacts | None = None) -> Status:
         """What the store holds, how capture is doing, and `project`'s own counts (`known`: the
         facts, when the caller already has them)."""
         return Status(known if known is not None else self.status_facts(), project, self.project_counts(project))
 
-    def status_facts(self) -> dict[str, Any]:
+    def status_facts(self) -> StatusFacts:
         return facts.collect(self.store)
 
     def status_inputs(self) -> list[Path]:

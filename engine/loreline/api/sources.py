@@ -7,25 +7,32 @@ answers the report the engine produced.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pathlib import Path
 from typing import IO
 
 from .. import backends
 from ..errors import StoreError
 from ..native import run as native_run
+from ..native.governor import lines as native_lines
 from ..native.sync import SyncReport
 from ..portable import export, load, markdown
 from ..portable.export import Counts
 from ..portable.load import LoadReport
-from ..portable.paths import PathMap
+from ..portable.paths import PathMap, project_arg
+from ..portable.paths import parse as path_map
 from ..store import Store
-from ..transcripts import discover
+
+__all__ = ["Counts", "LoadReport", "PathMap", "SyncReport", "export_jsonl", "export_markdown", "import_memories",
+           "import_native", "native_lines", "path_map", "project_arg"]
 
 
-def import_native(claude_dir: str | None = None, codex_home: str | None = None, project: str | None = None,
+def import_native(homes: Mapping[str, str | None] | None = None, project: str | None = None,
                   memory_dir: Path | None = None, backend: str | None = None) -> SyncReport:
-    """Read Claude Code auto memory, CLAUDE.md layers and Codex memories as sources."""
-    roots = native_run.Roots(discover.claude_dir(claude_dir), discover.codex_home(codex_home), project, memory_dir)
+    """Read the assistants' own memory files (Claude Code auto memory, CLAUDE.md layers, Codex
+    memories, GEMINI.md) as sources; `homes` overrides an assistant's folder by name."""
+    roots = native_run.Roots.of(homes or {}, project, memory_dir)
     judge = backends.choose(backend, None).judge
     with Store() as store:
         _writable(store)

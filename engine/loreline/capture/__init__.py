@@ -49,7 +49,9 @@ MAX_MESSAGE_BYTES = 8 * 1024
 MAX_FIELD_CHARS = 4096
 MAX_RECORD_BYTES = 16 * 1024
 MAX_CONTEXT_CHARS = 9_500
-TOOLS = ("claude-code", "codex")
+#: the assistants whose hooks write spool records (`loreline.assistants` names; kept literal:
+#: the hook cannot afford importing the registry)
+TOOLS = ("claude-code", "codex", "gemini")
 #: what a spool record holds; nothing else of the hook's input is kept
 RECORD_FIELDS = ("v", "event", "tool", "session_id", "transcript_path", "cwd", "received_at",
                  "last_assistant_message", "message_truncated", "extra")

@@ -21,12 +21,15 @@ file anchors has opened yet has no `stale` column, and nothing in it is stale.
 
 from __future__ import annotations
 
-SESSION_START = """
+from ..recall_rules import KIND_ORDER, fresh_covers, session_order, with_authors
+
+#: SessionStart's order (`recall_rules.session_order`: by kind, then pinned, newest, highest id)
+KIND_RANK = "CASE kind " + " ".join(f"WHEN '{kind}' THEN {n}" for n, kind in enumerate(KIND_ORDER)) + \
+    f" ELSE {len(KIND_ORDER)} END"
+SESSION_START = f"""
 SELECT id, kind, text FROM memories
 WHERE status = 'active' AND (stale IS NULL OR pinned = 1) AND (project = ? OR scope = 'user')
-ORDER BY CASE kind WHEN 'preference' THEN 0 WHEN 'decision' THEN 1 WHEN 'fact' THEN 2
-                   WHEN 'procedure' THEN 3 ELSE 4 END,
-         pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
+ORDER BY {KIND_RANK}, pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
 LIMIT ?
 """
 
@@ -74,12 +77,9 @@ def session_start_memories(db: str, project: str, max_rows: int,
         authors = _team_authors(conn, [int(r[0]) for r in found]) if found else {}
     finally:
         conn.close()
-    rows = [(int(i), str(kind), _with_authors(str(text), authors.get(int(i)))) for i, kind, text in found
+    rows = [(int(i), str(kind), with_authors(str(text), authors.get(int(i)))) for i, kind, text in found
             if int(i) not in covered]
-    if tied:  # a stable sort keeps pinned-then-newest inside each (kind, tied) group
-        order = {kind: n for n, kind in enumerate(dict.fromkeys(kind for _, kind, _ in rows))}
-        rows.sort(key=lambda row: (order[row[1]], row[0] not in tied))
-    return rows, len(found) - len(rows)
+    return session_order(rows, tied), len(found) - len(rows)
 
 
 def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list[Any]:
@@ -109,11 +109,6 @@ def _team_authors(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     except _sqlite_error():
         return {}  # a store without team sync
     return {int(memory_id): str(authors) for memory_id, authors in found if authors}
-
-
-def _with_authors(text: str, authors: str | None) -> str:
-    """A teammate's memory names who shared it."""
-    return f"{text} (team: {', '.join(authors.split(','))})" if authors else text
 
 
 def _tied(conn: sqlite3.Connection, files: Collection[str]) -> set[int]:
@@ -273,38 +268,13 @@ def _quote(term: str) -> str:
 
 
 def covered_ids(conn: sqlite3.Connection, project: str) -> set[int]:
-    """Memories the session loads from a native file. A cover counts only while its file has
-    the size and mtime recorded with it (an edited or deleted file proves nothing: the memory is
-    injected until the next import); covers from MEMORY.md do not count when
-    `CLAUDE_CODE_DISABLE_AUTO_MEMORY` is set (Claude Code then loads no auto memory). A store
+    """Memories the session loads from a native file (`recall_rules.fresh_covers`). A store
     without the table covers nothing."""
     try:
         rows = conn.execute(COVERED, (project,)).fetchall()
     except _sqlite_error():
         return set()  # an older store, or one no native import has touched
-    import os
-
-    auto_off = os.environ.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "").strip().lower() in ("1", "true", "yes")
-    fresh: dict[str, bool] = {}
-    out: set[int] = set()
-    for memory_id, path, size, mtime_ns in rows:
-        if auto_off and os.path.basename(str(path)) == "MEMORY.md":
-            continue
-        if path not in fresh:
-            fresh[path] = _unchanged(str(path), int(size), int(mtime_ns))
-        if fresh[path]:
-            out.add(int(memory_id))
-    return out
-
-
-def _unchanged(path: str, size: int, mtime_ns: int) -> bool:
-    import os
-
-    try:
-        st = os.stat(path)
-    except OSError:
-        return False
-    return st.st_size == size and st.st_mtime_ns == mtime_ns
+    return fresh_covers(rows)
 
 
 def _sqlite_error() -> type[Exception]:

@@ -22,7 +22,6 @@ Running one job:
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import time
@@ -282,15 +281,10 @@ def locate(job: Job) -> Path | None:
     sid = job.session_id or ""
     if not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z-]{7,63}", sid):
         return None
-    if job.tool == "codex":
-        root = Path(os.environ.get("CODEX_HOME", "").strip() or "~/.codex").expanduser()
-        pattern = str(root / "sessions" / "*" / "*" / "*" / f"rollout-*-{sid}.jsonl")
-    else:
-        from ..transcripts.discover import claude_dir
+    from .. import assistants
 
-        pattern = str(claude_dir() / "projects" / "*" / f"{sid}.jsonl")
-    found = sorted(glob.glob(pattern))
-    return Path(found[-1]) if found else None
+    assistant = assistants.get(job.tool if job.tool in assistants.names() else "claude-code")
+    return assistant.locate_session(assistant.home(), sid)
 
 
 def transcript_has(store: Store, path: Path, tool: str, marker: str) -> bool:

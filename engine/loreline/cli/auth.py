@@ -42,19 +42,19 @@ def read_key() -> str:
 
 
 def run_set(args: argparse.Namespace) -> int:
-    from .. import keys
+    from ..api import settings as keys
 
     keys.usable_backend()  # fail before asking for the key, not after
     key = read_key()
     backend = keys.save_key(key)
     print(f"Stored the Anthropic API key {keys.mask(key)} in the OS keyring ({backend}).")
-    if os.environ.get(keys.ENV, "").strip():
-        print(f"Note: {keys.ENV} is set in this environment and takes precedence over the keyring.")
+    if os.environ.get(keys.KEY_ENV, "").strip():
+        print(f"Note: {keys.KEY_ENV} is set in this environment and takes precedence over the keyring.")
     return 0
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from .. import keys
+    from ..api import settings as keys
     from ..errors import KeyringUnavailableError
 
     found = keys.find_key()
@@ -70,7 +70,7 @@ def run_status(args: argparse.Namespace) -> int:
     if found:
         print(f"Key        {keys.mask(found[0])} from {found[1]}")
     else:
-        print(f"No Anthropic API key (looked at --api-key, {keys.ENV} and {keys.FROM_KEYRING}). "
+        print(f"No Anthropic API key (looked at --api-key, {keys.KEY_ENV} and {keys.KEY_FROM_KEYRING}). "
               "`loreline auth set` stores one; until then imports use the offline rules distiller.")
     if keyring_note:
         print(f"Keyring    unavailable: {keyring_note}")
@@ -78,12 +78,12 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def run_clear(args: argparse.Namespace) -> int:
-    from .. import keys
+    from ..api import settings as keys
 
     if keys.clear_key():
         print("Removed the Anthropic API key from the OS keyring.")
     else:
         print("No Anthropic API key was stored in the OS keyring.")
-    if os.environ.get(keys.ENV, "").strip():
-        print(f"Note: {keys.ENV} is still set in this environment and will be used.")
+    if os.environ.get(keys.KEY_ENV, "").strip():
+        print(f"Note: {keys.KEY_ENV} is still set in this environment and will be used.")
     return 0

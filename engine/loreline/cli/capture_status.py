@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.imports import ASSISTANTS
+
 
 def lines(info: dict[str, Any]) -> list[str]:
     """What `loreline status` prints about capture; problems first, marked `!!`."""
@@ -37,9 +39,11 @@ def _where(hooks: dict[str, Any]) -> str:
                        ("claude_code_project", "Claude Code project settings")):
         if hooks[key]["events"]:
             found.append(f"{label} ({hooks[key]['path']})")
-    if hooks["codex"]["installed"]:
-        kind = "hooks" if hooks["codex"].get("events") else "notify"
-        found.append(f"Codex {kind} ({hooks['codex']['path']})")
+    for assistant in ASSISTANTS:
+        state = hooks.get(assistant.name)
+        if assistant.name != "claude-code" and state and state["installed"]:
+            kind = "hooks" if state.get("events") else "notify"
+            found.append(f"{assistant.label} {kind} ({state['path']})")
     if not found:
         return "hooks not installed: run `loreline connect claude-code` (or `loreline connect codex`)"
     return "hooks in " + "; ".join(found)

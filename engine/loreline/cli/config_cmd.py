@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import config, home
+from .. import home
+from ..api import settings as config
 from .common import emit_json
 
 

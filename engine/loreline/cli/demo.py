@@ -13,8 +13,7 @@ from pathlib import Path
 
 from .. import home
 from ..api import ImportRequest, Loreline, imports
-from ..samples import sample_files
-from ..samples.builder import project_slug
+from ..api.samples import project_slug, sample_files
 from . import render
 
 QUERY = "can I run npm install here?"
@@ -60,7 +59,7 @@ def _demo(root: Path) -> None:
     claude = root / "claude"
     _plant(claude)
     db = root / "home" / "loreline.db"
-    plan = imports.plan(ImportRequest(claude_dir=str(claude), backend="rules"))
+    plan = imports.plan(ImportRequest(homes={"claude-code": str(claude)}, backend="rules"))
     with Loreline(db) as lore:
         _section("1. Import the sample Claude Code sessions (offline rules distiller, no API key)")
         print(render.import_report(imports.run(plan, store_path=db).report))
@@ -69,6 +68,10 @@ def _demo(root: Path) -> None:
         for project in lore.projects():
             page = lore.memories(project, limit=1000)
             print(render.memory_list(list(page.items), page.total, project) + "\n")
+            held = lore.held(project)
+            if held.total:
+                print(f"{held.total} more the offline rules only suggest wait in `loreline review`:")
+                print("\n".join(f"  ? {m.text}" for m in held.items) + "\n")
 
         _section(f"3. Recall in /home/dev/acme-shop: {QUERY!r}")
         hits = lore.recall("/home/dev/acme-shop", QUERY, limit=3)

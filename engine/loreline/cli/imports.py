@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import usage
+from ..api import usage
 from ..api import ImportOutcome, ImportRequest, imports, serialize
 from ..models import ImportReport
 from . import render
@@ -20,11 +20,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     inner = group.add_subparsers(dest="what", required=True, metavar="WHAT")
     p = inner.add_parser("sessions", help="import assistant sessions (discovered with --tool, or --path FILE…)")
     p.add_argument("--path", nargs="+", metavar="FILE", help="import these transcript files instead of discovering")
-    p.add_argument("--claude-dir", help="Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
     p.add_argument("--tool", choices=(*imports.TOOLS, "all"), default="claude-code",
-                   help="whose sessions to discover: claude-code, codex, cursor or all (default: claude-code)")
-    p.add_argument("--codex-home", help="Codex home (default: $CODEX_HOME or ~/.codex)")
-    p.add_argument("--cursor-dir", help="Cursor config dir (default: ~/.cursor)")
+                   help=f"whose sessions to discover: {', '.join(imports.TOOLS)} or all (default: claude-code)")
+    add_home_options(p)
     p.add_argument("--days", type=positive(float), default=imports.DEFAULT_DAYS,
                    help="only sessions modified in the last N days (14)")
     p.add_argument("--sessions", type=positive(int), default=imports.DEFAULT_SESSIONS,
@@ -35,7 +33,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--backend", choices=imports.BACKENDS, help="distiller: auto (an API key if configured, "
-                   "else a logged-in Claude Code, else offline rules), anthropic, claude-code or rules "
+                   "else a logged-in Claude Code, else a logged-in Codex, else offline rules), anthropic, "
+                   "claude-code, codex or rules "
                    "(default: config distill.backend, auto)")
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
                    "`loreline auth set` or ANTHROPIC_API_KEY)")
@@ -64,13 +63,31 @@ def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
     return parse
 
 
+def add_home_options(p: argparse.ArgumentParser, only: tuple[str, ...] | None = None) -> None:
+    """One option per assistant for its folder (`--claude-dir`, `--codex-home`, ...)."""
+    for assistant in imports.ASSISTANTS:
+        if only is None or assistant.name in only:
+            moved = f"${assistant.home_env}{'/' + assistant.home_default if assistant.home_env_parent else ''} or " \
+                if assistant.home_env else ""
+            p.add_argument(assistant.home_option, dest=_dest(assistant.home_option),
+                           help=f"{assistant.label} folder (default: {moved}~/{assistant.home_default})")
+
+
+def homes_of(args: argparse.Namespace) -> dict[str, str]:
+    """The folders given with the home options, by assistant name."""
+    return {a.name: value for a in imports.ASSISTANTS if (value := getattr(args, _dest(a.home_option), None))}
+
+
+def _dest(option: str) -> str:
+    return option.lstrip("-").replace("-", "_")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.include_paused and not args.path:
         print("loreline: --include-paused needs --path FILE…: a paused session is imported only when named",
               file=sys.stderr)
         return 2
-    request = ImportRequest(paths=tuple(args.path or ()), tools=(args.tool,), claude_dir=args.claude_dir,
-                            codex_home=args.codex_home, cursor_dir=args.cursor_dir, days=args.days,
+    request = ImportRequest(paths=tuple(args.path or ()), tools=(args.tool,), homes=homes_of(args), days=args.days,
                             sessions=args.sessions, dry_run=args.dry_run, backend=args.backend, api_key=args.api_key,
                             include_paused=args.include_paused)
     plan = imports.plan(request)

@@ -1,5 +1,5 @@
 """`loreline import native`: the assistants' own memory files (Claude Code auto memory,
-CLAUDE.md layers, Codex memories) read as sources of memories; never written."""
+CLAUDE.md layers, Codex memories, GEMINI.md files) read as sources of memories; never written."""
 
 from __future__ import annotations
 
@@ -8,21 +8,19 @@ from pathlib import Path
 
 from ..api import imports, serialize, sources
 from ..errors import StoreError
-from ..native.sync import SyncReport
-from ..portable.paths import project_arg
 from . import render
 from .common import emit_json
+from .imports import add_home_options, homes_of
 
 
 def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    p = inner.add_parser("native", help="import Claude Code auto memory, CLAUDE.md files and Codex memories "
-                                        "as sources (read-only)")
+    p = inner.add_parser("native", help="import Claude Code auto memory, CLAUDE.md files, Codex memories and "
+                                        "GEMINI.md files as sources (read-only)")
     p.add_argument("--project", metavar="DIR", help="only this project (default: every project found)")
     p.add_argument("--memory-dir", metavar="FOLDER",
                    help="the project's auto memory folder when it is elsewhere (autoMemoryDirectory); "
                         "needs --project")
-    p.add_argument("--claude-dir", help="Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
-    p.add_argument("--codex-home", help="Codex home (default: $CODEX_HOME or ~/.codex)")
+    add_home_options(p, tuple(a.name for a in imports.ASSISTANTS if a.memory_files is not None))
     p.add_argument("--backend", choices=imports.BACKENDS,
                    help="the model that judges near duplicates and contradictions, as for `import sessions` "
                         "(default: config distill.backend, auto; the offline rules judge nothing)")
@@ -33,7 +31,7 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
 def run(args: argparse.Namespace) -> int:
     if args.memory_dir and not args.project:
         raise StoreError("--memory-dir needs --project (which project that folder belongs to)")
-    report = sources.import_native(args.claude_dir, args.codex_home, project_arg(args.project),
+    report = sources.import_native(homes_of(args), sources.project_arg(args.project),
                                    Path(args.memory_dir).expanduser() if args.memory_dir else None, args.backend)
     if args.json:
         emit_json(json_report(report))
@@ -44,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def json_report(report: SyncReport) -> dict[str, object]:
+def json_report(report: sources.SyncReport) -> dict[str, object]:
     return serialize.native_report(report)

@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 
 from ..api import sources
-from ..portable import paths
-from ..portable.load import LoadReport
 from .common import emit_json, plural
 
 
@@ -33,7 +31,7 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run_export(args: argparse.Namespace) -> int:
-    project = paths.project_arg(args.project)
+    project = sources.project_arg(args.project)
     if args.format == "markdown":
         text = sources.export_markdown(project)
         if args.output:
@@ -65,8 +63,8 @@ def _write_private(path: Path, data: bytes) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    mapping = paths.parse(args.map)
-    project = paths.project_arg(args.project)
+    mapping = sources.path_map(args.map)
+    project = sources.project_arg(args.project)
     report = sources.import_memories(Path(args.file).expanduser(), project, mapping)
     if args.json:
         emit_json(_report_json(report))
@@ -75,7 +73,7 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_line(report: LoadReport) -> str:
+def _report_line(report: sources.LoadReport) -> str:
     if not report.changed:
         line = f"nothing new: {plural(report.already, 'memory')} already here"
     else:
@@ -89,7 +87,7 @@ def _report_line(report: LoadReport) -> str:
     return line
 
 
-def _report_json(report: LoadReport) -> dict[str, object]:
+def _report_json(report: sources.LoadReport) -> dict[str, object]:
     return {"memories": report.memories, "provenance": report.provenance, "files": report.files,
             "conflicts": report.conflicts, "tombstones": report.tombstones, "audit": report.audit,
             "already": report.already, "skipped_other_projects": report.skipped_other_projects,

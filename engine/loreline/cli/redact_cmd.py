@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 from ..errors import TranscriptMissingError
-from ..privacy.redact import redact_counts
-from ..privacy.sanitize import sanitize_counts
+from ..api.transcripts import redact_counts, sanitize_counts
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

@@ -6,9 +6,9 @@ import textwrap
 from collections import Counter
 
 from ..models import ImportReport, Memory, Provenance, RecallHit
-from ..native.sync import SyncReport
+from ..api.sources import SyncReport
+from ..api.transcripts import stored
 from ..privacy.display import printable
-from ..privacy.identifiers import stored
 from .common import plural, short_date
 
 WIDTH = 100

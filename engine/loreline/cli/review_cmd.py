@@ -12,8 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..api import Loreline, serialize
-from ..inbox import Inbox
+from ..api import Inbox, Loreline, serialize
 from ..privacy.display import printable
 from . import render
 from .common import chosen_project, emit_json, open_api, plural

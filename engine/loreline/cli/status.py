@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import usage
-from ..api import recovery_steps, serialize
+from ..api import recovery_steps, serialize, usage
 from ..errors import StoreCorruptError
 from . import capture_status
 from .common import chosen_project, emit_json, open_api, plural
@@ -28,40 +27,38 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(serialize.status(found))
         return 0
-    mem = info["memories"]
-    assert isinstance(mem, dict)
-    kinds = info["active_by_kind"]
-    assert isinstance(kinds, dict)
-    spent = info["model_use"]
-    assert isinstance(spent, dict)
+    mem = info.memories
+    kinds = info.active_by_kind
+    spent = info.model_use
     if spent["cap_reached"]:
         print("!! " + usage.cap_message(spent["unattended_calls"], spent["daily_unattended_cap"]))
-    _settings_lines(info.get("settings"))
-    print(f"Store      {info['store']} ({int(info['store_bytes']) / 1024:.0f} KiB)")
-    print(f"Memories   {mem['active']} active in {plural(int(info['projects']), 'project')}"
+    _settings_lines(info.settings)
+    print(f"Store      {info.store} ({info.store_bytes / 1024:.0f} KiB)")
+    print(f"Memories   {mem['active']} active in {plural(info.projects, 'project')}"
           f" · {mem['superseded']} superseded · {mem['forgotten']} forgotten"
           + (f" · {mem['held']} held for review (`loreline review`)" if mem.get("held") else ""))
     if kinds:
         print("           " + " · ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
-    print(f"Sessions   {info['sessions_imported']} imported · last import {info['last_import'] or 'never'}")
-    print(f"Conflicts  {info['pending_conflicts']} pending")
+    print(f"Sessions   {info.sessions_imported} imported · last import {info.last_import or 'never'}")
+    print(f"Conflicts  {info.pending_conflicts} pending")
     here = found.counts
     print(f"This       {found.project}: {here.active} active · {here.pending_conflicts} pending conflicts")
-    print(f"Distiller  {info['backend']} · embedder {info['embedder']}")
-    if info.get("embedder_target") not in (None, info["embedder"]):
-        print(f"           `loreline reembed` moves the vectors to {info['embedder_target']}")
+    print(f"Distiller  {info.backend} · embedder {info.embedder}")
+    print(f"           {info.distill_consent}")
+    if info.embedder_target != info.embedder:
+        print(f"           `loreline reembed` moves the vectors to {info.embedder_target}")
     print(f"Model use  today {spent['attended_calls']} attended · {spent['unattended_calls']}/"
           f"{spent['daily_unattended_cap']} unattended calls · {spent['input_tokens']:,} tokens in"
           f" · {spent['output_tokens']:,} out")
-    capture = info["capture"]
-    assert isinstance(capture, dict)
-    print("\n".join(capture_status.lines(capture)))
-    team = info.get("team")
-    if isinstance(team, dict) and team.get("enabled"):
+    print("\n".join(capture_status.lines(info.capture)))
+    if info.team.get("enabled"):
         from ..api import team as team_api
 
-        print("\n".join(team_api.status_lines(team)))
-    _native_lines(info)
+        print("\n".join(team_api.status_lines(info.team)))
+    if info.native:
+        from ..api.sources import native_lines
+
+        print("\n".join(native_lines(info.native)))
     return 0
 
 
@@ -86,11 +83,3 @@ def _settings_lines(settings: object) -> None:
         close = found["did_you_mean"]
         hint = f"  did you mean {f'[{close}]' if found['table'] else close}?" if close else ""
         print(f"     {name}{hint}")
-
-
-def _native_lines(info: dict[str, object]) -> None:
-    from ..native import governor
-
-    native = info.get("native")
-    if isinstance(native, list) and native:
-        print("\n".join(governor.lines(native)))

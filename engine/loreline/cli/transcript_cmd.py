@@ -14,8 +14,7 @@ from typing import Any
 
 from ..models import Chunk, Transcript, Turn
 from ..privacy.display import printable
-from ..privacy.identifiers import stored
-from ..transcripts import READERS
+from ..api.transcripts import READERS, stored
 from .common import emit_json, plural
 
 
@@ -29,12 +28,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import transcripts
-    from ..chunk import chunk
-    from ..api import clean_turns
+    from ..api.transcripts import chunk, clean_turns, parse
 
     path = Path(args.path).expanduser()
-    t = transcripts.parse(path, tool=args.tool).transcript
+    t = parse(path, tool=args.tool).transcript
     turns = clean_turns(t.turns)
     dropped = dict(t.stats.dropped)
     if len(turns) < len(t.turns):
@@ -48,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _as_text(t: Transcript, turns: list[Turn], dropped: dict[str, int], chunks: list[Chunk] | None) -> str:
-    from ..chunk import render
+    from ..api.transcripts import render
 
     if chunks is None:
         body = "\n\n".join(render(turn) for turn in turns)

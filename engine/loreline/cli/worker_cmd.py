@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .common import emit_json
 
 if TYPE_CHECKING:
-    from ..capture.worker import DrainReport
+    from ..api.worker import DrainReport
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -29,7 +29,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..capture.worker import Worker
+    from ..api.worker import Worker
 
     worker = Worker()
     if args.drain:

@@ -1,4 +1,4 @@
-"""Installing Loreline's capture into other tools' settings (Claude Code, Codex).
+"""Installing Loreline's capture into other tools' settings (Claude Code, Codex, Gemini CLI).
 
 Shared rules for every connector:
 - merge, never replace: the user's other settings, hooks and comments stay as they were;
@@ -11,8 +11,11 @@ Shared rules for every connector:
 - safe writes: nothing is written when the existing file cannot be parsed (ConfigError
   naming it) or is read-only (one line, nothing changed); a symlinked file (absolute,
   relative, a chain) is written through to the file it names, so the link stays a link; the
-  first change leaves a 0600 `<name>.loreline-backup-<UTC time>` copy beside the name the tool
-  reads; the new file replaces the old atomically, with the old file's permissions, under a lock;
+  first change keeps one 0600 copy of the file as it was, in Loreline's state folder
+  (`<state>/backups/`, named after the file's real path), never beside the user's files; the
+  new file replaces the old atomically, with the old file's permissions, under a lock;
+- nothing left behind: a settings file connect created is removed by disconnect when nothing
+  but an empty object is left in it (`created_file`, `remove_if_created`);
 - the hook command is an absolute path (the installed `loreline-hook`, else this
   interpreter with `-m loreline_hooks.entry`), never a version-manager shim, which costs a
   hook ~90 ms per call.
@@ -28,13 +31,16 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import home
 from ..errors import ConfigError
 
-BACKUP_TAG = ".loreline-backup-"
+BACKUP_FOLDER = "backups"
+#: the manifest's record of settings files connect created (`created_file`)
+CREATED_TOOL = "(created)"
+FILE_MARK = "(file)"
+FOLDER_MARK = "(folder)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,19 +109,77 @@ def real_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+def backup_path(path: Path) -> Path:
+    """Where the one backup of the settings file `path` lives: Loreline's state folder, named
+    after the file's real path (`/home/me/.claude/settings.json` ->
+    `home%me%.claude%settings.json`)."""
+    name = str(real_path(path)).strip(os.sep).replace("%", "%25").replace(os.sep, "%")
+    return home.state_dir() / BACKUP_FOLDER / name
+
+
 def backup_once(path: Path) -> Path | None:
-    """Copy `path`'s content aside (0600, beside the name the tool reads) before Loreline first
-    changes it; None when a copy exists or there is no file."""
-    if not path.exists() or any(path.parent.glob(path.name + BACKUP_TAG + "*")):
+    """Copy `path`'s content (0600) into Loreline's state folder before Loreline first changes
+    it; None when a copy exists or there is no file. At most one copy per file."""
+    target = backup_path(path)
+    if not path.exists() or target.exists():
         return None
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    target = path.with_name(path.name + BACKUP_TAG + stamp)
     try:
         home.write_private(target, path.read_bytes())
     except OSError as err:
-        raise ConfigError(f"cannot keep a backup of {path} beside it ({err.strerror or err}); "
+        raise ConfigError(f"cannot keep a backup of {path} in {target.parent} ({err.strerror or err}); "
                           "nothing was changed") from None
     return target
+
+
+@contextmanager
+def created_file(path: Path, tool: str) -> Iterator[None]:
+    """Record that the block created `path` (it did not exist before and does after), so a
+    later `remove_if_created` may delete it once it is empty again."""
+    from . import manifest
+
+    existed = os.path.lexists(path)
+    folder_existed = os.path.lexists(path.parent)
+    yield
+    if existed or not path.exists():
+        return
+    marks = (FILE_MARK,) if folder_existed else (FILE_MARK, FOLDER_MARK)
+    with locked():
+        real = real_path(path)
+        manifest.save(real, f"{CREATED_TOOL}{tool}", manifest.Record(created=marks))
+
+
+def remove_if_created(path: Path, tool: str) -> bool:
+    """Delete `path` when connect created it for `tool` and nothing is left in it but empty
+    JSON objects (or nothing at all), and its folder too when connect created that and it is
+    empty now; True when the file was removed."""
+    from . import manifest
+
+    with locked():
+        real = real_path(path)
+        key = f"{CREATED_TOOL}{tool}"
+        marks = manifest.recorded(real, key).created
+        if FILE_MARK not in marks:
+            return False
+        try:
+            text = real.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            manifest.save(real, key, None)
+            return False
+        except (OSError, UnicodeDecodeError):
+            return False
+        if text.strip() and not _hollow(text):
+            return False
+        try:
+            real.unlink()
+        except OSError:
+            return False
+        manifest.save(real, key, None)
+        if FOLDER_MARK in marks:
+            try:
+                real.parent.rmdir()  # only when empty
+            except OSError:
+                pass
+        return True
 
 
 def check_writable(path: Path) -> None:
@@ -138,6 +202,8 @@ def write_atomic(path: Path, text: str) -> None:
     when new) and owner; a symlink stays a symlink."""
     check_writable(path)
     real = real_path(path)
+    if _written is not None:
+        _written.add(real)
     try:
         _replace(real, text)
     except OSError as err:
@@ -158,3 +224,67 @@ def _replace(real: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _hollow(text: str) -> bool:
+    """JSON holding nothing but empty objects (what removing Loreline's entries leaves in a
+    file connect created: `{}`, `{"hooks": {}, "mcpServers": {}}`)."""
+    import json
+
+    def empty(value: object) -> bool:
+        return isinstance(value, dict) and all(empty(v) for v in value.values())
+
+    try:
+        return empty(json.loads(text))
+    except ValueError:
+        return False
+
+
+#: the files `write_atomic` replaced inside `all_or_nothing` (None outside it)
+_written: set[Path] | None = None
+
+
+@contextmanager
+def all_or_nothing(*paths: Path) -> Iterator[None]:
+    """Run a connect or disconnect that edits several of `paths` as one change: when any step
+    fails (a ConfigError: an invalid or read-only file further on), the files Loreline wrote
+    before it and the manifest get back their exact earlier content (a file that did not exist
+    is removed), so "nothing was changed" is true. A file Loreline did not write is never
+    touched, even when its tool changed it meanwhile."""
+    global _written
+    from . import manifest
+
+    files = [real_path(path) for path in paths]
+    before = {path: _snapshot(path) for path in dict.fromkeys([*files, manifest.manifest_path()])}
+    outer, _written = _written, set()
+    try:
+        yield
+    except ConfigError:
+        written = _written | {manifest.manifest_path()}
+        for path, content in before.items():
+            if path not in written:
+                continue
+            if content is None:
+                path.unlink(missing_ok=True)
+            elif _snapshot(path) != content:
+                _restore(path, content)
+        raise
+    finally:
+        _written = outer if outer is None else outer | _written
+
+
+def _restore(real: Path, content: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(content)
+    os.chmod(tmp, stat.S_IMODE(real.stat().st_mode))
+    os.replace(tmp, real)
+
+
+def _snapshot(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise ConfigError(f"cannot read {path}: {err.strerror or err}; nothing was changed") from None

@@ -55,6 +55,8 @@ EVENTS = tuple(hook.event for hook in HOOKS)
 #: the same table in other tools that read Claude Code's hook schema (Codex's hooks.json), with
 #: the timeouts they cap (Codex allows SessionEnd 3 s and warns on every start past it)
 TIMEOUT_CAPS: dict[str, dict[str, int]] = {"codex": {"SessionEnd": 3}}
+#: tools whose hook timeout is written in milliseconds (Gemini CLI), not seconds
+TIMEOUT_SCALE: dict[str, int] = {"gemini": 1000}
 
 
 def settings_path(project: Path | None = None) -> Path:
@@ -72,19 +74,19 @@ def command(event: str) -> str:
     return shlex.join([*hook_argv(), event])
 
 
-def handler(event: str, tool: str = TOOL) -> dict[str, Any]:
-    timeout = next((hook.timeout for hook in HOOKS if hook.event == event), TIMEOUT_SECONDS)
-    timeout = min(timeout, TIMEOUT_CAPS.get(tool, {}).get(event, timeout))
+def handler(event: str, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) -> dict[str, Any]:
+    timeout = next((hook.timeout for hook in table if hook.event == event), TIMEOUT_SECONDS)
+    timeout = min(timeout, TIMEOUT_CAPS.get(tool, {}).get(event, timeout)) * TIMEOUT_SCALE.get(tool, 1)
     return {"type": "command", "command": command(event), "timeout": timeout}
 
 
 class Owned:
     """Which handlers in one file are Loreline's: those whose whole command equals one the
-    manifest recorded for that event, or the one this install builds for a `HOOKS` event."""
+    manifest recorded for that event, or the one this install builds for an event of `events`."""
 
-    def __init__(self, record: manifest.Record) -> None:
+    def __init__(self, record: manifest.Record, events: tuple[str, ...] = EVENTS) -> None:
         self.record = record
-        self._current = {event: command(event) for event in EVENTS}
+        self._current = {event: command(event) for event in events}
 
     def commands(self, event: str) -> set[str]:
         found = {h["command"] for h in self.record.for_key(event)
@@ -96,22 +98,24 @@ class Owned:
                 and item.get("command") in self.commands(event))
 
 
-def connect(path: Path, tool: str = TOOL) -> Change:
+def connect(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) -> Change:
     """Add (or update) Loreline's hooks in `path` (a file in Claude Code's hook schema that
-    `tool` reads); a no-op when they are already there."""
+    `tool` reads, with the events of `table`); a no-op when they are already there."""
+    events = tuple(hook.event for hook in table)
     with locked():
         real = real_path(path)
         text, data = read(path)
         record = manifest.recorded(real, tool)
-        owned = Owned(record)
+        owned = Owned(record, events)
         created = set(record.created) | (set() if "hooks" in data else {TABLE})
         hooks = _hooks_table(data, path, create=True)
         assert hooks is not None
-        created |= {event for event in EVENTS if event not in hooks}
-        touched = [event for event in EVENTS if _install(hooks, event, owned, path, tool)]
+        created |= {event for event in events if event not in hooks}
+        touched = [event for event in events if _install(hooks, event, owned, path, tool, table)]
         touched += [event for event in list(hooks)
-                    if event not in EVENTS and _uninstall(hooks, event, owned, path, created)]
-        wanted = manifest.Record({event: [handler(event, tool)] for event in EVENTS}, tuple(sorted(created)))
+                    if event not in events and _uninstall(hooks, event, owned, path, created)]
+        wanted = manifest.Record({event: [handler(event, tool, table)] for event in events},
+                                 tuple(sorted(created)))
         if touched:
             check_writable(path)
             backup = backup_once(path)
@@ -123,17 +127,18 @@ def connect(path: Path, tool: str = TOOL) -> Change:
     return Change(path, True, backup, detail=", ".join(touched))
 
 
-def disconnect(path: Path, tool: str = TOOL) -> Change:
+def disconnect(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) -> Change:
     """Remove Loreline's hooks from `path`, and nothing else."""
+    events = tuple(hook.event for hook in table)
     with locked():
         if not path.exists():
             return Change(path, False, detail="no settings file")
         real = real_path(path)
         text, data = read(path)
         record = manifest.recorded(real, tool)
-        owned = Owned(record)
+        owned = Owned(record, events)
         # without a record (connected by an older Loreline) the containers it emptied were its own
-        created = set(record.created) if record.entries else {TABLE, *EVENTS}
+        created = set(record.created) if record.entries else {TABLE, *events}
         hooks = _hooks_table(data, path, create=False)
         removed = [event for event in list(hooks) if _uninstall(hooks, event, owned, path, created)] \
             if hooks is not None else []
@@ -150,7 +155,7 @@ def disconnect(path: Path, tool: str = TOOL) -> Change:
     return Change(path, True, backup, detail=", ".join(removed))
 
 
-def installed(path: Path, tool: str = TOOL) -> list[str]:
+def installed(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) -> list[str]:
     """The events whose hooks run Loreline in `path` (empty when unreadable or absent)."""
     try:
         hooks = _hooks_table(load(path), path, create=False) if path.exists() else None
@@ -158,7 +163,7 @@ def installed(path: Path, tool: str = TOOL) -> list[str]:
         return []
     if hooks is None:
         return []
-    owned = Owned(manifest.recorded(real_path(path), tool))
+    owned = Owned(manifest.recorded(real_path(path), tool), tuple(hook.event for hook in table))
     return [event for event, groups in hooks.items()
             if isinstance(groups, list) and _ours_in(groups, event, owned)]
 
@@ -219,10 +224,11 @@ def _groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
     return groups
 
 
-def _install(hooks: dict[str, Any], event: str, owned: Owned, path: Path, tool: str) -> bool:
+def _install(hooks: dict[str, Any], event: str, owned: Owned, path: Path, tool: str,
+             table: tuple[Hook, ...]) -> bool:
     """Make `event` run exactly one Loreline handler, the current one; True if it changed."""
     groups = _groups(hooks, event, path)
-    wanted = handler(event, tool)
+    wanted = handler(event, tool, table)
     if _ours_in(groups, event, owned) == [wanted] and _alone(groups, wanted):
         return False
     kept = _without_ours(groups, event, owned)
@@ -271,3 +277,46 @@ def _without_ours(groups: list[Any], event: str, owned: Owned) -> list[Any]:
         if rest:
             kept.append({**group, "hooks": rest})
     return kept
+
+
+#: the line Claude Code itself adds to git's global excludes file for its personal settings
+IGNORE_LINE = "**/.claude/settings.local.json"
+
+
+def ignore_local_settings(project: Path) -> Path | None:
+    """Make git ignore `<project>/.claude/settings.local.json` the way Claude Code does when it
+    creates that file: when the project is a git work tree and git does not ignore the file
+    yet, append `**/.claude/settings.local.json` to the user's global excludes file
+    (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`).
+    The excludes file written, or None (not a repository, already ignored, no git)."""
+    import os
+    import subprocess
+
+    relative = f".claude/{LOCAL_NAME}"
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=project, capture_output=True, text=True, timeout=10, check=False)
+
+    try:
+        if git("rev-parse", "--is-inside-work-tree").stdout.strip() != "true":
+            return None
+        if git("check-ignore", "-q", "--", relative).returncode == 0:
+            return None
+        configured = git("config", "core.excludesFile").stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if configured:
+        target = Path(configured).expanduser()
+    else:
+        xdg = os.environ.get("XDG_CONFIG_HOME", "").strip()
+        target = (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".config") / "git" / "ignore"
+    try:
+        text = target.read_text(encoding="utf-8") if target.exists() else ""
+        if IGNORE_LINE in text.splitlines():
+            return None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("a", encoding="utf-8") as handle:
+            handle.write(("" if not text or text.endswith("\n") else "\n") + IGNORE_LINE + "\n")
+    except OSError:
+        return None
+    return target

@@ -23,7 +23,6 @@ and atomic-write rules.
 
 from __future__ import annotations
 
-import os
 import shlex
 from pathlib import Path
 from typing import Any
@@ -38,12 +37,12 @@ HOOKS_NAME = "hooks.json"
 FEATURE_KEYS = ("hooks", "codex_hooks")
 #: the manifest's mark for "connect created hooks.json itself"
 FILE_MARK = "(file)"
-TRUST_HINT = ("Codex runs new hooks only once you trust them: start `codex`, type /hooks and trust "
-              "Loreline's entries (again after Loreline moves or changes them).")
 
 
 def codex_home() -> Path:
-    return Path(os.environ.get("CODEX_HOME", "").strip() or "~/.codex").expanduser()
+    from ..assistants import get
+
+    return get(TOOL).home()
 
 
 def config_path() -> Path:

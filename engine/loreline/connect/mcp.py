@@ -1,9 +1,10 @@
-"""Registering Loreline's MCP server (`loreline mcp`) with Claude Code and Codex.
+"""Registering Loreline's MCP server (`loreline mcp`) with Claude Code, Codex and Gemini CLI.
 
 Claude Code keeps MCP servers where its own `claude mcp add` puts them: the user scope is
 `mcpServers` at the top of its global config (`~/.claude.json`, or `$CLAUDE_CONFIG_DIR/.claude.json`);
 the local scope, personal to one project and never committed, is `projects[<folder>].mcpServers`
 in the same file. Codex reads `[mcp_servers.<name>]` tables from `$CODEX_HOME/config.toml`.
+Gemini CLI reads `mcpServers` (`{command, args}`) from its user `settings.json`.
 
 The entry is named `loreline` and runs this install's `loreline` executable by its absolute
 path with the argument `mcp`. Ownership follows the connect rules (`connect.manifest`): an
@@ -26,6 +27,7 @@ from . import claude_code as cc
 NAME = "loreline"
 CLAUDE_TOOL = "claude-code-mcp"
 CODEX_TOOL = "codex-mcp"
+GEMINI_TOOL = "gemini-mcp"
 USER_KEY = "(user)"
 
 
@@ -48,13 +50,35 @@ def claude_entry() -> dict[str, Any]:
 def connect_claude(project: Path | None = None, path: Path | None = None) -> Change:
     """Add the server to the user scope, or to `project`'s local scope."""
     path = path or claude_config_path()
-    key = USER_KEY if project is None else str(project)
+    return _connect_json(path, USER_KEY if project is None else str(project), CLAUDE_TOOL, claude_entry())
+
+
+def disconnect_claude(project: Path | None = None, path: Path | None = None) -> Change:
+    path = path or claude_config_path()
+    return _disconnect_json(path, USER_KEY if project is None else str(project), CLAUDE_TOOL, claude_entry(),
+                            "no Claude Code config")
+
+
+def gemini_entry() -> dict[str, Any]:
+    command, *args = loreline_argv()
+    return {"command": command, "args": args}
+
+
+def connect_gemini(path: Path) -> Change:
+    """`mcpServers.loreline` in Gemini CLI's user settings.json."""
+    return _connect_json(path, USER_KEY, GEMINI_TOOL, gemini_entry())
+
+
+def disconnect_gemini(path: Path) -> Change:
+    return _disconnect_json(path, USER_KEY, GEMINI_TOOL, gemini_entry(), "no Gemini CLI settings")
+
+
+def _connect_json(path: Path, key: str, tool: str, wanted: dict[str, Any]) -> Change:
     with locked():
         text, data = cc.read(path)
         servers = _claude_servers(data, key, create=True, path=path)
         assert servers is not None  # create=True makes it or raises
-        record = manifest.recorded(real_path(path), CLAUDE_TOOL)
-        wanted = claude_entry()
+        record = manifest.recorded(real_path(path), tool)
         current = servers.get(NAME)
         if current is not None and current != wanted and current not in record.for_key(key):
             raise ConfigError(f"{path} already has an MCP server named {NAME!r} that Loreline did not add; "
@@ -66,28 +90,26 @@ def connect_claude(project: Path | None = None, path: Path | None = None) -> Cha
             servers[NAME] = wanted
             backup = backup_once(path)
             write_atomic(path, cc.dump(data, text))
-        _remember(path, CLAUDE_TOOL, key, wanted, record)
+        _remember(path, tool, key, wanted, record)
     return Change(path, changed, backup, detail="MCP server" if changed else "MCP server already registered")
 
 
-def disconnect_claude(project: Path | None = None, path: Path | None = None) -> Change:
-    path = path or claude_config_path()
-    key = USER_KEY if project is None else str(project)
+def _disconnect_json(path: Path, key: str, tool: str, entry: dict[str, Any], absent: str) -> Change:
     with locked():
         if not path.exists():
-            return Change(path, False, detail="no Claude Code config")
+            return Change(path, False, detail=absent)
         text, data = cc.read(path)
         servers = _claude_servers(data, key, create=False, path=path)
-        record = manifest.recorded(real_path(path), CLAUDE_TOOL)
+        record = manifest.recorded(real_path(path), tool)
         current = None if servers is None else servers.get(NAME)
-        ours = current is not None and (current == claude_entry() or current in record.for_key(key))
+        ours = current is not None and (current == entry or current in record.for_key(key))
         backup = None
         if ours and servers is not None:
             check_writable(path)
             del servers[NAME]
             backup = backup_once(path)
             write_atomic(path, cc.dump(data, text))
-        _forget(path, CLAUDE_TOOL, key, record)
+        _forget(path, tool, key, record)
     return Change(path, ours, backup, detail="MCP server" if ours else "no Loreline MCP server")
 
 

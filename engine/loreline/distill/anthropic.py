@@ -81,13 +81,13 @@ RECORD_MEMORIES: dict[str, Any] = {
                         },
                         "questions": {
                             "type": "array", "maxItems": MAX_CUE_QUESTIONS,
-                            "items": {"type": "string", "maxLength": MAX_CUE_CHARS},
+                            "items": {"type": "string"},
                             "description": "a few short questions a developer would ask that this memory "
                                            "answers, in everyday words (optional)",
                         },
                         "topics": {
                             "type": "array", "maxItems": MAX_CUE_TOPICS,
-                            "items": {"type": "string", "maxLength": MAX_CUE_CHARS},
+                            "items": {"type": "string"},
                             "description": "the memory's topic words: what kind of thing it is about, e.g. "
                                            "'python package manager', 'test runner' (optional)",
                         },
@@ -293,6 +293,9 @@ class ToolDistiller:
     and with it the replay key, differs between backends and models."""
 
     name = NAME
+    #: a login backend defers a chunk whose answers broke the contract twice (its CLI may have
+    #: changed under it; the next run retries); an API backend counts it and moves on
+    defer_unusable = False
 
     def __init__(self, client: ToolCaller, model: str) -> None:
         self.client = client
@@ -315,6 +318,9 @@ class ToolDistiller:
                 return parse_memories(answer, self.policy)
             except ModelOutputError as err:
                 failure = err
+        if self.defer_unusable:
+            raise RateLimitedError(f"{self.name} gave no usable answer twice ({failure}); "
+                                   "deferred: the next run retries")
         raise failure
 
 
@@ -347,7 +353,7 @@ def _candidate(item: Any, extractor: str) -> Candidate:
     if not isinstance(kind, str) or not isinstance(text, str) or not isinstance(cited, list):
         raise ModelOutputError("a memory lacks kind, text or evidence")
     return Candidate(kind.strip().lower(), text.strip(), tuple(_evidence(e) for e in cited), extractor,
-                     cues(item.get("questions"), item.get("topics")))
+                     cues=cues(item.get("questions"), item.get("topics")))
 
 
 def cues(asked: Any, topics: Any) -> str:

@@ -3,51 +3,50 @@
 `CodeClient.call_tool(tool, system, user)` satisfies `ToolCaller`, like the anthropic
 backend's `ModelClient`, so the same distill prompt, `record_memories` contract and
 evidence validation apply, and the belief judge (`classify_relation`, `judge_conflict`)
-runs through it too. Each call drives the `claude` CLI through the official
-`claude-agent-sdk` (an optional extra, imported on the first call only):
-- the tool is an in-process SDK MCP server tool (`mcp__loreline__<name>`): the SDK checks
-  the arguments against the tool's JSON schema and hands them to us; the model is told to
-  answer only by calling it (Claude Code cannot force a tool choice), and an answer
-  without the call is asked for once more by the distiller, then is ModelOutputError;
-- the run is sealed off: no built-in tools, only our tool allowed (`dontAsk` denies the
-  rest), no user/project/local settings (so no hook of the user's, Loreline's included,
-  fires), no other MCP server, `LORELINE_OFF=1` in the child's environment, no session
-  persistence (nothing in `~/.claude/projects`, nothing in `claude --resume`), and a
-  Loreline-owned working directory that discovery skips should a transcript appear anyway;
+runs through it too. Each call is one `claude -p` run, driven directly (standard library
+only, nothing to install beyond the `claude` the user already has):
+- the answer is structured output: `--json-schema` carries the tool's input schema, Claude
+  Code offers the model its `StructuredOutput` tool with that schema, checks the answer
+  against it and returns it as `structured_output` in the `--output-format json` result;
+  the system prompt says the tool named in the instructions is that one. A result without
+  a structured answer is asked for once more by the distiller, then the chunk is deferred;
+- the run is sealed off: no built-in tools (`--tools ""`), no user/project/local settings
+  (`--setting-sources ""`: no hook of the user's, Loreline's included, fires), no MCP server
+  (`--strict-mcp-config`), no slash commands, `LORELINE_OFF=1` in the child's environment,
+  no session persistence (nothing in `~/.claude/projects`, nothing in `claude --resume`),
+  and a Loreline-owned working directory that discovery skips should a transcript appear;
 - bounds: the CLI retries a failing request at most `distill.max_retries` times and waits
   at most `distill.timeout_seconds` for one (`CLAUDE_CODE_MAX_RETRIES`, `API_TIMEOUT_MS`);
-  the whole call is cut at `DEADLINE_FACTOR`× that. A failure other than a rejected login
-  raises RateLimitedError, so the session is deferred, never lost, and every later call of
-  the same client fails fast the same way (one outage defers the rest of the run);
-- the tokens the result message reports are counted by the attached `UsageMeter` (which
-  also enforces the unattended daily cap) before the answer is used.
+  the whole run is cut (with its children) at `DEADLINE_FACTOR`× that. A refused login
+  raises AuthError (one line; the import stops); any other failure raises RateLimitedError,
+  so the session is deferred, never lost, and every later call of the same client fails
+  fast the same way (one outage defers the rest of the run);
+- the tokens the result reports are counted by the attached `UsageMeter` (which also
+  enforces the unattended daily cap) before the answer is used.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ..config import Config
 from ..errors import AuthError, ModelOutputError
 from ..models import Usage
-from . import UsageMeter
+from . import UsageMeter, cli_run
 from .anthropic import ToolDistiller
 from .caller import MeteredCaller
 
 NAME = "claude-code"
-SERVER = "loreline"
 DEFAULT_MODEL = "claude-haiku-4-5"
 DEADLINE_FACTOR = 3.0
-ANSWER_RULE = ("\n\nAnswer only by calling the {tool} tool, once, with your complete answer. "
-               "Write no other text and call no other tool.")
-
-
-def tool_name(name: str) -> str:
-    """The name Claude Code gives our in-process tool."""
-    return f"mcp__{SERVER}__{name}"
+#: the tool Claude Code offers for `--json-schema` answers
+STRUCTURED = "StructuredOutput"
+ANSWER_RULE = ("\n\nWhere these instructions say to call {tool}, call the StructuredOutput tool instead, once, "
+               "with the same input and your complete answer. Write no other text.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +57,7 @@ class CodeSettings:
     max_output_tokens: int = 4096
     timeout_seconds: float = 90.0
     max_retries: int = 4
-    #: turn 1 calls the tool, turn 2 ends (or corrects an answer the schema refused)
+    #: turn 1 answers, turn 2 corrects an answer the schema refused
     max_turns: int = 3
 
     @classmethod
@@ -69,14 +68,8 @@ class CodeSettings:
                    max_retries=cfg.get_int("distill.max_retries"))
 
 
-@dataclass(slots=True)
-class _Outcome:
-    answers: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] = field(default_factory=dict)
-
-
 class CodeClient(MeteredCaller):
-    """Tool calls through the `claude` CLI and the user's login; satisfies `ToolCaller`."""
+    """Structured answers from the `claude` CLI under the user's login; satisfies `ToolCaller`."""
 
     SERVICE = "Claude Code"
 
@@ -89,76 +82,63 @@ class CodeClient(MeteredCaller):
         return f"CodeClient(model={self.settings.model!r}, cli={str(self.settings.cli)!r})"
 
     def _answer(self, tool: Mapping[str, Any], system: str, user: str, max_tokens: int) -> tuple[Any, Usage]:
-        outcome = self._run(tool, system, user, max_tokens)
-        return outcome, usage_of(outcome.result)
+        result = self._run(tool, system, user, max_tokens)
+        return result, usage_of(result)
 
     def _accept(self, answer: Any, tool: Mapping[str, Any]) -> dict[str, Any]:
-        if not answer.answers:
-            raise ModelOutputError(f"the model answered without calling {tool['name']} "
-                                   f"(result {answer.result.get('subtype', 'unknown')})")
-        return answer.answers[0]
+        structured = answer.get("structured_output")
+        if not isinstance(structured, dict):
+            raise ModelOutputError(f"Claude Code returned no structured {tool['name']} answer "
+                                   f"(result {answer.get('subtype', 'unknown')})")
+        return structured
 
     def _max_output_tokens(self) -> int:
         return self.settings.max_output_tokens
 
-    def _run(self, tool: Mapping[str, Any], system: str, user: str, max_tokens: int) -> _Outcome:
-        import anyio
-
-        self.settings.workdir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        try:
-            return anyio.run(self._ask, tool, system, user, max_tokens)
-        except TimeoutError:
-            self._give_up(f"no answer within {self._deadline():g}s")
-
     def _deadline(self) -> float:
         return self.settings.timeout_seconds * DEADLINE_FACTOR
 
-    async def _ask(self, tool: Mapping[str, Any], system: str, user: str, max_tokens: int) -> _Outcome:
-        import anyio
-        from claude_agent_sdk import ClaudeSDKError, ResultError, ResultMessage, query
-
-        outcome = _Outcome()
-        options = self._options(tool, system, max_tokens, outcome)
-        try:
-            with anyio.fail_after(self._deadline()):
-                async for message in query(prompt=user, options=options):
-                    if isinstance(message, ResultMessage):
-                        outcome.result = result_dict(message)
-        except ResultError as err:
-            outcome.result = outcome.result or dict(err.data)
-            if not outcome.answers:
-                self._failed(err.api_error_status, _one_line(err.result or "; ".join(err.errors) or str(err)))
-        except ClaudeSDKError as err:
-            if not outcome.answers:
-                self._give_up(f"Claude Code failed: {_one_line(str(err))}")
-        if outcome.result.get("is_error") and not outcome.answers:
-            self._failed(outcome.result.get("api_error_status"), str(outcome.result.get("subtype")))
-        return outcome
-
-    def _options(self, tool: Mapping[str, Any], system: str, max_tokens: int, outcome: _Outcome) -> Any:
-        from claude_agent_sdk import ClaudeAgentOptions, SdkMcpTool, create_sdk_mcp_server
-
-        async def record(arguments: dict[str, Any]) -> dict[str, Any]:
-            outcome.answers.append(dict(arguments))
-            return {"content": [{"type": "text", "text": "Recorded."}]}
-
-        name = str(tool["name"])
-        server = create_sdk_mcp_server(SERVER, tools=[
-            SdkMcpTool(name, str(tool.get("description", "")), dict(tool["input_schema"]), record)])
+    def _run(self, tool: Mapping[str, Any], system: str, user: str, max_tokens: int) -> dict[str, Any]:
         s = self.settings
-        return ClaudeAgentOptions(
-            system_prompt=system + ANSWER_RULE.format(tool=tool_name(name)), model=s.model,
-            tools=[], allowed_tools=[tool_name(name)], permission_mode="dontAsk",
-            mcp_servers={SERVER: server}, strict_mcp_config=True, setting_sources=[],
-            max_turns=s.max_turns, cwd=s.workdir, cli_path=s.cli, env=child_env(s, max_tokens),
-            extra_args={"no-session-persistence": None, "disable-slash-commands": None})
+        try:
+            done = cli_run.run(argv(s, tool, system), user, cwd=s.workdir, env=child_env(s, max_tokens),
+                               deadline=self._deadline())
+        except cli_run.TimedOut as err:
+            self._give_up(str(err))
+        except cli_run.NotStarted as err:
+            self._give_up(str(err))
+        result = parse_result(done.stdout)
+        if result is None:
+            said = cli_run.one_line(done.stderr or done.stdout) or f"exit status {done.returncode}"
+            if _refused(said):
+                self._failed(None, said)
+            self._give_up(f"Claude Code failed: {said}")
+        if result.get("is_error"):
+            status = result.get("api_error_status")
+            self._failed(status if isinstance(status, int) else None,
+                         cli_run.one_line(str(result.get("result") or result.get("subtype") or "error")))
+        return result
 
     def _failed(self, status: int | None, detail: str) -> NoReturn:
-        if status in (401, 403) or "/login" in detail or "not logged in" in detail.lower():
+        if status in (401, 403) or _refused(detail):
             raise AuthError(f"Claude Code's login was refused ({status or 'no login'}): run `claude` and "
                             "/login, or pick another backend with --backend") from None
         self._give_up(f"HTTP {status}: {detail}" if status else detail)
 
+
+def _refused(detail: str) -> bool:
+    lowered = detail.lower()
+    return "/login" in lowered or "not logged in" in lowered or "invalid api key" in lowered
+
+
+def argv(settings: CodeSettings, tool: Mapping[str, Any], system: str) -> list[str]:
+    """The `claude -p` command line for one structured answer (the prompt goes on stdin)."""
+    return [str(settings.cli), "-p", "--output-format", "json",
+            "--json-schema", json.dumps(tool["input_schema"], separators=(",", ":")),
+            "--system-prompt", system + ANSWER_RULE.format(tool=tool["name"]),
+            "--model", settings.model, "--max-turns", str(settings.max_turns),
+            "--tools", "", "--setting-sources", "", "--strict-mcp-config", "--disable-slash-commands",
+            "--no-session-persistence"]
 
 
 def child_env(settings: CodeSettings, max_tokens: int) -> dict[str, str]:
@@ -168,14 +148,20 @@ def child_env(settings: CodeSettings, max_tokens: int) -> dict[str, str]:
             "CLAUDE_CODE_MAX_OUTPUT_TOKENS": str(max_tokens)}
 
 
-def result_dict(message: Any) -> dict[str, Any]:
-    return {"subtype": message.subtype, "is_error": message.is_error, "usage": message.usage or {},
-            "total_cost_usd": message.total_cost_usd, "num_turns": message.num_turns,
-            "api_error_status": message.api_error_status}
+def parse_result(stdout: str) -> dict[str, Any] | None:
+    """The `--output-format json` result object, or None when the CLI printed none."""
+    for line in reversed(stdout.strip().splitlines()):
+        try:
+            found = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(found, dict) and found.get("type") == "result":
+            return found
+    return None
 
 
 def usage_of(result: Mapping[str, Any]) -> Usage:
-    """The tokens a result message reports (all the run's requests together) as one call."""
+    """The tokens a result reports (all the run's requests together) as one call."""
     raw = result.get("usage")
     u = raw if isinstance(raw, dict) else {}
 
@@ -187,15 +173,11 @@ def usage_of(result: Mapping[str, Any]) -> Usage:
                  count("output_tokens"))
 
 
-def _one_line(text: str, limit: int = 200) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 class CodeDistiller(ToolDistiller):
     """Satisfies `Distiller` and `Metered` through the user's Claude Code."""
 
     name = NAME
+    defer_unusable = True
 
     def __init__(self, client: CodeClient) -> None:
         super().__init__(client, client.settings.model)

@@ -19,6 +19,12 @@ same sentence, so every claim stays in the user's own words. Pasted material (se
 and injected bodies (slash-command and skill text, hook feedback, continuation summaries) are
 never read. Each cue has anchor words; a sentence reaches only the cues whose anchors it
 contains, so most sentences never meet a regular expression.
+
+Each kept sentence also gets a confidence (`confidence`): only the cues that carry across
+authors reach `beliefs.suggestions.ACTIVE_CONFIDENCE` and are stored active: an answer to the
+assistant's question, a rejection reason, and an explicit standing instruction ("always",
+"never", "from now on", "we use X, not Y"). Everything else the rules find is stored held, as
+a suggestion for a person (or a model backend) to confirm.
 """
 
 from __future__ import annotations
@@ -30,13 +36,18 @@ from . import rules_patterns as pat
 from .rules_text import statements
 
 NAME = "rules"
-VERSION = "3"
+VERSION = "4"
 
 MIN_LEN = 12
 THRESHOLD = 2  #: points a sentence needs (chosen by leave-one-group-out on the tuning half)
 ANSWER_POINTS = 9  #: an answer to the assistant's question is kept whatever the threshold
 MAX_LEN = 400
 ANSWER_ARROW = " → "
+#: confidences: what carries across authors is stored active, the rest is suggested
+ANSWER_CONFIDENCE = 0.95
+STANDING_CONFIDENCE = 0.9
+REJECTION_CONFIDENCE = 0.9
+SUGGESTION_CONFIDENCE = 0.5
 _CORRECTION = pat.Cue("preference", 3, frozenset(), re.compile(""), pat.PRIOR, name="rejection imperative")
 
 _INJECTED = (
@@ -82,7 +93,8 @@ class RulesDistiller:
             found = score(sentence, short_answer=short, without=self.without)
             if found is not None:
                 kind, points = found
-                out.append((Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), self.policy), points))
+                out.append((Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), self.policy,
+                                      confidence(sentence, origin)), points))
         return out
 
     def _answer(self, turn: Turn) -> list[Candidate]:
@@ -91,8 +103,20 @@ class RulesDistiller:
         for line in turn.text.splitlines():
             line = line.strip()
             if classify_answer(line):
-                out.append(Candidate("decision", line, (Evidence(turn.line_start, line),), self.policy))
+                out.append(Candidate("decision", line, (Evidence(turn.line_start, line),), self.policy,
+                                     ANSWER_CONFIDENCE))
         return out
+
+
+def confidence(sentence: str, origin: str = "prompt") -> float:
+    """How far a kept sentence carries across authors: a rejection reason or an explicit
+    standing instruction is stored active; anything else is only suggested."""
+    if origin == "rejection":
+        return REJECTION_CONFIDENCE
+    text = sentence.replace("’", "'").replace("`", "")
+    if pat.STANDING.search(text) and not pat.ONE_OFF.search(text) and not pat.PERMISSION.match(text):
+        return STANDING_CONFIDENCE
+    return SUGGESTION_CONFIDENCE
 
 
 def own_words(text: str) -> bool:

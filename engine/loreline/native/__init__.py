@@ -21,6 +21,7 @@ from dataclasses import dataclass
 CLAUDE_MEMORY = "claude-memory"
 CLAUDE_MD = "claude-md"
 CODEX_MEMORY = "codex-memory"
+GEMINI_MD = "gemini-md"
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,11 +55,18 @@ def _setting(path: Path, key: str) -> object | None:
     return data.get(key) if isinstance(data, dict) else None
 
 
-def loaded(root: Path, claude_root: Path, memory_dir: Path | None) -> list[Loaded]:
-    """The statements a session in `root` loads at start, with their file and line."""
+def loaded(root: Path, claude_root: Path, memory_dir: Path | None, gemini_root: Path | None = None) -> list[Loaded]:
+    """The statements a session in `root` loads at start, with their file and line (a Claude
+    Code session's CLAUDE.md layers and auto memory index; a Gemini CLI session's GEMINI.md
+    files, when `gemini_root` is given)."""
     out: list[Loaded] = []
     for path in claude_md.loaded_files(root, claude_root):
         out.extend(_statements(path, None))
+    if gemini_root is not None:
+        from . import gemini_md
+
+        for path in gemini_md.loaded_files(root, gemini_root):
+            out.extend(_statements(path, None))
     index = memory_dir / INDEX if memory_dir is not None else None
     if index is not None and index.is_file() and auto_memory_enabled(root, claude_root):
         out.extend(_statements(index, loaded_part(index)[0]))

@@ -12,28 +12,40 @@ deletions. A file that cannot be read is reported and the rest go on.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import beliefs
+from .. import assistants, beliefs
 from ..embed import Embedder
 from ..errors import LorelineError
 from ..store import Store
 from ..store import native as table
 from ..store import memories as rows
-from . import NativeFile, claude_md, claude_memory, codex_memory, coverage
+from . import NativeFile, claude_md, claude_memory, codex_memory, coverage, gemini_md
 from .sync import SyncReport, prepare, sync_deleted, sync_file, unchanged
 
 
 @dataclass(frozen=True, slots=True)
 class Roots:
-    claude: Path
-    codex: Path
+    #: each assistant's home folder, by name (`loreline.assistants`)
+    homes: Mapping[str, Path]
     #: only this project (None: every project found)
     project: str | None = None
     #: an auto memory folder for `project` somewhere else (`autoMemoryDirectory`)
     memory_dir: Path | None = None
+
+    @classmethod
+    def of(cls, given: Mapping[str, str | None], project: str | None = None,
+           memory_dir: Path | None = None) -> Roots:
+        """Every assistant's home: the one `given` by name, else where the assistant keeps it."""
+        from .. import assistants
+
+        return cls({a.name: a.home(given.get(a.name)) for a in assistants.ALL}, project, memory_dir)
+
+    @property
+    def claude(self) -> Path:
+        return self.homes["claude-code"]
 
 
 def run(store: Store, roots: Roots, embedder: Embedder | None = None,
@@ -48,13 +60,19 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
     for project in projects:
         for path in claude_md.project_files(Path(project)):
             _one(store, path, _reader(claude_md.read, project), report, embedder, judge)
+        for path in gemini_md.project_files(Path(project)):
+            _one(store, path, _reader(gemini_md.read, project), report, embedder, judge)
     if roots.project is None:
         user_key = str(roots.claude)
         for path in claude_md.user_files(roots.claude):
             _one(store, path, _reader(claude_md.read, user_key), report, embedder, judge)
-        codex = codex_memory.memory_file(roots.codex)
-        if codex.is_file():
-            _one(store, codex, codex_memory.read, report, embedder, judge)
+        for assistant in assistants.ALL:
+            read = OTHER_READERS.get(assistant.name)
+            home = roots.homes.get(assistant.name)
+            if read is None or home is None or assistant.memory_files is None:
+                continue
+            for path in assistant.memory_files(home):
+                _one(store, path, read, report, embedder, judge)
     for seen in table.seen(store):
         if not os.path.lexists(seen.path) and (roots.project is None or seen.project == roots.project):
             sync_deleted(store, seen.path, report)
@@ -63,12 +81,10 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
 
 
 def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None = None, *,
-           claude_dir: str | None = None, codex_home: str | None = None) -> SyncReport | None:
+           homes: Mapping[str, str | None] | None = None) -> SyncReport | None:
     """`run` for callers whose own work comes first (a discovery import, the capture worker):
     the roots as discovery finds them, and a failure is None rather than an error."""
-    from ..transcripts import discover
-
-    roots = Roots(discover.claude_dir(claude_dir), discover.codex_home(codex_home), project)
+    roots = Roots.of(homes or {}, project)
     try:
         return run(store, roots, judge=judge)
     except (LorelineError, OSError):
@@ -76,6 +92,8 @@ def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None
 
 
 Reader = Callable[[Path], list[NativeFile]]
+#: how the user-level memory files of assistants other than Claude Code (`memory_files`) are read
+OTHER_READERS: dict[str, Reader] = {"codex": codex_memory.read, "gemini": gemini_md.read_user}
 
 
 def _reader(read: Callable[[Path, str], NativeFile], project: str) -> Reader:
@@ -122,7 +140,8 @@ def _projects(store: Store, roots: Roots, dirs: dict[str, Path]) -> list[str]:
     if roots.project is not None:
         return [roots.project] if os.path.isdir(roots.project) else []
     known = set(rows.projects(store, project_scope_only=True))
-    known.discard(str(roots.claude))  # the user's own CLAUDE.md files: their own project, read above
+    for folder in roots.homes.values():  # the user's own files (CLAUDE.md, GEMINI.md): their own project
+        known.discard(str(folder))
     return sorted(p for p in known | set(dirs) if os.path.isabs(p) and os.path.isdir(p))
 
 
@@ -130,4 +149,5 @@ def _coverage(store: Store, roots: Roots, projects: list[str], dirs: dict[str, P
     with store.write():
         for project in sorted(set(projects) | set(dirs)):
             if os.path.isdir(project):
-                coverage.refresh(store, project, coverage.loaded(Path(project), roots.claude, dirs.get(project)))
+                loaded = coverage.loaded(Path(project), roots.claude, dirs.get(project), roots.homes.get("gemini"))
+                coverage.refresh(store, project, loaded)

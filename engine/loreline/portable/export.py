@@ -37,32 +37,23 @@ class Counts:
 
 def records(store: Store, project: str | None) -> Iterator[dict[str, Any]]:
     """The export's records in writing order (the header first)."""
-    where, params = ("project = ?", (project,)) if project else ("", ())
-    memories = tables.dump(store, "memories", where, params)
+    memories = tables.dump(store, "memories", project or None)
     ids = [int(m["id"]) for m in memories]
-    conflicts = tables.dump(store, "conflicts", where, params)
+    conflicts = tables.dump(store, "conflicts", project or None)
     yield {"record": FORMAT, "version": VERSION, "loreline": __version__, "exported_at": now(),
            "projects": sorted({str(m["project"]) for m in memories} | ({project} if project else set())),
            "scope": "project" if project else "all"}
-    provenance = _by_memory(tables.dump(store, "provenance", *_in("memory_id", ids, project)))
-    files = _by_memory(tables.dump(store, "memory_files", *_in("memory_id", ids, project)))
+    provenance = _by_memory(tables.dump(store, "provenance", project or None))
+    files = _by_memory(tables.dump(store, "memory_files", project or None))
     for memory in memories:
         yield {"record": "memory", **memory, "provenance": provenance.get(int(memory["id"]), []),
                "files": [f["path"] for f in files.get(int(memory["id"]), [])]}
     for conflict in conflicts:
         yield {"record": "conflicts", **conflict}
-    for tomb in tables.dump(store, "tombstones", where, params):
+    for tomb in tables.dump(store, "tombstones", project or None):
         yield {"record": "tombstones", **tomb}
     for row in _audit(store, project, ids, [int(c["id"]) for c in conflicts]):
         yield {"record": "audit", **row}
-
-
-def _in(column: str, ids: list[int], project: str | None) -> tuple[str, tuple[Any, ...]]:
-    if project is None:
-        return "", ()
-    if not ids:
-        return "0", ()
-    return f"{column} IN (SELECT id FROM memories WHERE project = ?)", (project,)
 
 
 def _by_memory(rows: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:

@@ -383,3 +383,21 @@ def root_of(store: Store, memory_id: int) -> int | None:
     """The first version of the memory's chain (None when there is no such memory)."""
     value = store.scalar("SELECT coalesce(root_id, id) FROM memories WHERE id = ?", (memory_id,))
     return int(value) if value is not None else None
+
+
+def held_from_session(store: Store, session_path: str, reason: str, line_start: int,
+                      line_end: int) -> list[tuple[int, bool]]:
+    """The memories held with `reason` that cite `session_path`, each with whether every source
+    they have lies within lines `line_start`-`line_end` of it."""
+    found = store.conn.execute(
+        "SELECT m.id, min(p.session_path = ? AND p.line_start >= ? AND p.line_end <= ?) FROM memories m "
+        "JOIN provenance p ON p.memory_id = m.id WHERE m.status = 'held' AND m.hold_reason = ? "
+        "AND m.id IN (SELECT memory_id FROM provenance WHERE session_path = ?) GROUP BY m.id",
+        (session_path, line_start, line_end, reason, session_path)).fetchall()
+    return [(int(str(row[0])), bool(row[1])) for row in found]
+
+
+def in_conflict(store: Store, memory_id: int) -> bool:
+    """Whether a conflict (pending or resolved) names this memory."""
+    return store.conn.execute("SELECT 1 FROM conflicts WHERE a = ? OR b = ? LIMIT 1",
+                              (memory_id, memory_id)).fetchone() is not None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from . import Store
 from .memories import now
 
-NATIVE_TOOLS = ("claude-memory", "claude-md", "codex-memory")
+NATIVE_TOOLS = ("claude-memory", "claude-md", "codex-memory", "gemini-md")
 
 
 @dataclass(frozen=True, slots=True)

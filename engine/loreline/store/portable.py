@@ -34,12 +34,20 @@ def columns(store: Store, table: str) -> list[str]:
     return [str(row[1]) for row in store.rows(f"PRAGMA table_info({table})")]
 
 
-def dump(store: Store, table: str, where: str = "", params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-    """Every column of the table's rows matching `where`, ordered by rowid."""
+#: how a table's rows belong to one project: by their own `project` column, or through the
+#: memory they hang off
+_OF_PROJECT = {"memories": "project = ?", "conflicts": "project = ?", "tombstones": "project = ?",
+               "provenance": "memory_id IN (SELECT id FROM memories WHERE project = ?)",
+               "memory_files": "memory_id IN (SELECT id FROM memories WHERE project = ?)"}
+
+
+def dump(store: Store, table: str, project: str | None = None) -> list[dict[str, Any]]:
+    """Every column of the table's rows (those of `project` only, when given), ordered by rowid."""
     names = columns(store, table)
     order = "rowid" if table != "memory_files" else "memory_id, path"
-    sql = f"SELECT {', '.join(names)} FROM {table} {('WHERE ' + where) if where else ''} ORDER BY {order}"
-    return [dict(zip(names, row, strict=True)) for row in store.rows(sql, tuple(params))]
+    where, params = (f"WHERE {_OF_PROJECT[table]}", (project,)) if project is not None else ("", ())
+    sql = f"SELECT {', '.join(names)} FROM {table} {where} ORDER BY {order}"
+    return [dict(zip(names, row, strict=True)) for row in store.rows(sql, params)]
 
 
 def find(store: Store, table: str, row: dict[str, Any]) -> int | None:

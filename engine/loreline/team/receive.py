@@ -126,7 +126,7 @@ def _candidate(row: SharedMemory, project: str) -> tuple[Candidate, beliefs.Cont
     provenance = _provenance(row)
     first = provenance[0] if provenance else Provenance("generic", row.uid, TEAM_PREFIX + row.author, 0, 0, "",
                                                         row.observed_at)
-    candidate = Candidate(row.kind, row.text, (), f"team:{row.extractor}"[:80], row.cues)
+    candidate = Candidate(row.kind, row.text, (), f"team:{row.extractor}"[:80], cues=row.cues)
     return candidate, beliefs.Context(project, first, (), f"team:{row.uid}", actor="import")
 
 

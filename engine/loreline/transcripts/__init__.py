@@ -7,7 +7,8 @@ ledger needs to resume later. Every reader exposes `feed(lineno, record)` and `f
 Detection: the first of the first `DETECT_RECORDS` parseable records that a detector in
 `DETECTORS` recognises decides, trying detectors in their listed order. The detectors are
 disjoint by construction (Claude Code lines carry a string `type` and no `payload`; Codex
-lines carry a `payload` or a bare ResponseItem/legacy shape; Cursor lines are exactly
+lines carry a `payload` or a bare ResponseItem/legacy shape; a Gemini CLI session opens with
+its metadata (`sessionId` + `projectHash`, no `type`) or a `$set` line; Cursor lines are exactly
 `role` + `message`; generic lines are `role` + `content`), so the order only matters for a
 record that is malformed enough to match two — tests keep them disjoint on every fixture.
 A file with parseable records none of which is recognised raises `UnknownFormatError`
@@ -27,7 +28,7 @@ from typing import IO, Any, Protocol
 
 from ..errors import TranscriptMissingError, UnknownFormatError
 from ..models import ParseStats, Transcript, Turn
-from . import claude_code, codex, cursor, files, generic
+from . import claude_code, codex, cursor, files, gemini, generic
 from .base import session_from_name
 from .jsonl import ReadPosition, iter_records
 
@@ -50,9 +51,11 @@ READERS: dict[str, type] = {
     "claude-code": claude_code.ClaudeCodeReader,
     "codex": codex.CodexReader,
     "cursor": cursor.CursorReader,
+    "gemini": gemini.GeminiReader,
     "generic": generic.GenericReader,
 }
 DETECTORS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "gemini": gemini.looks_like,
     "claude-code": claude_code.looks_like,
     "codex": codex.looks_like,
     "cursor": cursor.looks_like,
@@ -105,8 +108,13 @@ def parse(
     stats = ParseStats()
     if name == "codex" and path.suffix == ".json":
         return _parse_document(path, codex.CodexReader(stats), stats)
-    reader: Reader = READERS[name](stats)
     position = ReadPosition(start.line, start.offset) if start else ReadPosition()
+    reader: Reader
+    if name == "gemini":  # messages are re-appended when they change: read it all, keep the new ones
+        reader = gemini.GeminiReader(stats, since_line=position.line + 1 if start else 0)
+        position = ReadPosition()
+    else:
+        reader = READERS[name](stats)
     recent: deque[tuple[int, int]] = deque(maxlen=CONTEXT_LINES)
     feed = reader.feed
     with _open(path) as handle:
@@ -115,6 +123,8 @@ def parse(
             handle, stats, position, include_partial_tail=include_partial_tail, recent=recent
         ):
             feed(lineno, record)
+    if name == "gemini" and reader.cwd is None:
+        reader.cwd = gemini.project_root(path)
     transcript = _transcript(path, name, reader, stats, position.line)
     context_start = ReadPosition(*recent[0]) if recent else ReadPosition(position.line, position.offset)
     return ParseResult(transcript, ReadPosition(position.line, position.offset), context_start)
@@ -126,6 +136,8 @@ def guess_tool(path: Path) -> str:
         return "codex"
     if "agent-transcripts" in path.parts:
         return "cursor"
+    if path.name.startswith("session-") and "chats" in path.parts:
+        return "gemini"
     return "claude-code"
 
 

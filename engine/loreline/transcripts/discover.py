@@ -12,6 +12,13 @@ Where each tool keeps its sessions:
 * Cursor: `<dir>/projects/<slug>/agent-transcripts/<uuid>/<uuid>.jsonl` and the flat
   `agent-transcripts/<uuid>.jsonl` (`<dir>` is `--cursor-dir`, else `~/.cursor`); subagent
   transcripts and legacy `.txt` transcripts are reported, not read.
+* Gemini CLI: `<dir>/tmp/<project>/chats/session-*.jsonl` (`<dir>` is `--gemini-dir`, else
+  `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`); the older single-document `session-*.json`
+  chats are reported, not read.
+
+Which tools exist, where each keeps its home and which files are its sessions is the
+assistant registry's knowledge (`loreline.assistants`); the collectors below are the file
+rules each assistant's `find_sessions` uses.
 
 Every tool goes through the same window: a file modified in the last few minutes is
 probably still being written and waits for the next run; files outside `--days` or beyond
@@ -29,7 +36,7 @@ import errno
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,7 +44,6 @@ SESSION_NAME = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 SETTLE_SECONDS = 300
 DEFAULT_DAYS = 14
 DEFAULT_SESSIONS = 20
-TOOLS = ("claude-code", "codex", "cursor")
 SUBAGENT = "subagent sidecar, not a session"
 OWN_RUN = "Loreline's own distillation run (claude-code backend), not a session"
 
@@ -60,26 +66,11 @@ class Discovery:
         return [(f.path, f.tool) for f in sorted(self.sessions, key=lambda f: f.mtime)]
 
 
-Collector = Callable[[Path, Discovery], list[Found]]
-
-
 def claude_dir(explicit: str | None = None) -> Path:
-    return _root(explicit, "CLAUDE_CONFIG_DIR", ".claude")
+    """Claude Code's folder (the one the rest of Loreline's Claude-specific code reads)."""
+    from .. import assistants
 
-
-def codex_home(explicit: str | None = None) -> Path:
-    return _root(explicit, "CODEX_HOME", ".codex")
-
-
-def cursor_dir(explicit: str | None = None) -> Path:
-    return _root(explicit, None, ".cursor")
-
-
-def _root(explicit: str | None, env_name: str | None, default: str) -> Path:
-    if explicit:
-        return Path(explicit).expanduser()
-    env = os.environ.get(env_name, "").strip() if env_name else ""
-    return Path(env).expanduser() if env else Path.home() / default
+    return assistants.get("claude-code").home(explicit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,47 +83,35 @@ class Window:
     settle_seconds: float = SETTLE_SECONDS
 
 
+def discover(tool: str, root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
+             now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
+    """The sessions of one assistant under `root`."""
+    return discover_all([tool], roots={tool: root}, window=Window(days, max_sessions, now, settle_seconds))
+
+
 def discover_claude(root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
                     now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
-    return _discover([(_claude_candidates, root)], Window(days, max_sessions, now, settle_seconds))
+    return discover("claude-code", root, days=days, max_sessions=max_sessions, now=now,
+                    settle_seconds=settle_seconds)
 
 
-def discover_codex(root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
-                   now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
-    return _discover([(_codex_candidates, root)], Window(days, max_sessions, now, settle_seconds))
+def discover_all(tools: Sequence[str], *, roots: Mapping[str, Path | None] | None = None,
+                 window: Window = Window()) -> Discovery:
+    """Sessions of every assistant in `tools` (`"all"` means every one the registry knows), one
+    window and cap; `roots` overrides an assistant's home by name."""
+    from .. import assistants
 
-
-def discover_cursor(root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
-                    now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
-    return _discover([(_cursor_candidates, root)], Window(days, max_sessions, now, settle_seconds))
-
-
-def discover_all(
-    tools: Sequence[str],
-    *,
-    claude_root: Path | None = None,
-    codex_root: Path | None = None,
-    cursor_root: Path | None = None,
-    window: Window = Window(),
-) -> Discovery:
-    """Sessions of every tool in `tools` (`"all"` means every known tool), one window and cap."""
-    wanted = TOOLS if "all" in tools else tuple(dict.fromkeys(tools))
-    unknown = [t for t in wanted if t not in TOOLS]
+    known = assistants.names()
+    wanted = known if "all" in tools else tuple(dict.fromkeys(tools))
+    unknown = [t for t in wanted if t not in known]
     if unknown:
-        raise ValueError(f"unknown tool {unknown[0]!r} (known: {', '.join(TOOLS)}, all)")
-    roots: dict[str, tuple[Collector, Path]] = {
-        "claude-code": (_claude_candidates, claude_root or claude_dir()),
-        "codex": (_codex_candidates, codex_root or codex_home()),
-        "cursor": (_cursor_candidates, cursor_root or cursor_dir()),
-    }
-    return _discover([roots[t] for t in wanted], window)
-
-
-def _discover(sources: list[tuple[Collector, Path]], window: Window) -> Discovery:
+        raise ValueError(f"unknown tool {unknown[0]!r} (known: {', '.join(known)}, all)")
+    given = roots or {}
     result = Discovery()
     candidates: list[Found] = []
-    for collect, root in sources:
-        candidates.extend(collect(root, result))
+    for name in wanted:
+        assistant = assistants.get(name)
+        candidates.extend(assistant.find_sessions(given.get(name) or assistant.home(), result))
     now = time.time() if window.now is None else window.now
     _window(candidates, result, days=window.days, max_sessions=window.max_sessions, now=now,
             settle_seconds=window.settle_seconds)
@@ -142,7 +121,7 @@ def _discover(sources: list[tuple[Collector, Path]], window: Window) -> Discover
 # -- per tool: which files are sessions ----------------------------------------------
 
 
-def _claude_candidates(root: Path, result: Discovery) -> list[Found]:
+def claude_sessions(root: Path, result: Discovery) -> list[Found]:
     projects = root / "projects"
     if not projects.is_dir():
         result.left_out.append((str(projects), "no Claude Code projects folder here"))
@@ -172,7 +151,7 @@ def _own_slugs() -> set[str]:
     return {re.sub(r"[^A-Za-z0-9]", "-", str(p)) for p in (workdir, workdir.resolve())}
 
 
-def _codex_candidates(root: Path, result: Discovery) -> list[Found]:
+def codex_sessions(root: Path, result: Discovery) -> list[Found]:
     sessions, archived = root / "sessions", root / "archived_sessions"
     if not sessions.is_dir() and not archived.is_dir():
         result.left_out.append((str(sessions), "no Codex sessions folder here"))
@@ -194,7 +173,7 @@ def _codex_candidates(root: Path, result: Discovery) -> list[Found]:
     return candidates
 
 
-def _cursor_candidates(root: Path, result: Discovery) -> list[Found]:
+def cursor_sessions(root: Path, result: Discovery) -> list[Found]:
     projects = root / "projects"
     if not projects.is_dir():
         result.left_out.append((str(projects), "no Cursor projects folder here"))
@@ -223,6 +202,23 @@ def _cursor_reason(parts: tuple[str, ...], path: Path) -> str | None:
     if len(parts) == 1 or (len(parts) == 2 and parts[0] == path.stem):
         return None
     return "not a session file name"
+
+
+def gemini_sessions(root: Path, result: Discovery) -> list[Found]:
+    tmp = root / "tmp"
+    if not tmp.is_dir():
+        result.left_out.append((str(tmp), "no Gemini CLI sessions folder here"))
+        return []
+    _unlistable(tmp, result, depth=2)
+    candidates: list[Found] = []
+    for path in sorted(tmp.glob("*/chats/session-*")):
+        if path.name.endswith(".jsonl"):
+            candidates.append(_found(path, "gemini"))
+        elif path.name.endswith(".json"):
+            result.left_out.append((str(path), "older single-document Gemini chat (.json), not read"))
+        else:
+            result.left_out.append((str(path), "not a session file"))
+    return candidates
 
 
 def _unlistable(root: Path, result: Discovery, depth: int = 8) -> None:
@@ -254,12 +250,14 @@ def _found(path: Path, tool: str) -> Found:
 def _window(candidates: list[Found], result: Discovery, *, days: float, max_sessions: int, now: float,
             settle_seconds: float) -> None:
     """Keep the newest sessions inside the window; account for the rest."""
+    from .. import assistants
+
     oldest = now - days * 86_400
     ready: list[Found] = []
     for found in sorted(candidates, key=lambda f: f.mtime, reverse=True):
         if found.mtime < oldest:
             result.left_out.append((str(found.path), f"older than {days:g} days (--days)"))
-        elif found.mtime > now - settle_seconds:
+        elif not assistants.get(found.tool).finished(found, now, settle_seconds):
             result.left_out.append((str(found.path), "modified in the last 5 minutes; still being written, next run"))
         else:
             ready.append(found)

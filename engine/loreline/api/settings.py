@@ -1,0 +1,15 @@
+"""Settings and the Anthropic API key, for `loreline config`, `loreline auth` and the editors.
+
+The key's module imports the keyring only when a key is read or written, so importing this
+module stays cheap.
+"""
+
+from __future__ import annotations
+
+from ..config import SCHEMA, describe, load, set_value, unknown, unset
+from ..keys import ENV as KEY_ENV
+from ..keys import FROM_KEYRING as KEY_FROM_KEYRING
+from ..keys import clear_key, find_key, mask, save_key, usable_backend
+
+__all__ = ["KEY_ENV", "KEY_FROM_KEYRING", "SCHEMA", "clear_key", "describe", "find_key", "load", "mask", "save_key",
+           "set_value", "unknown", "unset", "usable_backend"]

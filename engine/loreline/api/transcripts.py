@@ -1,0 +1,13 @@
+"""One session file read as the importer reads it (`loreline transcript`, `loreline redact`):
+its cleaned turns, the chunks sent to a model, and the redaction applied before."""
+
+from __future__ import annotations
+
+from ..chunk import chunk, render
+from ..pipeline import clean_turns
+from ..privacy.identifiers import stored
+from ..privacy.redact import redact_counts
+from ..privacy.sanitize import sanitize_counts
+from ..transcripts import READERS, parse
+
+__all__ = ["READERS", "chunk", "clean_turns", "parse", "redact_counts", "render", "sanitize_counts", "stored"]

@@ -1,0 +1,104 @@
+"""What Loreline knows about one AI coding assistant, as one object (`Assistant`).
+
+Each assistant module (`claude_code`, `codex`, `cursor`, `gemini`) builds one `Assistant`;
+the registry (`loreline.assistants`) lists them. Everything else loops over the registry
+instead of naming tools: discovery, the capture worker, the CLI's `--tool` choices,
+`connect`/`disconnect`, native memory import and status.
+
+The behaviour an assistant supplies is a set of plain functions. They import the code that
+does the work (transcript readers, connectors, native readers) only when called, so reading
+the registry stays cheap and free of import cycles.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..connect import Change
+    from ..transcripts.discover import Discovery, Found
+
+#: a live session is one whose file changed this recently (it is probably still being written)
+SETTLE_SECONDS = 300
+
+
+def settled(found: Found, now: float, settle_seconds: float = SETTLE_SECONDS) -> bool:
+    """The common rule for "finished": the session file has not changed for `settle_seconds`."""
+    return found.mtime <= now - settle_seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one connect or disconnect did: the hooks file first, then any older Loreline
+    entries moved out of another file, then the MCP server's entry."""
+
+    hooks: Change
+    moved: tuple[Change, ...] = ()
+    mcp: Change | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Connector:
+    """How `loreline connect|disconnect <assistant>` installs capture and the MCP server.
+
+    `connect(project)` / `disconnect(project)` say what they changed (`Applied`); `project` is
+    a folder for assistants with a personal per-project settings file (`project_scope`), else
+    None. `status()` tells what is installed now: `{"path", "installed", "events"}`."""
+
+    connect: Callable[[Path | None], Applied]
+    disconnect: Callable[[Path | None], Applied]
+    status: Callable[[], dict[str, Any]]
+    #: what `connect` installs, for `--help` and the docs
+    summary: str = ""
+    #: accepts `--project DIR`
+    project_scope: bool = False
+    #: a line printed after connecting (e.g. how the tool asks to trust new hooks)
+    after_connect: str = ""
+    #: the user-level files `status()` reads (so a cached status knows when to look again)
+    files: Callable[[], list[Path]] = list
+
+
+@dataclass(frozen=True, slots=True)
+class Assistant:
+    """Everything Loreline knows about one assistant."""
+
+    #: the name users type (`--tool codex`, `loreline connect codex`) and that transcripts carry
+    name: str
+    #: how messages name it ("Codex")
+    label: str
+    #: its configuration folder under the user's home (".codex") and the variable that moves it
+    home_default: str
+    home_env: str | None
+    #: the CLI option that points discovery at another home (`--codex-home`)
+    home_option: str
+    #: session files under `home` (newest first is the caller's business), with the left-out
+    #: files and their reasons added to the discovery
+    find_sessions: Callable[[Path, Discovery], list[Found]]
+    #: the session file of a session id (for capture events that arrive without a path)
+    locate_session: Callable[[Path, str], Path | None]
+    #: its user-level native memory files (loaded by the tool itself at session start) under
+    #: `home`; None for an assistant whose native memory Loreline does not read
+    memory_files: Callable[[Path], list[Path]] | None
+    #: capture hooks and MCP entry; None where Loreline does not connect it (yet)
+    connector: Connector | None = None
+    #: the distillation backend that uses this tool's own login (`loreline.distill` / the
+    #: `--backend` name), None where there is none
+    distill_backend: str | None = None
+    #: whether a discovered session is finished (default: its file has settled)
+    finished: Callable[[Found, float, float], bool] = settled
+    #: the variable names a home folder holding `home_default` (Gemini CLI's `$GEMINI_CLI_HOME`)
+    #: rather than the folder itself
+    home_env_parent: bool = False
+
+    def home(self, explicit: str | os.PathLike[str] | None = None) -> Path:
+        """Its folder: `explicit`, else `$<home_env>`, else `~/<home_default>`."""
+        if explicit:
+            return Path(explicit).expanduser()
+        env = os.environ.get(self.home_env, "").strip() if self.home_env else ""
+        if not env:
+            return Path.home() / self.home_default
+        return Path(env).expanduser() / self.home_default if self.home_env_parent else Path(env).expanduser()

@@ -1,0 +1,82 @@
+"""Claude Code: `~/.claude` (`$CLAUDE_CONFIG_DIR`), sessions in `projects/<slug>/<uuid>.jsonl`,
+hooks in `settings.json` (or a project's personal `.claude/settings.local.json`), the MCP server
+in `~/.claude.json`, native memory in CLAUDE.md files and auto memory, and distillation with its
+own login (`claude -p`, the `claude-code` backend)."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .base import Applied, Assistant, Connector
+
+if TYPE_CHECKING:
+    from ..transcripts.discover import Discovery, Found
+
+NAME = "claude-code"
+
+
+def find_sessions(root: Path, result: Discovery) -> list[Found]:
+    from ..transcripts import discover
+
+    return discover.claude_sessions(root, result)
+
+
+def locate_session(root: Path, session_id: str) -> Path | None:
+    found = sorted(glob.glob(str(root / "projects" / "*" / f"{glob.escape(session_id)}.jsonl")))
+    return Path(found[-1]) if found else None
+
+
+def memory_files(root: Path) -> list[Path]:
+    from ..native import claude_md
+
+    return claude_md.user_files(root)
+
+
+def connect(project: Path | None) -> Applied:
+    """Hooks, then the MCP server; when a later file cannot be changed, the earlier ones get
+    their content back, so a failure changes nothing."""
+    from ..connect import all_or_nothing, claude_code, created_file, mcp
+
+    path = claude_code.settings_path(project)
+    shared = claude_code.shared_project_path(project) if project is not None else path
+    with all_or_nothing(path, shared, mcp.claude_config_path()):
+        with created_file(path, NAME):
+            hooks = claude_code.connect(path)
+        moved: tuple[Any, ...] = ()
+        if project is not None:
+            legacy = claude_code.disconnect(shared) if claude_code.installed(shared) else None
+            moved = (legacy,) if legacy is not None and legacy.changed else ()
+        server = mcp.connect_claude(project)
+    if project is not None:
+        claude_code.ignore_local_settings(project)
+    return Applied(hooks, moved, server)
+
+
+def disconnect(project: Path | None) -> Applied:
+    from ..connect import all_or_nothing, claude_code, mcp, remove_if_created
+
+    path = claude_code.settings_path(project)
+    with all_or_nothing(path, mcp.claude_config_path()):
+        hooks = claude_code.disconnect(path)
+        server = mcp.disconnect_claude(project)
+    remove_if_created(path, NAME)
+    return Applied(hooks, (), server)
+
+
+def status() -> dict[str, Any]:
+    from ..connect import claude_code
+
+    user = claude_code.settings_path()
+    events = claude_code.installed(user)
+    return {"path": str(user), "installed": bool(events), "events": events}
+
+
+ASSISTANT = Assistant(
+    name=NAME, label="Claude Code", home_default=".claude", home_env="CLAUDE_CONFIG_DIR",
+    home_option="--claude-dir", find_sessions=find_sessions, locate_session=locate_session,
+    memory_files=memory_files,
+    connector=Connector(connect, disconnect, status, summary="settings.json hooks", project_scope=True),
+    distill_backend="claude-code",
+)

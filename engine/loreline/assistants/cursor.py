@@ -1,0 +1,34 @@
+"""Cursor: `~/.cursor`, agent transcripts in `projects/<slug>/agent-transcripts/`. Loreline
+imports its sessions; it does not connect capture hooks or read native memory for it yet."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .base import Assistant
+
+if TYPE_CHECKING:
+    from ..transcripts.discover import Discovery, Found
+
+NAME = "cursor"
+
+
+def find_sessions(root: Path, result: Discovery) -> list[Found]:
+    from ..transcripts import discover
+
+    return discover.cursor_sessions(root, result)
+
+
+def locate_session(root: Path, session_id: str) -> Path | None:
+    sid = glob.escape(session_id)
+    found = sorted(glob.glob(str(root / "projects" / "*" / "agent-transcripts" / sid / f"{sid}.jsonl"))
+                   + glob.glob(str(root / "projects" / "*" / "agent-transcripts" / f"{sid}.jsonl")))
+    return Path(found[-1]) if found else None
+
+
+ASSISTANT = Assistant(
+    name=NAME, label="Cursor", home_default=".cursor", home_env=None, home_option="--cursor-dir",
+    find_sessions=find_sessions, locate_session=locate_session, memory_files=None,
+)

@@ -123,6 +123,22 @@ def topic_words(memory_text: str, cues: str = "") -> str:
     return "\n".join([*([cues] if cues else []), *found])
 
 
+def split_cues(memory_text: str, cues: str) -> tuple[str, str]:
+    """A memory's cues for the prompt index as (cue words, topics): the lines a model or a person
+    wrote are words a prompt's words may match; the glossary's lines (`glossary_cues`) and the
+    categories of the tools the memory names are topics, matched only by the categories a prompt
+    asks about (`is_topic`), so a prompt's "framework" does not reach every "test framework"."""
+    lines = _lines()
+    glossary = set(lines.values())
+    own = [line for line in cues.splitlines() if line.strip() and line.strip() not in glossary]
+    return "\n".join(own), "\n".join(concepts.categories(memory_text + "\n" + "\n".join(own)))
+
+
+def is_topic(term: str) -> bool:
+    """True when a search term is one of the glossary's categories (what `topics` returns)."""
+    return term in _lines()
+
+
 def glossary_cues(text: str) -> str:
     """Cue words for a memory no model wrote cues for (the rules distiller's): every phrase of
     the glossary lines of the tools it names ("uv" → "python package manager, pip dependencies,

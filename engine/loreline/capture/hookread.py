@@ -130,11 +130,11 @@ def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int
     conn = _prompt_index(db, project, max_rows, cache)
     try:
         total = int(conn.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()[0])
-        counts = {t: int(conn.execute("SELECT count(*) FROM m WHERE m MATCH ?", (_quote(t),)).fetchone()[0])
+        counts = {t: int(conn.execute("SELECT count(*) FROM m WHERE m MATCH ?", (_match(t),)).fetchone()[0])
                   for t in terms}
         found = [t for t in terms if counts[t]]
         ranked = conn.execute("SELECT rowid, kind, text FROM m WHERE m MATCH ? ORDER BY bm25(m), rowid DESC LIMIT ?",
-                              (" OR ".join(map(_quote, found)), limit)).fetchall() if found else []
+                              (" OR ".join(map(_match, found)), limit)).fetchall() if found else []
         held = _held(conn, found, [int(r[0]) for r in ranked])
     finally:
         conn.close()
@@ -161,7 +161,7 @@ def _held(conn: sqlite3.Connection, terms: list[str], ids: list[int]) -> dict[in
     marks = ",".join("?" * len(ids))
     for term in terms:
         for (memory_id,) in conn.execute(f"SELECT rowid FROM m WHERE m MATCH ? AND rowid IN ({marks})",
-                                         (_quote(term), *ids)):
+                                         (_match(term), *ids)):
             held.setdefault(int(memory_id), set()).add(term)
     return held
 
@@ -223,7 +223,7 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
     from pathlib import Path
 
     from loreline import home
-    from loreline.questions import topic_words
+    from loreline.questions import split_cues
 
     store = _connect(db)
     try:
@@ -237,8 +237,8 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
         index = sqlite3.connect(tmp)
         try:
             index.executescript(INDEX_SCHEMA)
-            index.executemany("INSERT INTO m(rowid, kind, text, topics) VALUES(?, ?, ?, ?)",
-                              [(i, kind, text, topic_words(text, cues or "")) for i, kind, text, cues in rows])
+            index.executemany("INSERT INTO m(rowid, kind, text, cues, topics) VALUES(?, ?, ?, ?, ?)",
+                              [(i, kind, text, *split_cues(text, cues or "")) for i, kind, text, cues in rows])
             index.executemany("INSERT INTO meta(key, value) VALUES(?, ?)",
                               (("stamp", stamp), ("project", project), ("rows", str(len(rows))),
                                ("format", INDEX_FORMAT)))
@@ -253,18 +253,27 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
 
 
 #: the index's layout; an index file of another format is rebuilt
-INDEX_FORMAT = "3"
-#: `topics`: the memory's cues and the categories of the developer tools it names
-#: (`questions.topic_words`), so a prompt in category words ("which package manager", or one the
-#: hook understands as such: `questions.topics`) reaches "we use pnpm"; only `text` is shown
+INDEX_FORMAT = "4"
+#: `cues`: the cues a model or a person wrote (questions it answers, topic words), matched by the
+#: prompt's words; `topics`: the categories of the developer tools it names (`questions.split_cues`),
+#: matched by the categories the prompt asks about (`questions.topics`: "which package manager" →
+#: python package manager), so such a prompt reaches "we use pnpm"; only `text` is shown
 INDEX_SCHEMA = """
-CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, topics, tokenize='porter unicode61');
+CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, cues, topics, tokenize='porter unicode61');
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
+
+
+def _match(term: str) -> str:
+    """A term's FTS5 expression: a category a prompt asks about (`questions.is_topic`) matches a
+    memory's topics; a word matches its text and the cues a model or a person wrote."""
+    from loreline.questions import is_topic
+
+    return f"topics : {_quote(term)}" if is_topic(term) else f"{{text cues}} : {_quote(term)}"
 
 
 def covered_ids(conn: sqlite3.Connection, project: str) -> set[int]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import questions
-from .embed import Embedder, default_embedder, family
+from .embed import Embedder, concepts, default_embedder, family
 from .models import Memory
 from .recall import recall
 from .recall_rules import MAX_PROMPT_CHARS, MEANING, PARTS, USER_SCOPE
@@ -71,10 +71,20 @@ def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor
     for plain_vector in plain:  # as worded, before the categories were added
         for mid, similarity in search.similarities(store, plain_vector, list(found)).items():
             best[mid] = max(best.get(mid, -1.0), similarity)
-    by_words = {m.id for m in worded}
+    by_words = {m.id for m in worded} | _on_topic(found.values(), text)
     kept = [(found[mid], s) for mid, s in best.items()
             if mid in found and (s >= floor or (mid in by_words and s >= word_floor))]
     return sorted(kept, key=lambda pair: (-pair[1], pair[0].id))[:limit]
+
+
+def _on_topic(memories: Iterable[Memory], prompt: str) -> set[int]:
+    """The memories about a category the prompt asks about (`questions.topics`: "which package
+    manager?" and "we use uv" share python package manager): kept from the lower floor, as
+    those the prompt's words chose are."""
+    asked = set(questions.topics(prompt))
+    if not asked:
+        return set()
+    return {m.id for m in memories if asked.intersection(concepts.categories(f"{m.text}\n{m.cues}"))}
 
 
 def _vectors(embedder: Embedder, text: str) -> tuple[bytes, list[bytes], list[bytes]]:

@@ -110,7 +110,7 @@ def recall(
 
 
 def _close_enough(store: Store, vector: bytes, lexical: list[int], distances: dict[int, float],
-                  floor: float, on_topic: set[int] = frozenset(), topic_floor: float | None = None) -> list[int]:
+                  floor: float, on_topic: Collection[int] = (), topic_floor: float | None = None) -> list[int]:
     """The bm25 hits whose vectors are at least `floor` similar to the query's (`topic_floor`
     for those about a category the query asks about, `on_topic`)."""
     similar = {mid: 1.0 - dist for mid, dist in distances.items()}

@@ -103,7 +103,7 @@ def topics(question: str) -> tuple[str, ...]:
     """The glossary categories `question` asks about: those of the tools it names, of the
     category words it uses and of its everyday phrasings, in that order, each once."""
     lowered = question.lower()
-    found: dict[str, None] = dict.fromkeys(concepts.categories(question))
+    found: dict[str, None] = dict.fromkeys(concepts.named(question))
     words = _stems(lowered)
     for phrase, category in _phrases():
         if phrase <= words:

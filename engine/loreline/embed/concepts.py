@@ -21,6 +21,14 @@ GLOSSARY = Path(__file__).with_name("data") / "concepts.txt"
 
 @functools.lru_cache(maxsize=1)
 def _glossary() -> tuple[re.Pattern[str], dict[str, str], str]:
+    category_of, digest = _terms()
+    pattern = re.compile(r"(?<![\w./-])" + _trie(category_of) + r"(?![\w-]|\.\w)", re.IGNORECASE)
+    return pattern, category_of, digest
+
+
+@functools.lru_cache(maxsize=1)
+def _terms() -> tuple[dict[str, str], str]:
+    """term → its category, and the glossary's digest (parsed only: no pattern compiled)."""
     raw = GLOSSARY.read_text(encoding="utf-8")
     category_of: dict[str, str] = {}
     for line in raw.splitlines():
@@ -32,8 +40,7 @@ def _glossary() -> tuple[re.Pattern[str], dict[str, str], str]:
             term = term.strip().lower()
             if term:
                 category_of.setdefault(term, category)
-    pattern = re.compile(r"(?<![\w./-])" + _trie(category_of) + r"(?![\w-]|\.\w)", re.IGNORECASE)
-    return pattern, category_of, hashlib.sha256(raw.encode()).hexdigest()[:8]
+    return category_of, hashlib.sha256(raw.encode()).hexdigest()[:8]
 
 
 def _trie(terms: Iterable[str]) -> str:
@@ -58,11 +65,6 @@ def _trie(terms: Iterable[str]) -> str:
     return pattern(root)
 
 
-def version() -> str:
-    """A short digest of the glossary, part of the embedder's fingerprint."""
-    return _glossary()[2]
-
-
 def categories(text: str) -> list[str]:
     """The categories of the glossary terms named in `text`, in order of first mention."""
     pattern, category_of, _ = _glossary()
@@ -70,6 +72,35 @@ def categories(text: str) -> list[str]:
     for match in pattern.finditer(text):
         seen.setdefault(category_of[match.group(0).lower()], None)
     return list(seen)
+
+
+_EDGE = "\"'`,;:!?()[]{}<>*"
+MAX_TERM_WORDS = 3
+
+
+def named(text: str) -> list[str]:
+    """`categories` for a short text (a question) without compiling the glossary's pattern: its
+    whitespace-separated words (edge punctuation stripped, a final full stop too) and runs of up
+    to `MAX_TERM_WORDS` of them looked up whole. Cheap enough for the prompt hook, which must not
+    pay the pattern's compilation on every prompt."""
+    category_of = _terms()[0]
+    words = [w.strip(_EDGE).rstrip(".").lower() for w in text.split()]
+    seen: dict[str, None] = {}
+    i = 0
+    while i < len(words):
+        for size in range(min(MAX_TERM_WORDS, len(words) - i), 0, -1):
+            term = " ".join(words[i:i + size])
+            if term in category_of:
+                seen.setdefault(category_of[term], None)
+                i += size - 1
+                break
+        i += 1
+    return list(seen)
+
+
+def version() -> str:
+    """A short digest of the glossary, part of the embedder's fingerprint."""
+    return _terms()[1]
 
 
 def note(text: str) -> str:

@@ -10,7 +10,6 @@ whole (not inside longer words or paths), case-insensitively.
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,14 +20,14 @@ GLOSSARY = Path(__file__).with_name("data") / "concepts.txt"
 
 @functools.lru_cache(maxsize=1)
 def _glossary() -> tuple[re.Pattern[str], dict[str, str], str]:
-    category_of, digest = _terms()
+    category_of = _terms()
     pattern = re.compile(r"(?<![\w./-])" + _trie(category_of) + r"(?![\w-]|\.\w)", re.IGNORECASE)
-    return pattern, category_of, digest
+    return pattern, category_of, version()
 
 
 @functools.lru_cache(maxsize=1)
-def _terms() -> tuple[dict[str, str], str]:
-    """term → its category, and the glossary's digest (parsed only: no pattern compiled)."""
+def _terms() -> dict[str, str]:
+    """term → its category (the glossary parsed only: no pattern compiled)."""
     raw = GLOSSARY.read_text(encoding="utf-8")
     category_of: dict[str, str] = {}
     for line in raw.splitlines():
@@ -40,7 +39,7 @@ def _terms() -> tuple[dict[str, str], str]:
             term = term.strip().lower()
             if term:
                 category_of.setdefault(term, category)
-    return category_of, hashlib.sha256(raw.encode()).hexdigest()[:8]
+    return category_of
 
 
 def _trie(terms: Iterable[str]) -> str:
@@ -83,7 +82,7 @@ def named(text: str) -> list[str]:
     whitespace-separated words (edge punctuation stripped, a final full stop too) and runs of up
     to `MAX_TERM_WORDS` of them looked up whole. Cheap enough for the prompt hook, which must not
     pay the pattern's compilation on every prompt."""
-    category_of = _terms()[0]
+    category_of = _terms()
     words = [w.strip(_EDGE).rstrip(".").lower() for w in text.split()]
     seen: dict[str, None] = {}
     i = 0
@@ -98,9 +97,12 @@ def named(text: str) -> list[str]:
     return list(seen)
 
 
+@functools.lru_cache(maxsize=1)
 def version() -> str:
     """A short digest of the glossary, part of the embedder's fingerprint."""
-    return _terms()[1]
+    import hashlib  # not at import: the prompt hook reads the glossary without it
+
+    return hashlib.sha256(GLOSSARY.read_bytes()).hexdigest()[:8]
 
 
 def note(text: str) -> str:

@@ -107,6 +107,16 @@ def test_rules_memories_carry_the_glossarys_cues(loreline_home: Path, tmp_path: 
     assert all(not c for text, c in cues.items() if "pnpm" not in text)
 
 
+def test_a_secret_typed_into_a_cue_is_never_stored(loreline_home: Path) -> None:
+    with Store(loreline_home / "loreline.db") as store, store.write():
+        worker = _add(store, WORKER, CUES, 1)
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    cli(loreline_home, "edit", str(worker), "--cues", f"which token does CI use? {token}")
+    with Store(loreline_home / "loreline.db") as store:
+        assert token not in str(store.rows("SELECT cues FROM memories")) and token not in str(
+            store.rows("SELECT after FROM audit"))
+
+
 def test_a_bad_edit_says_one_line_and_changes_nothing(loreline_home: Path) -> None:
     with Store(loreline_home / "loreline.db") as store, store.write():
         worker = _add(store, WORKER, CUES, 1)

@@ -73,9 +73,11 @@ def set_cues(store: Store, memory_id: int, cues: str, actor: str = "user",
              embedder: Embedder | None = None) -> Memory:
     """Replace a memory's retrieval cues (the questions it answers and its topic words, one a
     line; empty: none) in place: they help recall find it and change nothing it says. Its
-    vector is made again from the text with the new cues."""
+    vector is made again from the text with the new cues. A secret in a cue is redacted."""
     old = rows.get(store, memory_id)
-    lines = [" ".join(line.split()) for line in cues.replace(";", "\n").splitlines()]
+    from ..privacy.redact import redact  # a secret typed into a cue is never stored
+
+    lines = [" ".join(redact(line).split()) for line in cues.replace(";", "\n").splitlines()]
     cleaned = "\n".join(line for line in lines if line)
     if old.status not in ("active", "held"):
         raise LorelineError(f"memory #{memory_id} is {old.status}; only an active memory's cues can be edited")

@@ -29,6 +29,7 @@ from .. import beliefs
 from ..beliefs import curate
 from ..embed import Embedder
 from ..models import Candidate, Provenance
+from ..privacy.redact import redact
 from ..store import Store, search, teamsync
 from ..store import memories as rows
 from ..store.memories import content_hash
@@ -126,7 +127,7 @@ def _candidate(row: SharedMemory, project: str) -> tuple[Candidate, beliefs.Cont
     provenance = _provenance(row)
     first = provenance[0] if provenance else Provenance("generic", row.uid, TEAM_PREFIX + row.author, 0, 0, "",
                                                         row.observed_at)
-    candidate = Candidate(row.kind, row.text, (), f"team:{row.extractor}"[:80], cues=row.cues)
+    candidate = Candidate(row.kind, row.text, (), f"team:{row.extractor}"[:80], cues=redact(row.cues))
     return candidate, beliefs.Context(project, first, (), f"team:{row.uid}", actor="import")
 
 
@@ -154,7 +155,7 @@ def _update(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> 
     new_id = curate.supersede_with(store, old, row.text, "import", embedder, kind=row.kind,
                                    action="team-edit", details={"author": row.author, "uid": row.uid}, vector=vector)
     if row.cues != old.cues:
-        rows.set_cues(store, new_id, row.cues)
+        rows.set_cues(store, new_id, redact(row.cues))
     return "edited"
 
 
@@ -163,7 +164,7 @@ def _recued(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> 
     current = _active(store, link.root_id)
     if current is None or current.cues == row.cues:
         return "unchanged"
-    rows.set_cues(store, current.id, row.cues)
+    rows.set_cues(store, current.id, redact(row.cues))
     search.put_vector(store, current.id, their_vector(row, embedder)
                       or embedder.embed(rows.embedded_text(current.text, row.cues)))
     return "edited"

@@ -17,7 +17,8 @@ chatter.
 
 By meaning (the warm process, `prompt_notes.for_prompt`): the floor was chosen on the retrieval sets'
 tuning halves (`--warm-grid`, with `UNRELATED` and the tuning abstentions); the default run reports
-their test halves, with `HELD_OUT_UNRELATED` and the test abstentions as the prompts no memory answers.
+their test halves (all three sets, `retrieval.SETS`), with `HELD_OUT_UNRELATED` and the test
+abstentions as the prompts no memory answers.
 """
 
 from __future__ import annotations

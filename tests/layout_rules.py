@@ -8,12 +8,13 @@ Everything else of the engine is its inside. A front end may import its own pack
 standard library and third-party packages, never another front end.
 
 The hook part is the engine's standard-library-only code the hooks run on every assistant turn,
-which every front end may share: capture settings and the spool format (`loreline.capture`),
-the hook's read of the store (`loreline.capture.hookread`), the warm recall socket
+which every front end may share: capture settings and the spool format (`loreline.capture`), the
+hook's read of the store (`loreline.capture.hookread`), the warm recall socket
 (`loreline.capture.warmsocket`), the error log the hooks and the warm process write
-(`loreline.capture.errorlog`), the recall rules shared with the engine
-(`loreline.recall_rules`), where Loreline keeps its files (`loreline.home`), the project key
-(`loreline.project`) and how text is shown safely (`loreline.privacy.display`).
+(`loreline.capture.errorlog`), the recall rules shared with the engine (`loreline.recall_rules`)
+and what a question asks about (`loreline.questions`), where Loreline keeps its files
+(`loreline.home`), the project key (`loreline.project`) and how text is shown safely
+(`loreline.privacy.display`).
 
 SQL lives in `loreline.store` and in one documented reader, `loreline.capture.hookread` (the
 hook's standard-library SQLite). Any other string that has the shape of a statement (select
@@ -47,7 +48,8 @@ API = ("loreline.api", "loreline.errors", "loreline.models", "loreline.names")
 #: the engine's standard-library-only modules the hooks import (see the docstring)
 HOOK_PART = frozenset({"loreline.capture", "loreline.capture.errorlog", "loreline.capture.hookread",
                        "loreline.capture.paused", "loreline.capture.warmsocket",
-                       "loreline.recall_rules", "loreline.home", "loreline.project", "loreline.privacy.display"})
+                       "loreline.recall_rules", "loreline.questions", "loreline.home", "loreline.project",
+                       "loreline.privacy.display"})
 #: the hook's bench tool times the hook; it is run by hand, never by a hook, and plants sample sessions
 HOOK_TOOLS = {"bench.py": frozenset({"loreline.samples"})}
 

@@ -304,7 +304,7 @@ def test_the_eval_command_writes_json_and_only_its_docs_section(tmp_path: Path,
     (rules_run,) = data["extraction"]
     assert rules_run["backend"] == "rules" and rules_run["expected"] >= 19
     assert 0 <= rules_run["precision"] <= 1 and rules_run["scope_errors"] == 0
-    assert [r["name"] for r in data["retrieval"]] == ["retrieval.json", "retrieval2.json"]
+    assert [r["name"] for r in data["retrieval"]] == ["retrieval.json", "retrieval2.json", "retrieval3.json"]
     assert all(len(r["methods"]) >= 2 for r in data["retrieval"])
     text = doc.read_text()
     assert "BENCH KEPT" in text and "<!-- eval:start -->" in text and "recall@5" in text

@@ -53,7 +53,8 @@ def test_a_dsn_with_a_password_is_refused() -> None:
 def test_the_schema_is_created_by_named_migrations_once(team_dsn: str) -> None:
     with TeamStore(team_dsn) as team:
         assert team.rows("SELECT name FROM loreline_migrations ORDER BY name") == [
-            ("0001_team_initial",), ("0002_team_fts_by_project",), ("0003_team_vector_widths",)]
+            ("0001_team_initial",), ("0002_team_fts_by_project",), ("0003_team_vector_widths",),
+            ("0004_team_cues",)]
         indexes = {r[0]: r[1] for r in team.rows("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories'")}
     assert "gin" in indexes["memories_tsv"]
     assert {n for n, d in indexes.items() if "hnsw" in d} == {f"memories_vec_{w}" for w in VECTOR_WIDTHS}
@@ -61,7 +62,7 @@ def test_the_schema_is_created_by_named_migrations_once(team_dsn: str) -> None:
         assert f"vector({width})" in indexes[f"memories_vec_{width}"]
         assert f"WHERE (vector_dims(embedding) = {width})" in indexes[f"memories_vec_{width}"]
     with TeamStore(team_dsn) as again:
-        assert again.scalar("SELECT count(*) FROM loreline_migrations") == 3
+        assert again.scalar("SELECT count(*) FROM loreline_migrations") == 4
 
 
 def test_an_unreachable_server_is_one_line_and_the_local_store_keeps_working(tmp_path: Path) -> None:
@@ -193,6 +194,31 @@ def test_team_recall_fuses_full_text_and_vectors_and_names_the_author(tmp_path: 
     assert hits[0].text == LOCKS and hits[0].author == "ana"
     assert lexical == [] and loaded[nearest[0][0]][2] == LOCKS
     ana.close()
+
+
+def test_cues_travel_with_a_memory_are_searched_there_and_a_cue_edit_propagates(tmp_path: Path,
+                                                                               team_dsn: str) -> None:
+    ana, ana_project, raj, raj_project = _two_machines(tmp_path)
+    import_said(ana, ana_project, [LOCKS, PNPM], tmp_path, "ana-1")
+    assert "javascript package manager" in rows.get(ana, memory_id(ana, PNPM)).cues  # the glossary's
+    curate.set_cues(ana, memory_id(ana, LOCKS), "who takes the overnight baton?; job locking")
+    teamsync_share_all(ana)
+    go(ana, ana_project, team_dsn, "ana")
+    with TeamStore(team_dsn) as team:
+        hits = team_recall.recall(team, "who takes the overnight baton?", "github.com/acme/billing")
+        lexical = team_search.fts(team, "baton", "github.com/acme/billing", 10)
+        loaded = team_search.load(team, lexical)
+    assert hits[0].text == LOCKS and [loaded[uid][2] for uid in lexical] == [LOCKS]  # by its cue words
+    go(raj, raj_project, team_dsn, "raj")
+    assert rows.get(raj, memory_id(raj, LOCKS)).cues == "who takes the overnight baton?\njob locking"
+
+    curate.set_cues(ana, memory_id(ana, LOCKS), "which lock do billing jobs take?")
+    assert go(ana, ana_project, team_dsn, "ana").pushed == 1
+    assert go(raj, raj_project, team_dsn, "raj").outcomes == {"edited": 1}
+    assert rows.get(raj, memory_id(raj, LOCKS)).cues == "which lock do billing jobs take?"
+    assert active_texts(raj, raj_project) == sorted([LOCKS, PNPM])  # the text stays as it was
+    ana.close()
+    raj.close()
 
 
 def test_a_wider_policy_publishes_what_was_already_there(tmp_path: Path, team_dsn: str) -> None:

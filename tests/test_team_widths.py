@@ -140,7 +140,9 @@ def test_a_team_database_from_before_widths_keeps_its_vectors_and_takes_wider_on
         team_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     narrow, wide = HashingEmbedder(), Words384()
     with monkeypatch.context() as old:
-        old.setattr(migrations, "MIGRATIONS", [m for m in migrations.MIGRATIONS if m[0] < "0003"])
+        # a database from before widths (with the cue column the code writes today)
+        old.setattr(migrations, "MIGRATIONS", [m for m in migrations.MIGRATIONS
+                                               if m[0] < "0003" or m[0] == "0004_team_cues"])
         with TeamStore(team_dsn) as team:
             assert team.scalar("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
                                "WHERE attrelid = 'memories'::regclass AND attname = 'embedding'") == "vector(256)"
@@ -166,4 +168,4 @@ def test_a_team_database_from_before_widths_keeps_its_vectors_and_takes_wider_on
     assert {"memories_vec_256", "memories_vec_384"} <= indexes and "memories_vec" not in indexes
     assert [uid for uid, _ in found][0] == "ana:1" and {uid for uid, _ in found} == {"ana:1", "ana:2", "ana:3"}
     assert [uid for uid, _ in wide_found] == ["raj:4"]
-    assert applied[-1] == "0003_team_vector_widths"
+    assert applied[-2:] == ["0003_team_vector_widths", "0004_team_cues"]

@@ -92,6 +92,6 @@ def check(candidate: Candidate, chunk: Chunk, has_secret: Callable[[str], bool])
         return "context-only"
     if candidate.kind in USER_ONLY_KINDS and "user" not in speakers:
         return "assistant-only-support"
-    if has_secret(text) or any(has_secret(item.quote) for item in candidate.evidence):
+    if has_secret(text) or has_secret(candidate.cues) or any(has_secret(item.quote) for item in candidate.evidence):
         return "secret"
     return None

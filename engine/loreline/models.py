@@ -118,6 +118,8 @@ class Candidate:
     #: how sure the distiller is (the rules give less than 1 to what they only suggest;
     #: `beliefs.suggestions` holds those for review)
     confidence: float = 1.0
+    #: retrieval cues: short questions the memory answers and its topic words, one a line
+    cues: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +164,8 @@ class Memory:
     confirmed_at: str | None = None
     confirmed_by: str | None = None
     hold_reason: str | None = None  # why a `held` memory waits for a person's review
+    #: retrieval cues (questions it answers, topic words), one a line; searched beside the text
+    cues: str = ""
 
     @property
     def last_seen(self) -> str:

@@ -5,7 +5,8 @@
   and each of its first parts (`prompt_parts`: "which pnpm script starts the job, and how does it
   take its lock?" asks two things) adds the memories nearest to it; a memory counts with its best
   similarity to the whole prompt or any part. A prompt of several sentences is embedded sentence
-  by sentence, in one pass, its whole being their normalised mean (each word is read once);
+  by sentence, in one pass, its whole being their normalised mean (each word is read once); each
+  sentence is embedded as it is understood (`questions.understand`: with the categories it asks about);
 - a memory is kept when it is at least `FLOOR` similar, or, when the hook's own word match chose
   it (`words`), at least `WORD_FLOOR` similar: a note that shares a prompt's specific words and
   is near it in meaning. An unrelated note costs the assistant's attention, so both bars are
@@ -21,13 +22,14 @@ hook's word match (which weighs rare words) chose.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
-from .embed import Embedder, default_embedder, family
+from . import questions
+from .embed import Embedder, concepts, default_embedder, family
 from .models import Memory
 from .recall import recall
-from .recall_rules import MAX_PROMPT_CHARS, MEANING, USER_SCOPE
+from .recall_rules import MAX_PROMPT_CHARS, MEANING, PARTS, USER_SCOPE
+from .recall_rules import sentences as split_sentences
 from .recall_rules import MEANING_FLOOR as FLOOR
 from .recall_rules import MEANING_WORD_FLOOR as WORD_FLOOR
 from .store import Store, search, vectorcache
@@ -35,13 +37,10 @@ from .store import memories as rows
 
 __all__ = ["FLOOR", "MEANING", "WORD_FLOOR", "embed_all", "for_prompt", "prompt_parts"]
 
-PARTS = 3
 WHOLE_PARTS = 12  #: sentences that make up a long prompt's whole (its first 12)
-MIN_PART = 12
 NEAREST = 20  #: neighbours of each part considered
 MAX_WORDS = 20
 MAX_SHOWN_EXTRA = 20  #: recall this many more when the session was already shown memories
-_PART_BREAK = re.compile(r"(?<=[.?!;])\s+|\n+|,\s+(?=(?:and|but|also|then|so)\b)", re.IGNORECASE)
 
 
 def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor: float = FLOOR,
@@ -57,7 +56,7 @@ def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor
     hidden = set(shown)
     worded = [m for m in rows.load(store, [w for w in dict.fromkeys(words) if w not in hidden][:MAX_WORDS])
               if m.status == "active" and m.project in (project, USER_SCOPE)]
-    vector, part_vectors = _vectors(embedder, text)
+    vector, part_vectors, plain = _vectors(embedder, text)
     depth = max(limit * 3, 10) + min(len(hidden), MAX_SHOWN_EXTRA)
     found = {hit.memory.id: hit.memory for hit in recall(store, text, project, limit=depth, embedder=embedder,
                                                           query_vector=vector) if hit.memory.id not in hidden}
@@ -69,21 +68,42 @@ def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor
         found.update((m.id, m) for m in rows.load(store, near) if m.status == "active")
         for mid, similarity in search.similarities(store, part_vector, list(found)).items():
             best[mid] = max(best.get(mid, -1.0), similarity)
-    by_words = {m.id for m in worded}
+    for plain_vector in plain:  # as worded, before the categories were added
+        for mid, similarity in search.similarities(store, plain_vector, list(found)).items():
+            best[mid] = max(best.get(mid, -1.0), similarity)
+    by_words = {m.id for m in worded} | _on_topic(found.values(), text)
     kept = [(found[mid], s) for mid, s in best.items()
             if mid in found and (s >= floor or (mid in by_words and s >= word_floor))]
     return sorted(kept, key=lambda pair: (-pair[1], pair[0].id))[:limit]
 
 
-def _vectors(embedder: Embedder, text: str) -> tuple[bytes, list[bytes]]:
-    """The prompt's vector and its first parts' vectors. A prompt of several sentences is
-    embedded sentence by sentence (in one pass) and the whole is their normalised mean: each
-    word is read once, not twice, which halves the cost of a long prompt."""
-    sentences = _sentences(text)
+def _on_topic(memories: Iterable[Memory], prompt: str) -> set[int]:
+    """The memories about a category the prompt asks about (`questions.topics`: "which package
+    manager?" and "we use uv" share python package manager): kept from the lower floor, as
+    those the prompt's words chose are."""
+    asked = set(questions.topics(prompt))
+    if not asked:
+        return set()
+    return {m.id for m in memories if asked.intersection(concepts.categories(f"{m.text}\n{m.cues}"))}
+
+
+def _vectors(embedder: Embedder, text: str) -> tuple[bytes, list[bytes], list[bytes]]:
+    """The prompt's vector, its first parts' vectors (each sentence as understood: with the
+    categories it asks about, `questions.understand`) and the plain vectors of the whole or
+    parts the understanding changed (a memory counts with its best similarity to either). A
+    prompt of several sentences is embedded sentence by sentence (in one pass) and the whole is
+    their normalised mean: each word is read once, not twice, which halves the cost of a long
+    prompt."""
+    sentences = _sentences(text) or [text]
     if len(sentences) < 2:
-        return embed_all(embedder, [text])[0], []
-    vectors = embed_all(embedder, sentences[:WHOLE_PARTS])
-    return _mean(vectors), vectors[:PARTS]
+        sentences = [text]
+    understood = [questions.understand(s).text for s in sentences[:WHOLE_PARTS]]
+    changed = [s for s, u in zip(sentences[:PARTS], understood) if s != u]
+    vectors = embed_all(embedder, understood + changed)
+    plain = vectors[len(understood):]
+    if len(understood) < 2:
+        return vectors[0], [], plain
+    return _mean(vectors[:len(understood)]), vectors[:PARTS], plain
 
 
 def _mean(vectors: list[bytes]) -> bytes:
@@ -106,10 +126,10 @@ def embed_all(embedder: Embedder, texts: list[str]) -> list[bytes]:
 
 def prompt_parts(text: str) -> list[str]:
     """The first `PARTS` sentences or joined questions of a prompt ("…, and how …"), when it has
-    more than one; each at least `MIN_PART` characters."""
+    more than one; each at least `recall_rules.MIN_PART` characters."""
     parts = _sentences(text)
     return parts[:PARTS] if len(parts) > 1 else []
 
 
 def _sentences(text: str) -> list[str]:
-    return [part.strip() for part in _PART_BREAK.split(text) if part and len(part.strip()) >= MIN_PART]
+    return split_sentences(text)

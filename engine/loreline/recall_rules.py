@@ -20,7 +20,13 @@ How they are ordered:
 - a prompt by meaning (`prompt_notes.for_prompt`): similarity, kept from `MEANING_FLOOR`, or from
   `MEANING_WORD_FLOOR` when the prompt's words chose it too; only embedders in `MEANING`;
 - a prompt by words (`relevant`): the share of the prompt's word weight (idf) a memory holds,
-  kept from `WORD_SHARE_FLOOR`, largest first, bm25 order breaking ties.
+  kept from `WORD_SHARE_FLOOR`, largest first, bm25 order breaking ties; the prompt is searched for
+  its words and the categories it asks about (`asked`), and each sentence of a longer prompt
+  counts on its own (`parts`).
+
+Every query is read as it is understood (`questions.understand`): with the glossary categories
+it asks about ("which package manager?" → python package manager, javascript package manager),
+which each path matches against a memory's cue words and, with an embedder, embeds with it.
 
 What they answer: each recall's compact result is a note, `(id, kind, text)`: the hooks inject
 notes, the warm process sends them (with their similarity), and `RecallHit.note` is a query hit's.
@@ -66,6 +72,10 @@ MAX_PROMPT_CHARS = 4000
 MAX_INDEXED = 3000
 CANDIDATES = 20
 
+#: a prompt's sentences, each recalled on its own too (its first `PARTS`, each at least `MIN_PART`)
+PARTS = 3
+MIN_PART = 12
+_PART_BREAK = re.compile(r"(?<=[.?!;])\s+|\n+|,\s+(?=(?:and|but|also|then|so)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 STOP = frozenset("""
 a about above after again against all also am an and any are aren't as at be because been before being
@@ -140,8 +150,33 @@ def terms(prompt: str) -> list[str]:
     return list(dict.fromkeys(w for w in keep if w not in STOP))[:MAX_TERMS]
 
 
+def asked(prompt: str) -> list[str]:
+    """What a prompt is searched for by words: its words (`terms`), then the categories it asks
+    about (`questions.topics`: "how do I add a dependency?" → "python package manager", …),
+    which the prompt index holds beside each memory's text."""
+    from .questions import topics
+
+    found = terms(prompt)
+    return found + [t for t in topics(prompt[:MAX_PROMPT_CHARS]) if t not in found]
+
+
+def sentences(text: str) -> list[str]:
+    """A prompt's sentences and joined questions ("…, and how …") of at least `MIN_PART`
+    characters, in order."""
+    return [part.strip() for part in _PART_BREAK.split(text) if part and len(part.strip()) >= MIN_PART]
+
+
+def parts(prompt: str) -> list[list[str]]:
+    """What each of a prompt's first `PARTS` sentences is searched for (`asked`), when it has
+    more than one: a memory may answer one sentence of a longer prompt ("…We'll need pydantic;
+    can I pip install it?"), by words as by meaning (`prompt_notes`)."""
+    found = sentences(prompt[:MAX_PROMPT_CHARS])
+    return [searched for searched in (asked(p) for p in found[:PARTS]) if searched] if len(found) > 1 else []
+
+
 def relevant(total: int, counts: dict[str, int],
-             ranked: list[tuple[int, str, str, frozenset[str]]]) -> list[tuple[int, str, str]]:
+             ranked: list[tuple[int, str, str, frozenset[str]]],
+             groups: list[list[str]] | None = None) -> list[tuple[int, str, str]]:
     """The ranked memories that account for at least `WORD_SHARE_FLOOR` of the prompt's weight,
     most first.
 
@@ -149,11 +184,13 @@ def relevant(total: int, counts: dict[str, int],
     `ln(1 + total / (df + 1))`, a word no memory holds weighing as one that a single memory
     holds; a memory's share is the weight of the prompt's words it holds over the weight of
     all of them. So one shared everyday word among several specific ones is not enough, and a
-    word most memories share adds little."""
+    word most memories share adds little. With `groups` (what the whole prompt and each of its
+    sentences is searched for, `parts`), a memory's share is its best over them."""
     weight = {t: math.log(1 + total / (max(df, 1) + 1)) for t, df in counts.items()}
-    whole = sum(weight.values())
-    if not whole:
+    sets = [set(g) for g in (groups or [list(counts)]) if g]
+    wholes = [sum(weight.get(t, 0.0) for t in g) for g in sets]
+    if not any(wholes):
         return []
-    shares = [(sum(weight.get(t, 0.0) for t in held) / whole, n, (i, kind, text))
-              for n, (i, kind, text, held) in enumerate(ranked)]
+    shares = [(max(sum(weight.get(t, 0.0) for t in held & g) / w for g, w in zip(sets, wholes) if w), n,
+               (i, kind, text)) for n, (i, kind, text, held) in enumerate(ranked)]
     return [row for share, _, row in sorted(shares, key=lambda s: (-s[0], s[1])) if share >= WORD_SHARE_FLOOR]

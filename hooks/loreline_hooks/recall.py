@@ -9,7 +9,9 @@ answer within its deadline), and with "words", the words choose alone.
 How the words choose (lexical, standard library only, a few milliseconds; the rules and their
 constants are the engine's too, in `loreline.recall_rules`):
 - the prompt's words, lowercased, minus stop words and generic request words ("please",
-  "fix", "file", ...), at most `MAX_TERMS`, from its first `MAX_PROMPT_CHARS` characters;
+  "fix", "file", ...), at most `MAX_TERMS`, from its first `MAX_PROMPT_CHARS` characters, and
+  the categories it asks about (`loreline.questions`: "how do I run the tests?" → test
+  framework); each sentence of a longer prompt also counts on its own;
 - the project's active memories (and the user's) are indexed with FTS5 in a private file in
   the state dir, with the categories of the tools each names (`loreline.embed.concepts`:
   "pnpm" → package manager), rebuilt when the store changed, and each word's matches found there
@@ -31,14 +33,15 @@ import json
 import os
 
 from loreline import home
-from loreline.recall_rules import CANDIDATES, MAX_PROMPT_CHARS, MAX_TERMS, STOP, relevant, terms
+from loreline.recall_rules import CANDIDATES, MAX_PROMPT_CHARS, MAX_TERMS, STOP, asked, parts, relevant, terms
 from loreline.recall_rules import MAX_INDEXED as MAX_ROWS
 from loreline.recall_rules import WORD_SHARE_FLOOR as FLOOR
 
 from . import context, injected
 
 __all__ = ["CANDIDATES", "FLOOR", "HEADER", "MAX_CHARS", "MAX_MEMORIES", "MAX_PROMPT_CHARS", "MAX_ROWS", "MAX_TERMS",
-           "STOP", "by_meaning", "by_words", "line", "output", "pick", "relevant", "render", "terms"]
+           "STOP", "asked", "by_meaning", "by_words", "line", "output", "parts", "pick", "relevant", "render",
+           "terms"]
 
 MAX_MEMORIES = 3
 MAX_CHARS = 1200
@@ -51,13 +54,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def by_words(db: str, project: str, words: list[str], covered: set[int] | None = None) -> list[tuple[int, str, str]]:
+def by_words(db: str, project: str, words: list[str], covered: set[int] | None = None,
+             groups: list[list[str]] | None = None) -> list[tuple[int, str, str]]:
     """The memories the prompt's words choose (`relevant` over the prompt index's matches),
-    minus those the session loads from a native file (`covered`, read when not given)."""
+    minus those the session loads from a native file (`covered`, read when not given);
+    `groups`: what each sentence of a longer prompt is searched for (`parts`)."""
     from loreline.capture.hookread import prompt_candidates
 
     cache = str(home.state_dir() / "prompt-index")
-    return relevant(*prompt_candidates(db, project, words, MAX_ROWS, CANDIDATES, cache, covered))
+    searched = list(dict.fromkeys([*words, *(t for g in groups or () for t in g)]))
+    return relevant(*prompt_candidates(db, project, searched, MAX_ROWS, CANDIDATES, cache, covered),
+                    [words, *groups] if groups else None)
 
 
 def by_meaning(project: str, prompt: str, seen: set[int], words: list[int]) -> list[tuple[int, str, str]] | None:
@@ -111,7 +118,7 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     by words when it cannot answer; "words" only by words; "off" adds nothing."""
     prompt = payload.get("prompt")
     session_id = payload.get("session_id")
-    words = terms(prompt) if isinstance(prompt, str) and how != "off" else []
+    words = asked(prompt) if isinstance(prompt, str) and how != "off" else []
     db = os.path.abspath(home.db_path())
     if not words or not isinstance(prompt, str) or not os.path.isfile(db):
         return None
@@ -120,14 +127,15 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     project = project_key(cwd)
     session = session_id if isinstance(session_id, str) and session_id else None
     seen = injected.read(session) if session else set()
+    groups = parts(prompt)
     if how != "meaning":
-        rows = by_words(db, project, words)
+        rows = by_words(db, project, words, groups=groups)
     else:  # the warm process's answer, when it gives one, replaces the words' choice
         from loreline.capture.hookread import covered_in_store
 
         # what the session loads from CLAUDE.md or MEMORY.md counts as shown (as for the words)
         covered = covered_in_store(db, project)
-        rows = by_words(db, project, words, covered)
+        rows = by_words(db, project, words, covered, groups)
         seen = seen | covered
         meant = by_meaning(project, prompt, seen, [row[0] for row in rows])
         rows = rows if meant is None else meant

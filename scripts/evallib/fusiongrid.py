@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from loreline import questions
 from loreline.embed.minilm import MiniLMEmbedder
 from loreline.home import using as loreline_home
 from loreline.recall import USER_SCOPE, Fusion, fused_scores
@@ -74,8 +75,9 @@ def raw_tune_half(spec_path: Path, home: Path) -> list[Raw]:
         for question in spec["questions"]:
             if question["split"] != "tune":
                 continue
-            lexical = search.fts(store, question["q"], (spec["project"], USER_SCOPE), DEPTH, ("active",))
-            vector = embedder.embed(question["q"])
+            asked = questions.understand(question["q"])  # as recall reads it
+            lexical = search.fts(store, question["q"], (spec["project"], USER_SCOPE), DEPTH, ("active",), asked.topics)
+            vector = embedder.embed(asked.text)
             nearest = [(mid, 1.0 - dist) for mid, dist in vectorcache.knn(store, vector, spec["project"], DEPTH)]
             similar = dict(nearest)
             similar.update(search.similarities(store, vector, [m for m in lexical if m not in similar]))

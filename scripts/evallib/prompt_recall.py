@@ -17,7 +17,8 @@ chatter.
 
 By meaning (the warm process, `prompt_notes.for_prompt`): the floor was chosen on the retrieval sets'
 tuning halves (`--warm-grid`, with `UNRELATED` and the tuning abstentions); the default run reports
-their test halves, with `HELD_OUT_UNRELATED` and the test abstentions as the prompts no memory answers.
+their test halves (all three sets, `retrieval.SETS`), with `HELD_OUT_UNRELATED` and the test
+abstentions as the prompts no memory answers.
 """
 
 from __future__ import annotations
@@ -123,8 +124,9 @@ def warm_shown(store: Store, prompt: str, project: str, floors: tuple[float, flo
     from loreline.prompt_notes import for_prompt
     from loreline_hooks import recall as hook
 
-    terms = hook.terms(prompt)
-    words = [row[0] for row in hook.by_words(str(home.db_path()), project, terms)] if terms else []
+    terms = hook.asked(prompt)
+    words = [row[0] for row in hook.by_words(str(home.db_path()), project, terms, groups=hook.parts(prompt))] \
+        if terms else []
     found = for_prompt(store, prompt, project, floor=floors[0], word_floor=floors[1], words=words,
                        limit=hook.MAX_MEMORIES)
     return [memory.id for memory, _ in found or []]

@@ -37,9 +37,10 @@ from loreline.store import Store, search
 from .dataset import EVAL_DIR
 
 SPEC = EVAL_DIR / "retrieval.json"
-#: every retrieval set: the first, and a larger second one written after the embedder was chosen,
-#: without running anything on it (`tests/eval/check_retrieval_set.py` checks both)
-SETS = (SPEC, EVAL_DIR / "retrieval2.json")
+#: every retrieval set: the first, a larger second one written after the embedder was chosen,
+#: without running anything on it, and a third of everyday questions written blind
+#: (`tests/eval/check_retrieval_set.py` checks all three)
+SETS = (SPEC, EVAL_DIR / "retrieval2.json", EVAL_DIR / "retrieval3.json")
 TOP = 5
 DEPTH = 10
 HALVES = ("tune", "test")

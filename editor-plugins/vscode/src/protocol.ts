@@ -59,6 +59,8 @@ export interface Memory {
   lastSeen: string;
   /** why a held memory waits for review */
   holdReason: string | null;
+  /** the questions it answers and its topic words, which recall finds it by (older servers: absent) */
+  cues?: string[];
 }
 
 /** The review inbox: memories held for review and pending conflicts. */

@@ -36,6 +36,7 @@ const STYLE = `
 export function renderProvenance(found: Provenance): string {
   const m = found.memory;
   const files = m.files.length ? ` · files: ${m.files.map((f) => `<code>${html(f)}</code>`).join(', ')}` : '';
+  const cues = m.cues?.length ? `<p class="meta">Found by: ${m.cues.map((c) => html(c)).join('; ')}</p>` : '';
   const sources = found.sources.map((s) => `
     <div class="source">
       <div><strong>${html(s.tool)}</strong> · session <code>${html(s.sessionShort ?? s.sessionId.slice(0, 8))}</code> ·
@@ -51,7 +52,7 @@ export function renderProvenance(found: Provenance): string {
     <p><a href="${html(`command:${OPEN_IN_VIEWER}?${encodeURIComponent(JSON.stringify([m.id]))}`)}">Open in the viewer</a>
       (the transcript around each source, the version timeline)</p>
     <p>${html(m.text)}</p>
-    <p class="meta">${html(m.status)} · version ${m.version} · observed ${html(day(m.observedAt ?? m.createdAt))} · last seen ${html(day(m.lastSeen))}${m.confirmedAt ? ` · confirmed by ${html(m.confirmedBy ?? "")}` : ""}${files}</p>${m.stale ? `<p class="meta">⚠ may be stale: ${html(m.stale)}</p>` : ""}
+    <p class="meta">${html(m.status)} · version ${m.version} · observed ${html(day(m.observedAt ?? m.createdAt))} · last seen ${html(day(m.lastSeen))}${m.confirmedAt ? ` · confirmed by ${html(m.confirmedBy ?? "")}` : ""}${files}</p>${m.stale ? `<p class="meta">⚠ may be stale: ${html(m.stale)}</p>` : ""}${cues}
     <h2>Sources (${found.sources.length})</h2>${sources}
     </body></html>`;
 }

@@ -187,6 +187,11 @@ class Loreline:
 
         return curate.edit(self.store, memory_id, text)
 
+    def set_cues(self, memory_id: int, cues: str) -> Memory:
+        """Replace a memory's retrieval cues (questions it answers, topic words; one a line or
+        separated by semicolons) in place."""
+        return curate.set_cues(self.store, memory_id, cues)
+
     def confirm(self, memory_id: int, by: str) -> Memory:
         """A person vouches for a memory as the code stands now: no longer stale; `by` (who,
         through which front end) is recorded with the time and in the audit."""

@@ -38,7 +38,7 @@ from . import conflicts
 from . import curate
 
 from . import reversal
-from .. import staleness
+from .. import questions, staleness
 from ..embed import Embedder
 from ..errors import ModelOutputError
 from ..models import Candidate, Memory, Provenance
@@ -101,6 +101,8 @@ class Plan:
     #: no model: explicit reversals are looked for at apply time, so a reversal later in the
     #: same chunk sees the decision it reverses
     offline: bool = False
+    #: the vector stored for a new memory when it differs from `vector` (a model's cues embedded too)
+    stored_vector: bytes | None = None
 
 
 def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None,
@@ -110,6 +112,8 @@ def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, j
     memory arrives with the vector their identical embedder made): it is used as it is."""
     digest = rows.content_hash(candidate.text)
     result = Plan(candidate, ctx, digest, embedder.embed(candidate.text) if vector is None else vector)
+    if candidate.cues and vector is None:  # a given vector (a teammate's) was made with the cues
+        result.stored_vector = embedder.embed(rows.embedded_text(candidate.text, candidate.cues))
     if rows.is_tombstoned(store, ctx.project, digest):
         result.forgotten = True
         return result
@@ -213,13 +217,16 @@ def _merge(store: Store, memory_id: int, ctx: Context) -> tuple[Outcome, int]:
 
 def _add(store: Store, p: Plan) -> int:
     ctx, candidate = p.ctx, p.candidate
+    cues = candidate.cues or (questions.glossary_cues(candidate.text) if candidate.extractor.startswith("rules")
+                              else "")
     memory_id = rows.insert(store, rows.NewMemory(
         project=ctx.project, kind=candidate.kind, text=candidate.text,
-        observed_at=ctx.provenance.observed_at, extractor=candidate.extractor,
+        observed_at=ctx.provenance.observed_at, extractor=candidate.extractor, cues=cues,
     ))
     rows.add_provenance(store, memory_id, ctx.provenance, ctx.replay_key)
     _tie(store, ctx, memory_id)
-    search.put_vector(store, memory_id, p.vector)
+    # a model's cues are embedded with the text; the glossary's add nothing the embedder does not
+    search.put_vector(store, memory_id, p.stored_vector or p.vector)
     if ctx.hold:
         rows.hold(store, memory_id, ctx.hold)
     rows.audit(store, ctx.actor, "add", memory_id, after={"kind": candidate.kind, "text": candidate.text,

@@ -69,6 +69,26 @@ def edit(store: Store, memory_id: int, text: str, actor: str = "user",
     return rows.get(store, new_id)
 
 
+def set_cues(store: Store, memory_id: int, cues: str, actor: str = "user",
+             embedder: Embedder | None = None) -> Memory:
+    """Replace a memory's retrieval cues (the questions it answers and its topic words, one a
+    line; empty: none) in place: they help recall find it and change nothing it says. Its
+    vector is made again from the text with the new cues. A secret in a cue is redacted."""
+    old = rows.get(store, memory_id)
+    from ..privacy.redact import redact  # a secret typed into a cue is never stored
+
+    lines = [" ".join(redact(line).split()) for line in cues.replace(";", "\n").splitlines()]
+    cleaned = "\n".join(line for line in lines if line)
+    if old.status not in ("active", "held"):
+        raise LorelineError(f"memory #{memory_id} is {old.status}; only an active memory's cues can be edited")
+    embedder = embedder or default_embedder(store)
+    with store.write():
+        rows.set_cues(store, memory_id, cleaned)
+        search.put_vector(store, memory_id, embedder.embed(rows.embedded_text(old.text, cleaned)))
+        rows.audit(store, actor, "cues", memory_id, before={"cues": old.cues}, after={"cues": cleaned})
+    return rows.get(store, memory_id)
+
+
 def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: Embedder,
                    kind: str | None = None, action: str = "edit", details: dict[str, Any] | None = None,
                    vector: bytes | None = None) -> int:
@@ -77,11 +97,11 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
     stamp = rows.now()
     new_id = rows.insert(store, rows.NewMemory(
         project=old.project, kind=kind or old.kind, text=text, observed_at=stamp, extractor=f"{actor}",
-        scope=old.scope, version=old.version + 1, root_id=old.root_id or old.id, replaces=old.id,
+        scope=old.scope, version=old.version + 1, root_id=old.root_id or old.id, replaces=old.id, cues=old.cues,
     ))
     rows.copy_sources(store, new_id, old.id, stamp)
     rows.set_status(store, old.id, "superseded", stamp)
-    search.put_vector(store, new_id, embedder.embed(text) if vector is None else vector)
+    search.put_vector(store, new_id, embedder.embed(rows.embedded_text(text, old.cues)) if vector is None else vector)
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

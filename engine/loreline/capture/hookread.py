@@ -34,7 +34,7 @@ LIMIT ?
 """
 
 ACTIVE = """
-SELECT id, kind, text FROM memories
+SELECT id, kind, text, cues FROM memories
 WHERE status = 'active' AND (stale IS NULL OR pinned = 1) AND (project = ? OR scope = 'user')
 ORDER BY pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
 LIMIT ?
@@ -53,6 +53,7 @@ TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Collection, Sequence
+    from typing import Any
 
 
 def _connect(db: str) -> sqlite3.Connection:
@@ -81,14 +82,17 @@ def session_start_memories(db: str, project: str, max_rows: int,
     return session_order(rows, tied), len(found) - len(rows)
 
 
-def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list[tuple[int, str, str]]:
-    """The rows of a memories query; on a store without the `stale` column, without that test."""
-    try:
-        return conn.execute(sql, params).fetchall()
-    except _sqlite_error() as err:
-        if "no such column" not in str(err):
-            raise
-        return conn.execute(sql.replace(NOT_STALE, ""), params).fetchall()
+def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list[Any]:
+    """The rows of a memories query; on a store without the `stale` or `cues` column (an older
+    Loreline wrote it), without them."""
+    for attempt in range(3):
+        try:
+            return conn.execute(sql, params).fetchall()
+        except _sqlite_error() as err:
+            if "no such column" not in str(err) or attempt == 2:
+                raise
+            sql = sql.replace(NOT_STALE, "") if "stale" in str(err) else sql.replace(", cues FROM", ", NULL FROM")
+    return []
 
 
 #: the teammates a memory came from (stores with team sync: `loreline team`)
@@ -126,11 +130,11 @@ def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int
     conn = _prompt_index(db, project, max_rows, cache)
     try:
         total = int(conn.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()[0])
-        counts = {t: int(conn.execute("SELECT count(*) FROM m WHERE m MATCH ?", (_quote(t),)).fetchone()[0])
+        counts = {t: int(conn.execute("SELECT count(*) FROM m WHERE m MATCH ?", (_match(t),)).fetchone()[0])
                   for t in terms}
         found = [t for t in terms if counts[t]]
         ranked = conn.execute("SELECT rowid, kind, text FROM m WHERE m MATCH ? ORDER BY bm25(m), rowid DESC LIMIT ?",
-                              (" OR ".join(map(_quote, found)), limit)).fetchall() if found else []
+                              (" OR ".join(map(_match, found)), limit)).fetchall() if found else []
         held = _held(conn, found, [int(r[0]) for r in ranked])
     finally:
         conn.close()
@@ -157,7 +161,7 @@ def _held(conn: sqlite3.Connection, terms: list[str], ids: list[int]) -> dict[in
     marks = ",".join("?" * len(ids))
     for term in terms:
         for (memory_id,) in conn.execute(f"SELECT rowid FROM m WHERE m MATCH ? AND rowid IN ({marks})",
-                                         (_quote(term), *ids)):
+                                         (_match(term), *ids)):
             held.setdefault(int(memory_id), set()).add(term)
     return held
 
@@ -219,7 +223,7 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
     from pathlib import Path
 
     from loreline import home
-    from loreline.embed import concepts
+    from loreline.questions import split_cues
 
     store = _connect(db)
     try:
@@ -233,8 +237,8 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
         index = sqlite3.connect(tmp)
         try:
             index.executescript(INDEX_SCHEMA)
-            index.executemany("INSERT INTO m(rowid, kind, text, topics) VALUES(?, ?, ?, ?)",
-                              [(i, kind, text, " ".join(concepts.categories(text))) for i, kind, text in rows])
+            index.executemany("INSERT INTO m(rowid, kind, text, cues, topics) VALUES(?, ?, ?, ?, ?)",
+                              [(i, kind, text, *split_cues(text, cues or "")) for i, kind, text, cues in rows])
             index.executemany("INSERT INTO meta(key, value) VALUES(?, ?)",
                               (("stamp", stamp), ("project", project), ("rows", str(len(rows))),
                                ("format", INDEX_FORMAT)))
@@ -249,17 +253,27 @@ def _build_index(db: str, project: str, max_rows: int, path: str, stamp: str) ->
 
 
 #: the index's layout; an index file of another format is rebuilt
-INDEX_FORMAT = "2"
-#: `topics`: the categories of the developer tools the memory names (`embed.concepts`), so a
-#: prompt in category words ("which package manager") reaches "we use pnpm"; only `text` is shown
+INDEX_FORMAT = "4"
+#: `cues`: the cues a model or a person wrote (questions it answers, topic words), matched by the
+#: prompt's words; `topics`: the categories of the developer tools it names (`questions.split_cues`),
+#: matched by the categories the prompt asks about (`questions.topics`: "which package manager" →
+#: python package manager), so such a prompt reaches "we use pnpm"; only `text` is shown
 INDEX_SCHEMA = """
-CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, topics, tokenize='porter unicode61');
+CREATE VIRTUAL TABLE m USING fts5(kind UNINDEXED, text, cues, topics, tokenize='porter unicode61');
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
+
+
+def _match(term: str) -> str:
+    """A term's FTS5 expression: a category a prompt asks about (`questions.is_topic`) matches a
+    memory's topics; a word matches its text and the cues a model or a person wrote."""
+    from loreline.questions import is_topic
+
+    return f"topics : {_quote(term)}" if is_topic(term) else f"{{text cues}} : {_quote(term)}"
 
 
 def covered_ids(conn: sqlite3.Connection, project: str) -> set[int]:

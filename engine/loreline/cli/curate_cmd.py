@@ -12,9 +12,12 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p = sub.add_parser("forget", help="forget a memory and its versions; no re-import brings it back")
     p.add_argument("id", type=int)
     p.set_defaults(func=run_forget)
-    p = sub.add_parser("edit", help="reword a memory: a new version by you, the old one superseded")
+    p = sub.add_parser("edit", help="reword a memory: a new version by you, the old one superseded; "
+                                    "--cues replaces the questions and topic words recall finds it by")
     p.add_argument("id", type=int)
-    p.add_argument("text")
+    p.add_argument("text", nargs="?")
+    p.add_argument("--cues", metavar="CUES",
+                   help='questions it answers and topic words, separated by ";" ("" removes them)')
     p.set_defaults(func=run_edit)
     p = sub.add_parser("pin", help="pin a memory so it is listed and injected first (--off to unpin)")
     p.add_argument("id", type=int)
@@ -51,11 +54,21 @@ def run_forget(args: argparse.Namespace) -> int:
 
 
 def run_edit(args: argparse.Namespace) -> int:
+    from ..errors import LorelineError
     from ..privacy.display import printable
 
+    if args.text is None and args.cues is None:
+        raise LorelineError("give the new text, --cues, or both")
     with open_api() as lore:
-        memory = lore.edit(args.id, args.text)
-    print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {printable(memory.text)}")
+        memory_id = args.id
+        if args.text is not None:
+            memory = lore.edit(args.id, args.text)
+            memory_id = memory.id
+            print(f"Memory #{args.id} is superseded by #{memory.id} (v{memory.version}): {printable(memory.text)}")
+        if args.cues is not None:
+            memory = lore.set_cues(memory_id, args.cues)
+            shown = "; ".join(printable(c) for c in memory.cues.splitlines())
+            print(f"Memory #{memory.id} is found by: {shown}" if shown else f"Memory #{memory.id} has no cues now.")
     return 0
 
 

@@ -59,6 +59,8 @@ def memory_detail(memory: Memory) -> str:
         out.append(f"  held for review: {printable(memory.hold_reason)} (`loreline approve|reject {memory.id}`)")
     if memory.files:
         out.append("  files: " + ", ".join(printable(f) for f in memory.files))
+    if memory.cues:
+        out.append("  found by: " + "; ".join(printable(c) for c in memory.cues.splitlines()))
     out.append(f"  {plural(len(memory.provenance), 'source')}:")
     for prov in memory.provenance:
         out.extend(source_lines(prov, "    "))

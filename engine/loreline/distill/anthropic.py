@@ -48,6 +48,10 @@ NAME = "anthropic"
 PROMPT_VERSION = "1"
 DEFAULT_MODEL = "claude-haiku-4-5"
 MAX_MEMORIES = 100
+#: a memory's retrieval cues: at most this many questions and topic words, each this long
+MAX_CUE_QUESTIONS = 4
+MAX_CUE_TOPICS = 6
+MAX_CUE_CHARS = 120
 
 RECORD_MEMORIES: dict[str, Any] = {
     "name": "record_memories",
@@ -74,6 +78,18 @@ RECORD_MEMORIES: dict[str, Any] = {
                                 },
                                 "required": ["line", "quote"],
                             },
+                        },
+                        "questions": {
+                            "type": "array", "maxItems": MAX_CUE_QUESTIONS,
+                            "items": {"type": "string"},
+                            "description": "a few short questions a developer would ask that this memory "
+                                           "answers, in everyday words (optional)",
+                        },
+                        "topics": {
+                            "type": "array", "maxItems": MAX_CUE_TOPICS,
+                            "items": {"type": "string"},
+                            "description": "the memory's topic words: what kind of thing it is about, e.g. "
+                                           "'python package manager', 'test runner' (optional)",
                         },
                     },
                     "required": ["kind", "text", "evidence"],
@@ -336,7 +352,21 @@ def _candidate(item: Any, extractor: str) -> Candidate:
     kind, text, cited = item.get("kind"), item.get("text"), item.get("evidence")
     if not isinstance(kind, str) or not isinstance(text, str) or not isinstance(cited, list):
         raise ModelOutputError("a memory lacks kind, text or evidence")
-    return Candidate(kind.strip().lower(), text.strip(), tuple(_evidence(e) for e in cited), extractor)
+    return Candidate(kind.strip().lower(), text.strip(), tuple(_evidence(e) for e in cited), extractor,
+                     cues=cues(item.get("questions"), item.get("topics")))
+
+
+def cues(asked: Any, topics: Any) -> str:
+    """A memory's retrieval cues from the optional `questions` and `topics` of its record: each
+    question a line, then the topic words on one line; whatever is not a short string is left
+    out (cues are optional: a malformed one costs the memory nothing)."""
+    def strings(value: Any, most: int) -> list[str]:
+        found = [" ".join(v.split()) for v in value if isinstance(v, str)] if isinstance(value, list) else []
+        return [v for v in found if v and len(v) <= MAX_CUE_CHARS][:most]
+
+    lines = strings(asked, MAX_CUE_QUESTIONS)
+    words = strings(topics, MAX_CUE_TOPICS)
+    return "\n".join([*lines, *([", ".join(words)] if words else [])])
 
 
 def _evidence(item: Any) -> Evidence:

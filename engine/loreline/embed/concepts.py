@@ -10,7 +10,6 @@ whole (not inside longer words or paths), case-insensitively.
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,6 +20,14 @@ GLOSSARY = Path(__file__).with_name("data") / "concepts.txt"
 
 @functools.lru_cache(maxsize=1)
 def _glossary() -> tuple[re.Pattern[str], dict[str, str], str]:
+    category_of = _terms()
+    pattern = re.compile(r"(?<![\w./-])" + _trie(category_of) + r"(?![\w-]|\.\w)", re.IGNORECASE)
+    return pattern, category_of, version()
+
+
+@functools.lru_cache(maxsize=1)
+def _terms() -> dict[str, str]:
+    """term → its category (the glossary parsed only: no pattern compiled)."""
     raw = GLOSSARY.read_text(encoding="utf-8")
     category_of: dict[str, str] = {}
     for line in raw.splitlines():
@@ -32,12 +39,7 @@ def _glossary() -> tuple[re.Pattern[str], dict[str, str], str]:
             term = term.strip().lower()
             if term:
                 category_of.setdefault(term, category)
-    pattern = re.compile(r"(?<![\w./-])" + _trie(category_of) + r"(?![\w-]|\.\w)", re.IGNORECASE)
-    return pattern, category_of, _digest(raw)
-
-
-def _digest(raw: str) -> str:
-    return hashlib.sha256(raw.encode()).hexdigest()[:8]
+    return category_of
 
 
 def _trie(terms: Iterable[str]) -> str:
@@ -62,13 +64,6 @@ def _trie(terms: Iterable[str]) -> str:
     return pattern(root)
 
 
-@functools.lru_cache(maxsize=1)
-def version() -> str:
-    """A short digest of the glossary, part of the embedder's fingerprint (the file alone: naming
-    the embedder, as `loreline status` does, must not compile the glossary's pattern)."""
-    return _digest(GLOSSARY.read_text(encoding="utf-8"))
-
-
 def categories(text: str) -> list[str]:
     """The categories of the glossary terms named in `text`, in order of first mention."""
     pattern, category_of, _ = _glossary()
@@ -76,6 +71,38 @@ def categories(text: str) -> list[str]:
     for match in pattern.finditer(text):
         seen.setdefault(category_of[match.group(0).lower()], None)
     return list(seen)
+
+
+_EDGE = "\"'`,;:!?()[]{}<>*"
+MAX_TERM_WORDS = 3
+
+
+def named(text: str) -> list[str]:
+    """`categories` for a short text (a question) without compiling the glossary's pattern: its
+    whitespace-separated words (edge punctuation stripped, a final full stop too) and runs of up
+    to `MAX_TERM_WORDS` of them looked up whole. Cheap enough for the prompt hook, which must not
+    pay the pattern's compilation on every prompt."""
+    category_of = _terms()
+    words = [w.strip(_EDGE).rstrip(".").lower() for w in text.split()]
+    seen: dict[str, None] = {}
+    i = 0
+    while i < len(words):
+        for size in range(min(MAX_TERM_WORDS, len(words) - i), 0, -1):
+            term = " ".join(words[i:i + size])
+            if term in category_of:
+                seen.setdefault(category_of[term], None)
+                i += size - 1
+                break
+        i += 1
+    return list(seen)
+
+
+@functools.lru_cache(maxsize=1)
+def version() -> str:
+    """A short digest of the glossary, part of the embedder's fingerprint."""
+    import hashlib  # not at import: the prompt hook reads the glossary without it
+
+    return hashlib.sha256(GLOSSARY.read_bytes()).hexdigest()[:8]
 
 
 def note(text: str) -> str:

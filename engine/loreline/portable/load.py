@@ -190,7 +190,8 @@ def _memories(store: Store, memories: list[dict[str, Any]], report: LoadReport,
         root = ids.get(int(record["root_id"])) if record.get("root_id") is not None else None
         replaces = ids.get(int(record["replaces"])) if record.get("replaces") is not None else None
         tables.set_chain(store, here, root or here, replaces)
-        search.put_vector(store, here, embedder.embed(str(record["text"])))
+        search.put_vector(store, here, embedder.embed(rows.embedded_text(str(record["text"]),
+                                                                         str(record.get("cues") or ""))))
     for record in memories:
         _children(store, ids[int(record["id"])], record, report)
     return ids

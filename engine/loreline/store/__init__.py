@@ -94,6 +94,7 @@ class Store:
             self.conn.load_extension(_vec_extension())
             self.conn.enable_load_extension(False)
             self.conn.create_scalar_function("loreline_scope_token", _scope_token_sql, 1, deterministic=True)
+            self.conn.create_scalar_function("loreline_topic_words", _topic_words_sql, 2, deterministic=True)
             if not self.read_only:
                 self._enable_wal(busy_timeout_ms)
             self.conn.execute("PRAGMA foreign_keys=ON")
@@ -240,6 +241,13 @@ def scope_token(project: str) -> str:
 
 def _scope_token_sql(*args: Any) -> str:
     return scope_token(str(args[0]))
+
+
+def _topic_words_sql(*args: Any) -> str:
+    """A memory's words for the index's `cues` column (`questions.topic_words`)."""
+    from ..questions import topic_words
+
+    return topic_words(str(args[0] or ""), str(args[1] or ""))
 
 
 def _touch_private(path: Path) -> None:

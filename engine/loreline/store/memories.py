@@ -24,7 +24,7 @@ _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
 
 MEMORY_COLUMNS = (
     "id, project, scope, kind, text, status, version, created_at, observed_at, valid_until, "
-    "pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason"
+    "pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason, cues"
 )
 
 
@@ -53,6 +53,7 @@ class NewMemory:
     version: int = 1
     root_id: int | None = None
     replaces: int | None = None
+    cues: str = ""
 
 
 def insert(store: Store, new: NewMemory) -> int:
@@ -66,10 +67,11 @@ def insert(store: Store, new: NewMemory) -> int:
     text, reason = admitted.text, admitted.hold
     store.conn.execute(
         "INSERT INTO memories(project, scope, kind, text, content_hash, version, root_id, replaces, "
-        "created_at, updated_at, observed_at, extractor, status, hold_reason) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "created_at, updated_at, observed_at, extractor, status, hold_reason, cues) "
+        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (new.project, new.scope, new.kind, text, content_hash(text), new.version,
          new.root_id, new.replaces, stamp, stamp, new.observed_at, gate.field(new.extractor),
-         "active" if reason is None else "held", reason),
+         "active" if reason is None else "held", reason, gate.clean(new.cues) if new.cues else None),
     )
     memory_id = int(store.conn.last_insert_rowid())
     if new.root_id is None:
@@ -187,13 +189,13 @@ def _files(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple[str,
 
 def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tuple[str, ...]) -> Memory:
     (mid, project, scope, kind, text, status, version, created, observed, valid_until,
-     pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason) = row
+     pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason, cues) = row
     return Memory(
         id=int(mid), project=project, scope=scope, kind=kind, text=text, status=status,
         version=int(version), created_at=created, observed_at=observed, valid_until=valid_until,
         pinned=bool(pinned), extractor=extractor, root_id=root_id, replaces=replaces,
         provenance=provenance, files=files, stale=stale, confirmed_at=confirmed_at, confirmed_by=confirmed_by,
-        hold_reason=hold_reason,
+        hold_reason=hold_reason, cues=cues or "",
     )
 
 
@@ -288,6 +290,16 @@ def chain_ids(store: Store, root: int) -> list[int]:
                                           (root, root))]
 
 
+def set_cues(store: Store, memory_id: int, cues: str) -> None:
+    """Replace a memory's retrieval cues (the index follows: `memories_fts_update`)."""
+    store.conn.execute("UPDATE memories SET cues = ?, updated_at = ? WHERE id = ?", (cues or None, now(), memory_id))
+
+
+def embedded_text(text: str, cues: str) -> str:
+    """What a memory's vector is made of: its text, and its cues when it has any."""
+    return f"{text}\n{cues}" if cues else text
+
+
 def tombstone(store: Store, project: str, text: str) -> None:
     """Record a forgotten wording so no later import of the project brings it back."""
     store.conn.execute("INSERT OR IGNORE INTO tombstones(project, content_hash, created_at) VALUES(?,?,?)",
@@ -347,9 +359,10 @@ def restamp_version(store: Store, new_id: int, old_id: int, observed_at: str | N
 
 
 def texts_after(store: Store, after_id: int, limit: int) -> list[tuple[int, str, str]]:
-    """(id, project, text) of up to `limit` memories with an id above `after_id`, in id order."""
-    return [(int(r[0]), str(r[1]), str(r[2])) for r in store.rows(
-        "SELECT id, project, text FROM memories WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit))]
+    """(id, project, text) of up to `limit` memories with an id above `after_id`, in id order; the
+    text is what is embedded (`embedded_text`: with the memory's cues)."""
+    return [(int(r[0]), str(r[1]), embedded_text(str(r[2]), str(r[3] or ""))) for r in store.rows(
+        "SELECT id, project, text, cues FROM memories WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit))]
 
 
 def statuses(store: Store, ids: Sequence[int]) -> dict[int, str]:

@@ -428,6 +428,40 @@ def _session_id_indexes(store: Store) -> None:
     store.conn.execute(SESSION_ID_INDEXES)
 
 
+MEMORY_CUES = """
+ALTER TABLE memories ADD COLUMN cues TEXT;
+DROP TRIGGER memories_fts_insert;
+DROP TRIGGER memories_fts_delete;
+DROP TRIGGER memories_fts_update;
+DROP TABLE memory_fts;
+CREATE VIRTUAL TABLE memory_fts USING fts5(
+    text, scope, cues, content='', contentless_delete=1, tokenize='porter unicode61'
+);
+INSERT INTO memory_fts(rowid, text, scope, cues)
+    SELECT id, text, loreline_scope_token(project), loreline_topic_words(text, cues) FROM memories;
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memory_fts(rowid, text, scope, cues)
+    VALUES (new.id, new.text, loreline_scope_token(new.project), loreline_topic_words(new.text, new.cues));
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM memory_fts WHERE rowid = old.id;
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF text, project, cues ON memories BEGIN
+    DELETE FROM memory_fts WHERE rowid = old.id;
+    INSERT INTO memory_fts(rowid, text, scope, cues)
+    VALUES (new.id, new.text, loreline_scope_token(new.project), loreline_topic_words(new.text, new.cues));
+END;
+"""
+
+
+def _memory_cues(store: Store) -> None:
+    """A memory's retrieval cues (`cues`: the questions it answers and its topic words, one a
+    line, written by the model that distilled it, from the glossary, or by a person), searched
+    beside its text: the full-text index gains a `cues` column holding them and the categories
+    of the tools the memory names (`questions.topic_words`)."""
+    store.conn.execute(MEMORY_CUES)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -443,6 +477,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0012_vector_widths", _vector_widths),
     ("0013_audit_via", _audit_via),
     ("0014_session_id_indexes", _session_id_indexes),
+    ("0015_memory_cues", _memory_cues),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

@@ -29,17 +29,32 @@ def fts_query(text: str) -> str | None:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
 
 
-def fts(store: Store, text: str, projects: tuple[str, ...], limit: int, statuses: tuple[str, ...]) -> list[int]:
+#: bm25's weight of a memory's cue words (its cues and its tools' categories) against its text's
+CUES_WEIGHT = 0.5
+
+
+def topics_query(topics: tuple[str, ...]) -> str | None:
+    """An FTS5 expression OR-ing the categories a question asks about, as phrases."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in topics) if topics else None
+
+
+def fts(store: Store, text: str, projects: tuple[str, ...], limit: int, statuses: tuple[str, ...],
+        topics: tuple[str, ...] = ()) -> list[int]:
+    """Memory ids by bm25: the query's words in a memory's text or cue words, and the categories
+    it asks about (`questions.topics`) among the cue words."""
     match = fts_query(text)
-    if match is None:
+    asked = topics_query(topics)
+    if match is None and asked is None:
         return []
     scopes = " OR ".join(scope_token(p) for p in projects)
     smarks = ",".join("?" * len(statuses))
+    wanted = " OR ".join(x for x in (f"{{text cues}} : ({match})" if match else "",
+                                     f"cues : ({asked})" if asked else "") if x)
     rows = store.rows(
-        "SELECT m.id FROM (SELECT rowid AS id, bm25(memory_fts, 1.0, 0.0) AS score FROM memory_fts "
+        f"SELECT m.id FROM (SELECT rowid AS id, bm25(memory_fts, 1.0, 0.0, {CUES_WEIGHT}) AS score FROM memory_fts "
         "WHERE memory_fts MATCH ? ORDER BY score LIMIT ?) hits "
         f"JOIN memories m ON m.id = hits.id WHERE m.status IN ({smarks}) ORDER BY hits.score",
-        (f"scope : ({scopes}) AND text : ({match})", limit * 4 if statuses == ("active",) else limit * 2,
+        (f"scope : ({scopes}) AND ({wanted})", limit * 4 if statuses == ("active",) else limit * 2,
          *statuses),
     )
     return [int(r[0]) for r in rows][:limit]

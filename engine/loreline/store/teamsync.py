@@ -45,6 +45,7 @@ class ChainRow:
     observed_at: str | None
     extractor: str
     pinned: bool
+    cues: str = ""
 
 
 def origin(store: Store) -> str:
@@ -88,8 +89,9 @@ def last_audit(store: Store) -> int:
 
 def chain(store: Store, root_id: int) -> list[ChainRow]:
     """Every version of a chain, newest first."""
-    return [ChainRow(int(r[0]), r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7], r[8], bool(r[9])) for r in store.rows(
-        "SELECT id, project, scope, kind, text, status, version, observed_at, extractor, pinned FROM memories "
+    return [ChainRow(int(r[0]), r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7], r[8], bool(r[9]), r[10] or "")
+            for r in store.rows(
+        "SELECT id, project, scope, kind, text, status, version, observed_at, extractor, pinned, cues FROM memories "
         "WHERE root_id = ? ORDER BY version DESC, id DESC", (root_id,))]
 
 

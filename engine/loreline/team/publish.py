@@ -38,7 +38,7 @@ def outgoing(store: Store, root_id: int, remote: str, me: str, settings: TeamSet
         sources = tuple(_source(*row) for row in teamsync.local_sources(store, current.id))
         return SharedMemory(uid, remote, me, settings.author, current.kind, current.text,
                             content_hash(current.text), "active", current.version, current.observed_at,
-                            current.extractor, sources)
+                            current.extractor, sources, cues=current.cues)
     status = "forgotten" if current.status == "forgotten" else "superseded"  # forgotten, or withdrawn
     if link is None or link.status == "forgotten" or link.status == status:
         return None
@@ -47,7 +47,7 @@ def outgoing(store: Store, root_id: int, remote: str, me: str, settings: TeamSet
 
 
 def _publishable(store: Store, root_id: int, current: teamsync.ChainRow, settings: TeamSettings) -> bool:
-    if current.scope != "project" or contains_secret(current.text):
+    if current.scope != "project" or contains_secret(current.text) or contains_secret(current.cues):
         return False
     if not _approved(store, root_id, current, settings.share):
         return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import questions
 from ..embed import Embedder, default_embedder
 from ..recall import fused_scores, fusion_for
 from ..store.team import TeamStore
@@ -29,8 +30,9 @@ def recall(team: TeamStore, query: str, project: str, *, limit: int = 10,
     embedder = embedder or default_embedder()
     fusion = fusion_for(embedder)
     depth = max(limit * 4, 20)
-    lexical = search.fts(team, query, project, depth)
-    nearest = search.knn(team, embedder.embed(query), project, depth, embedder.fingerprint)
+    asked = questions.understand(query)  # as local recall: the categories it asks about too
+    lexical = search.fts(team, asked.text, project, depth)
+    nearest = search.knn(team, embedder.embed(asked.text), project, depth, embedder.fingerprint)
     semantic = [(uid, 1.0 - dist) for uid, dist in nearest if 1.0 - dist >= fusion.min_similarity]
     scores = fused_scores(lexical, semantic, fusion)
     order = sorted(scores, key=lambda uid: (-scores[uid], uid))[:limit]

@@ -29,7 +29,8 @@ from .. import beliefs
 from ..beliefs import curate
 from ..embed import Embedder
 from ..models import Candidate, Provenance
-from ..store import Store, teamsync
+from ..privacy.redact import redact
+from ..store import Store, search, teamsync
 from ..store import memories as rows
 from ..store.memories import content_hash
 from ..store.team.changes import SharedMemory
@@ -126,7 +127,7 @@ def _candidate(row: SharedMemory, project: str) -> tuple[Candidate, beliefs.Cont
     provenance = _provenance(row)
     first = provenance[0] if provenance else Provenance("generic", row.uid, TEAM_PREFIX + row.author, 0, 0, "",
                                                         row.observed_at)
-    candidate = Candidate(row.kind, row.text, (), f"team:{row.extractor}"[:80])
+    candidate = Candidate(row.kind, row.text, (), f"team:{row.extractor}"[:80], cues=redact(row.cues))
     return candidate, beliefs.Context(project, first, (), f"team:{row.uid}", actor="import")
 
 
@@ -143,15 +144,29 @@ def _root(store: Store, memory_id: int | None) -> int | None:
 
 def _update(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> str:
     if link.content_hash == row.content_hash and link.status == row.status:
-        return "unchanged"
+        return _recued(store, row, link, embedder)
     teamsync.put_link(store, Link(row.uid, link.remote, link.root_id, row.author, "in", row.content_hash,
                                   row.status))
     current = _active(store, link.root_id)
     if current is None or content_hash(current.text) == row.content_hash:
+        return _recued(store, row, link, embedder)
+    old = rows.get(store, current.id)
+    vector = their_vector(row, embedder) or embedder.embed(rows.embedded_text(row.text, row.cues))
+    new_id = curate.supersede_with(store, old, row.text, "import", embedder, kind=row.kind,
+                                   action="team-edit", details={"author": row.author, "uid": row.uid}, vector=vector)
+    if row.cues != old.cues:
+        rows.set_cues(store, new_id, redact(row.cues))
+    return "edited"
+
+
+def _recued(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> str:
+    """The same text with other cues (a teammate edited them): the cues change here too."""
+    current = _active(store, link.root_id)
+    if current is None or current.cues == row.cues:
         return "unchanged"
-    curate.supersede_with(store, rows.get(store, current.id), row.text, "import", embedder, kind=row.kind,
-                          action="team-edit", details={"author": row.author, "uid": row.uid},
-                          vector=their_vector(row, embedder))
+    rows.set_cues(store, current.id, redact(row.cues))
+    search.put_vector(store, current.id, their_vector(row, embedder)
+                      or embedder.embed(rows.embedded_text(current.text, row.cues)))
     return "edited"
 
 

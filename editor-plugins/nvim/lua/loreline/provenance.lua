@@ -21,6 +21,9 @@ function M.render(found)
   local span = require("loreline.views").span
   local lines = { ("%s · #%d · v%d · %s · %s"):format(m.kind, m.id, m.version, day(m.observedAt or m.createdAt), m.status) }
   vim.list_extend(lines, vim.split(m.text, "\n", { plain = true }))
+  if type(m.cues) == "table" and #m.cues > 0 then
+    table.insert(lines, "Found by: " .. table.concat(m.cues, "; "))
+  end
   table.insert(lines, "")
   table.insert(lines, ("Sources (%d) · <CR> opens the session at the line · v the viewer · q closes"):format(#found.sources))
   local targets = {}

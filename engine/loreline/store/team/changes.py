@@ -54,23 +54,26 @@ class SharedMemory:
     seq: int = 0
     embedder: str | None = None
     embedding: bytes | None = field(default=None, repr=False)
+    #: retrieval cues (questions it answers, topic words), one a line
+    cues: str = ""
 
 
 _UPSERT = """
 INSERT INTO memories(uid, project, origin, author, kind, text, content_hash, status, version, observed_at,
-                     extractor, embedder, embedding, seq)
+                     extractor, embedder, embedding, cues, seq)
 SELECT uid, %s, origin, author, kind, text, content_hash, status, version, observed_at, extractor, embedder,
-       embedding::vector, nextval('loreline_change_seq')
+       embedding::vector, cues, nextval('loreline_change_seq')
 FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int[],
-            %s::text[], %s::text[], %s::text[], %s::text[])
-     AS t(uid, origin, author, kind, text, content_hash, status, version, observed_at, extractor, embedder, embedding)
+            %s::text[], %s::text[], %s::text[], %s::text[], %s::text[])
+     AS t(uid, origin, author, kind, text, content_hash, status, version, observed_at, extractor, embedder, embedding,
+          cues)
 ON CONFLICT (uid) DO UPDATE SET
     kind = excluded.kind, text = excluded.text, content_hash = excluded.content_hash, status = excluded.status,
     version = excluded.version, observed_at = excluded.observed_at, extractor = excluded.extractor,
-    author = excluded.author, embedder = excluded.embedder, embedding = excluded.embedding,
+    author = excluded.author, embedder = excluded.embedder, embedding = excluded.embedding, cues = excluded.cues,
     seq = nextval('loreline_change_seq'), updated_at = now()
-WHERE (memories.kind, memories.content_hash, memories.status)
-      IS DISTINCT FROM (excluded.kind, excluded.content_hash, excluded.status)
+WHERE (memories.kind, memories.content_hash, memories.status, memories.cues)
+      IS DISTINCT FROM (excluded.kind, excluded.content_hash, excluded.status, excluded.cues)
 RETURNING uid
 """
 
@@ -95,13 +98,13 @@ def publish(team: TeamStore, project: str,
     anything is written."""
     if not memories:
         return set()
-    columns: list[list[Any]] = [[] for _ in range(12)]
+    columns: list[list[Any]] = [[] for _ in range(13)]
     for memory, vector, embedder in memories:
         vec = _vector(vector) if memory.status == "active" else None
         for column, value in zip(columns, (
                 memory.uid, memory.origin, memory.author, memory.kind, memory.text, memory.content_hash,
                 memory.status, memory.version, memory.observed_at, memory.extractor, embedder if vec else None,
-                vec)):
+                vec, memory.cues if memory.status == "active" else "")):
             column.append(value)
     with team.write() as conn:
         project_lock(team, project)
@@ -135,7 +138,7 @@ def changes_after(team: TeamStore, project: str, cursor: int, limit: int = PULL_
     """The project's changed rows with seq > cursor, oldest change first."""
     rows = team.rows(
         "SELECT uid, project, origin, author, kind, text, content_hash, status, version, observed_at, extractor, seq, "
-        "embedder, embedding::text FROM memories WHERE project = %s AND seq > %s ORDER BY seq LIMIT %s",
+        "embedder, embedding::text, cues FROM memories WHERE project = %s AND seq > %s ORDER BY seq LIMIT %s",
         (project, cursor, limit),
     )
     sources = _sources(team, [str(r[0]) for r in rows])
@@ -146,7 +149,8 @@ def _shared(r: tuple[Any, ...], sources: tuple[SharedSource, ...]) -> SharedMemo
     return SharedMemory(uid=str(r[0]), project=str(r[1]), origin=str(r[2]), author=str(r[3]), kind=str(r[4]),
                         text=str(r[5]), content_hash=str(r[6]), status=str(r[7]), version=int(r[8]),
                         observed_at=r[9], extractor=str(r[10]), sources=sources, seq=int(r[11]),
-                        embedder=r[12], embedding=vector_bytes(r[13]) if r[13] is not None else None)
+                        embedder=r[12], embedding=vector_bytes(r[13]) if r[13] is not None else None,
+                        cues=str(r[14] or ""))
 
 
 def _sources(team: TeamStore, uids: list[str]) -> dict[str, tuple[SharedSource, ...]]:

@@ -104,10 +104,28 @@ def _vector_widths(team: TeamStore) -> None:
             f"vector_cosine_ops) WHERE vector_dims(embedding) = {width}")
 
 
+TEAM_CUES = [
+    "ALTER TABLE memories ADD COLUMN cues TEXT NOT NULL DEFAULT ''",
+    "DROP INDEX memories_tsv",
+    "ALTER TABLE memories DROP COLUMN tsv",
+    "ALTER TABLE memories ADD COLUMN tsv tsvector GENERATED ALWAYS AS "
+    "(to_tsvector('english', text || ' ' || cues) || to_tsvector('simple', 'p' || md5(project))) STORED",
+    "CREATE INDEX memories_tsv ON memories USING gin(tsv)",
+]
+
+
+def _cues(team: TeamStore) -> None:
+    """A memory's retrieval cues (the questions it answers, its topic words) travel with it and
+    are searched beside its text."""
+    for statement in TEAM_CUES:
+        team.conn.execute(statement)
+
+
 MIGRATIONS: list[tuple[str, Callable[[TeamStore], None]]] = [
     ("0001_team_initial", _initial),
     ("0002_team_fts_by_project", _fts_by_project),
     ("0003_team_vector_widths", _vector_widths),
+    ("0004_team_cues", _cues),
 ]
 
 

@@ -1,0 +1,120 @@
+"""Everyday developer questions find the memory that names the tool, on every surface: the
+command line, the prompt hook by words and by meaning (the warm process), against a store the
+real importer wrote; and what `questions` understands of a question."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loreline import questions
+from loreline.samples.builder import ClaudeSession
+from loreline.store import Store
+from loreline_hooks import warm
+from tests.capture_helpers import event, hook_env, import_into_store, run_hook, wait_for, worker_lock_held
+from tests.conftest import loreline_exe
+
+UV = "We use uv for Python packages, never pip."
+TESTS = "To run the tests, use `uv run pytest -q` from the repo root."
+DEPLOY = "We decided to deploy the web app to Fly.io from the main branch."
+SQLITE = "We decided to keep SQLite because the app runs on laptops."
+#: (prompt, the memory it must add)
+HEADLINES = (
+    ("Which package manager do we use?", UV),
+    ("How do I add a dependency?", UV),
+    ("How do I run the tests?", TESTS),
+    ("Let's add request validation to the signup endpoint. We'll need pydantic; can I pip install it?", UV),
+)
+
+
+def test_questions_are_understood_in_the_glossarys_categories() -> None:
+    assert {"python package manager", "javascript package manager"} <= set(questions.topics("which package manager?"))
+    assert "python package manager" in questions.topics("How do I add a dependency?")
+    assert "python package manager" in questions.topics("We'll need pydantic; can I pip install it?")
+    assert questions.topics("How do I run the tests?") == ("test framework",)
+    assert "hosting and deployment platform" in questions.topics("where do we deploy?")
+    assert "feature flags" in questions.topics("what do we use for feature flags?")
+    assert questions.topics("What is the capital of France?") == ()
+    asked = questions.understand("which package manager?")
+    assert asked.text.startswith("which package manager? (") and "python package manager" in asked.text
+
+
+def test_rules_memories_get_cues_from_the_glossary() -> None:
+    cues = questions.glossary_cues("we use uv, never pip; tests run with vitest")
+    assert "python package manager" in cues and "test runner" in cues
+    assert questions.glossary_cues("we keep the lunch order short") == ""
+
+
+@pytest.fixture
+def project(loreline_home: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    session = ClaudeSession(cwd=str(folder))
+    for said in (UV, TESTS, DEPLOY, SQLITE, "Always run the linter before committing."):
+        session.user(said)
+        session.assistant("Noted.")
+    path = session.write(tmp_path / "sessions" / f"{session.session_id}.jsonl")
+    import_into_store(path)
+    return folder, event("UserPromptSubmit", session, path)
+
+
+def _ids(home: Path) -> dict[str, int]:
+    with Store(home / "loreline.db") as store:
+        return {str(text): int(i) for i, text in store.rows("SELECT id, text FROM memories")}
+
+
+def _hook(home: Path, payload: dict[str, Any], prompt: str, how: str, session: str) -> str:
+    result = run_hook(home, "UserPromptSubmit", stdin={**payload, "session_id": session, "prompt": prompt},
+                      env=hook_env(home, LORELINE_PROMPT_RECALL=how))
+    assert result.returncode == 0 and result.stderr == b"", result.stderr
+    return str(json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]) if result.stdout.strip() else ""
+
+
+def test_the_command_line_finds_the_package_manager(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = project
+    ids = _ids(loreline_home)
+    assert UV in ids
+    for query, memory in (("which package manager?", UV), ("how do I add a dependency?", UV),
+                          ("how do I run the tests?", TESTS), ("where do we deploy?", DEPLOY)):
+        done = subprocess.run([loreline_exe(), "recall", query, "--json", "--project", str(folder)],
+                              capture_output=True, text=True, env=hook_env(loreline_home), timeout=120)
+        assert done.returncode == 0, done.stderr
+        found = [hit["memory"]["id"] if "memory" in hit else hit["id"] for hit in json.loads(done.stdout)]
+        assert ids[memory] in found[:3], (query, found)
+
+
+def test_the_prompt_hook_by_words_adds_the_memory(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> None:
+    _, payload = project
+    ids = _ids(loreline_home)
+    with worker_lock_held(loreline_home):
+        for n, (prompt, memory) in enumerate(HEADLINES):
+            assert f"#{ids[memory]} " in _hook(loreline_home, payload, prompt, "words", f"w-{n}"), prompt
+        assert _hook(loreline_home, payload, "What is the capital of France?", "words", "w-x") == ""
+
+
+@pytest.fixture
+def warm_server(loreline_home: Path, project: tuple[Path, dict[str, Any]]) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen([sys.executable, "-m", "loreline_warm"],
+                            env=hook_env(loreline_home, LORELINE_PROMPT_RECALL="meaning"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for(warm.listening, 60, "the warm process to listen")
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def test_the_prompt_hook_by_meaning_adds_the_memory(loreline_home: Path, project: tuple[Path, dict[str, Any]],
+                                                    warm_server: subprocess.Popen[bytes]) -> None:
+    _, payload = project
+    ids = _ids(loreline_home)
+    with worker_lock_held(loreline_home):
+        for n, (prompt, memory) in enumerate(HEADLINES):
+            assert f"#{ids[memory]} " in _hook(loreline_home, payload, prompt, "meaning", f"m-{n}"), prompt
+        assert _hook(loreline_home, payload, "What is the capital of France?", "meaning", "m-x") == ""
+    assert warm_server.poll() is None

@@ -190,6 +190,8 @@ class Loreline:
     def set_cues(self, memory_id: int, cues: str) -> Memory:
         """Replace a memory's retrieval cues (questions it answers, topic words; one a line or
         separated by semicolons) in place."""
+        from ..beliefs import curate
+
         return curate.set_cues(self.store, memory_id, cues)
 
     def confirm(self, memory_id: int, by: str) -> Memory:

@@ -22,7 +22,7 @@ def _distinct_memory() -> Memory:
     return Memory(41, "/p/shop", "project", "decision", "use the queue", "active", 3, "2026-01-01T00:00:00Z",
                   "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z", True, "rules", root_id=40, replaces=39,
                   provenance=(source,), files=("q.py",), hold_reason="because", stale="q.py changed",
-                  confirmed_at="2026-01-04T00:00:00Z", confirmed_by="ana")
+                  confirmed_at="2026-01-04T00:00:00Z", confirmed_by="ana", cues="which queue?\nqueues")
 
 
 def test_each_memory_field_is_written_under_its_own_name() -> None:
@@ -30,11 +30,12 @@ def test_each_memory_field_is_written_under_its_own_name() -> None:
     for camel in (False, True):
         out = serialize.memory(m, camel=camel)
         for field in dataclasses.fields(Memory):
-            if field.name in ("provenance", "files"):
+            if field.name in ("provenance", "files", "cues"):
                 continue
             name = serialize.camel_name(field.name) if camel else field.name
             assert out[name] == getattr(m, field.name), field.name
         assert out["files"] == ["q.py"] and out["last_seen" if not camel else "lastSeen"] == m.last_seen
+        assert out["cues"] == m.cues.splitlines() == ["which queue?", "queues"]  # one cue a line, as a list
         assert out["source"]["lineStart" if camel else "line_start"] == 11 and out["source"]["tool"] == "codex"
 
 

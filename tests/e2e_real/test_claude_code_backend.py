@@ -133,7 +133,10 @@ def distill(story: Story, step: str, session: str, replies: Replies, auto: bool 
     if auto:
         env["ANTHROPIC_AUTH_TOKEN"] = env.pop("ANTHROPIC_API_KEY")
     backend = [] if auto else ["--backend", "claude-code"]
-    argv = [loreline_exe(), "import", "sessions", *backend, "--path", str(story.sessions[session]), "--json"]
+    # the person's sessions ran under LORELINE_OFF=1 (so no hook captured them): paused, and
+    # imported here because they are named by path with --include-paused
+    argv = [loreline_exe(), "import", "sessions", *backend, "--path", str(story.sessions[session]), "--include-paused",
+            "--json"]
     with box.worker_lock():
         run = box.run_client(step, argv, env, replies).check()
         story.spools[step] = box.spool_records()
@@ -157,7 +160,8 @@ def claude_processes_in(root: Path) -> list[str]:
 def refuse(story: Story, step: str, session: str) -> None:
     """An import whose login the API refuses: it stops with one line and moves nothing."""
     box = story.box
-    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session])]
+    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session]),
+            "--include-paused"]
     replies = Replies("Done.", (("call record_memories", error_reply(401, "authentication_error")),))
     story.runs[step] = box.run_client(step, argv, distill_env(box), replies)
     story.transcripts[step] = story.all_transcripts()
@@ -168,7 +172,8 @@ def logged_out(story: Story, step: str, session: str) -> None:
     box = story.box
     env = distill_env(box)
     env.pop("ANTHROPIC_API_KEY")
-    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session])]
+    argv = [loreline_exe(), "import", "sessions", "--backend", "claude-code", "--path", str(story.sessions[session]),
+            "--include-paused"]
     story.runs[step] = box.run_client(step, argv, env, Replies("Done."))
     story.transcripts[step] = story.all_transcripts()
 

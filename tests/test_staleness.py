@@ -162,9 +162,11 @@ def _spelling_embedder() -> None:
 
 
 def test_recall_puts_a_stale_memory_below_an_equal_fresh_one(tmp_path: Path, repo: Path) -> None:
-    _spelling_embedder()  # two memories equally close to the query, so only trust orders them
-    stale_id = import_session(tmp_path, repo, "In this repo we run the queue workers with systemd, never docker.")
-    fresh_id = import_session(tmp_path, repo, "In this repo we run the queue workers with nomad, never docker.", read="src/other.py")
+    # two memories equally close to the query (no tool named, so no cue tells them apart): only
+    # trust orders them
+    _spelling_embedder()
+    stale_id = import_session(tmp_path, repo, "In this repo we run the queue workers with the blue runner, never the old one.")
+    fresh_id = import_session(tmp_path, repo, "In this repo we run the queue workers with the green runner, never the old one.", read="src/other.py")
     from loreline.recall import recall
 
     with Store() as store:
@@ -179,8 +181,8 @@ def test_recall_puts_a_stale_memory_below_an_equal_fresh_one(tmp_path: Path, rep
 
 def test_recall_prefers_a_recently_confirmed_memory(tmp_path: Path, repo: Path) -> None:
     _spelling_embedder()  # two memories equally close to the query, so only trust orders them
-    first = import_session(tmp_path, repo, "In this repo we run the queue workers with systemd, never docker.")
-    second = import_session(tmp_path, repo, "In this repo we run the queue workers with nomad, never docker.")
+    first = import_session(tmp_path, repo, "In this repo we run the queue workers with the blue runner, never the old one.")
+    second = import_session(tmp_path, repo, "In this repo we run the queue workers with the green runner, never the old one.")
     from loreline.api import Loreline
 
     with Loreline() as lore:
@@ -204,7 +206,7 @@ def test_an_import_checks_the_project_and_loreline_check_reports(tmp_path: Path,
                                                                  loreline_home: Path) -> None:
     mid = import_session(tmp_path, repo, "In this repo we use pnpm, never npm.")
     (repo / "src" / "app.py").write_text("rewritten\n")
-    import_session(tmp_path, repo, "In this repo we run the queue workers with nomad, never docker.",
+    import_session(tmp_path, repo, "In this repo we run the queue workers with the green runner, never the old one.",
                    read="src/other.py")
     assert memory(mid).stale == "src/app.py changed (100% of its lines)"
     git(repo, "checkout", "--", "src/app.py")

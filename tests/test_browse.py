@@ -17,7 +17,7 @@ def test_projects_sessions_transcripts_and_model_use(tmp_path: Path, loreline_ho
         assert summary.project == str(world.repo) and summary.counts.active == 3 and summary.last_learned
         [session] = browse.sessions(lore, str(world.repo))
         assert session.taught == 3 and session.tool == "claude-code"
-        _, taught = browse.session(lore, session.path)
+        _, taught = browse.session(lore, session.session_path)
         assert {m.text for m in browse.memories_by_id(lore, taught)} >= {"In this repo we use pnpm, never npm."}
         pnpm = next(m for m in browse.memories_by_id(lore, taught) if "pnpm" in m.text)
         source = pnpm.provenance[0]

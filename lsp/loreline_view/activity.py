@@ -12,8 +12,8 @@ from .html import h, memory_list, page, short, url
 def sessions(lore: Loreline, project: str | None) -> str:
     done = browse.sessions(lore, project)
     rows = "".join(
-        f'<tr><td><a href="{url("/session", path=s.path)}">{h(s.session_id)}</a></td><td>{h(s.tool)}</td>'
-        f'<td>{h(s.project)}</td><td>{s.lines}</td><td>{s.taught}</td><td>{h(short(s.imported_at))}</td></tr>'
+        f'<tr><td><a href="{url("/session", path=s.session_path)}">{h(s.session_id)}</a></td><td>{h(s.tool)}</td>'
+        f'<td>{h(s.project)}</td><td>{s.lines}</td><td>{s.taught}</td><td>{h(short(s.updated_at))}</td></tr>'
         for s in done)
     body = ('<h2>Imported</h2><table class="grid"><thead><tr><th>Session</th><th>Assistant</th><th>Project</th>'
             f'<th>Lines read</th><th>Memories</th><th>Imported</th></tr></thead><tbody>{rows}</tbody></table>'
@@ -30,7 +30,7 @@ def session(lore: Loreline, path: str) -> str:
     summary, ids = browse.session(lore, path)
     taught = browse.memories_by_id(lore, ids)
     body = (f'<p class="muted">{h(summary.tool)} · {h(summary.project)} · {summary.lines} lines read · imported '
-            f'{h(short(summary.imported_at))}</p><p><code>{h(summary.path)}</code></p>'
+            f'{h(short(summary.updated_at))}</p><p><code>{h(summary.session_path)}</code></p>'
             f"<h2>What it taught ({len(taught)})</h2>" + memory_list(taught, "Nothing was kept from this session."))
     return page(f"Session {summary.session_id}", body, active="/sessions")
 

@@ -12,6 +12,7 @@ from .. import pipeline, usage
 from ..errors import LorelineError
 from ..models import Memory, Turn
 from ..store import browse as rows
+from ..store.browse import DayRow, SessionRow
 from ..store import memories as memory_rows
 from ..transcripts import discover, files
 from .results import ProjectCounts
@@ -24,17 +25,6 @@ class ProjectSummary:
     counts: ProjectCounts
     last_learned: str | None
     stale: int
-
-
-@dataclass(frozen=True, slots=True)
-class SessionSummary:
-    path: str
-    session_id: str
-    tool: str
-    project: str
-    lines: int
-    imported_at: str
-    taught: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +41,8 @@ class TranscriptWindow:
 
 
 @dataclass(frozen=True, slots=True)
-class DayUse:
-    day: str
-    calls: int
-    unattended_calls: int
-    input_tokens: int
-    output_tokens: int
-
-
-@dataclass(frozen=True, slots=True)
 class UsageChart:
-    days: tuple[DayUse, ...]
+    days: tuple[DayRow, ...]
     daily_unattended_cap: int
 
 
@@ -81,27 +62,25 @@ def filter_options(lore: Loreline, project: str) -> Options:
     return Options(tuple(rows.authors(lore.store, project)), tuple(rows.tools(lore.store, project)))
 
 
-def sessions(lore: Loreline, project: str | None) -> list[SessionSummary]:
-    return [SessionSummary(r.session_path, r.session_id, r.tool, r.project, r.lines, r.updated_at, r.taught)
-            for r in rows.sessions(lore.store, project)]
+def sessions(lore: Loreline, project: str | None) -> list[SessionRow]:
+    return rows.sessions(lore.store, project)
 
 
-def session(lore: Loreline, path: str) -> tuple[SessionSummary, list[int]]:
+def session(lore: Loreline, path: str) -> tuple[SessionRow, list[int]]:
     """One imported session and the ids of the memories it taught."""
     found = rows.session(lore.store, path)
     if found is None:
         raise LorelineError(f"no imported session at {path}")
-    summary = SessionSummary(found.session_path, found.session_id, found.tool, found.project, found.lines,
-                             found.updated_at, found.taught)
-    return summary, rows.taught_ids(lore.store, path)
+    return found, rows.taught_ids(lore.store, path)
 
 
 def not_imported(lore: Loreline, days: int = 14, most: int = 50) -> list[tuple[str, str]]:
     """Sessions discovery finds (every assistant, within `days`) that the store has not imported:
     (path, tool), newest first."""
     found = discover.discover_all(("all",), window=discover.Window(days, most))
-    known = {r.session_path for r in rows.sessions(lore.store, None, limit=1_000_000)}
-    return [(str(path), tool or "") for path, tool in found.in_import_order() if str(path) not in known]
+    candidates = [(str(path), tool or "") for path, tool in found.in_import_order()]
+    known = rows.imported(lore.store, [path for path, _ in candidates])
+    return [(path, tool) for path, tool in candidates if path not in known]
 
 
 def transcript_window(path: str, line_start: int, line_end: int, around: int = 3) -> TranscriptWindow:
@@ -131,9 +110,7 @@ def usage_chart(lore: Loreline, days: int = 30) -> UsageChart:
     chart = []
     for n in range(days):
         day = (start + timedelta(days=n)).isoformat()
-        r = known.get(day)
-        chart.append(DayUse(day, r.calls, r.unattended_calls, r.input_tokens, r.output_tokens) if r
-                     else DayUse(day, 0, 0, 0, 0))
+        chart.append(known.get(day) or DayRow(day, 0, 0, 0, 0))
     cap = usage.today_summary(lore.store)["daily_unattended_cap"]
     return UsageChart(tuple(chart), cap if isinstance(cap, int) else 0)
 

@@ -31,6 +31,10 @@ class DayRow:
 
 def sessions(store: Store, project: str | None, limit: int = 500) -> list[SessionRow]:
     where, params = ("WHERE l.project = ?", (project,)) if project is not None else ("", ())
+    return _sessions(store, where, params, limit)
+
+
+def _sessions(store: Store, where: str, params: tuple[object, ...], limit: int) -> list[SessionRow]:
     found = store.rows(
         "SELECT l.session_path, l.session_id, l.tool, l.project, l.line, l.updated_at, "
         "(SELECT count(DISTINCT p.memory_id) FROM provenance p WHERE p.session_path = l.session_path) "
@@ -39,8 +43,19 @@ def sessions(store: Store, project: str | None, limit: int = 500) -> list[Sessio
 
 
 def session(store: Store, session_path: str) -> SessionRow | None:
-    found = [r for r in sessions(store, None, limit=1_000_000) if r.session_path == session_path]
+    found = _sessions(store, "WHERE l.session_path = ?", (session_path,), 1)
     return found[0] if found else None
+
+
+def imported(store: Store, paths: list[str]) -> set[str]:
+    """Which of `paths` the ledger holds."""
+    found: set[str] = set()
+    for start in range(0, len(paths), 500):  # within SQLite's limit on bound parameters
+        chunk = paths[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(str(r[0]) for r in store.rows(
+            f"SELECT session_path FROM ledger WHERE session_path IN ({marks})", tuple(chunk)))
+    return found
 
 
 def taught_ids(store: Store, session_path: str) -> list[int]:

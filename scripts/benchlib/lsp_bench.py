@@ -78,6 +78,15 @@ class RawClient:
         self.proc.wait(timeout=10)
 
 
+def shared_store(ctx: Context) -> tuple[Path, Path]:
+    """The home and project folder of the language server bench's store (10,000 memories in the
+    project), built once per run and reused by the MCP and viewer benches."""
+    project = ctx.work / "lsp-project"
+    project.mkdir(parents=True, exist_ok=True)
+    home = ctx.work / "lsp-home"
+    return (home if (home / "loreline.db").exists() else _store(ctx, project)), project
+
+
 def _store(ctx: Context, project: Path) -> Path:
     home = ctx.work / "lsp-home"
     home.mkdir(parents=True, exist_ok=True)
@@ -127,11 +136,9 @@ def _hovers(client: RawClient, doc: Path, text: str) -> list[float]:
 
 
 def lsp_timings(ctx: Context) -> list[Row]:
-    project = ctx.work / "lsp-project"
-    project.mkdir(parents=True, exist_ok=True)
+    home, project = shared_store(ctx)
     doc = project / "app.py"
     doc.write_text("# " + " ".join(WORDS) + "\nprint('hello')\n", encoding="utf-8")
-    home = _store(ctx, project)
     with ctx.step("timing the language server"):
         runs = [_session(home, project, doc) for _ in range(ctx.runs)]
     ready = median([r["ready"][0] for r in runs])

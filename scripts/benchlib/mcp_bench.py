@@ -76,11 +76,7 @@ def _session(home: Path, project: Path) -> dict[str, list[float]]:
 
 
 def mcp_timings(ctx: Context) -> list[Row]:
-    project = ctx.work / "lsp-project"  # the language server bench's store and project are reused
-    project.mkdir(parents=True, exist_ok=True)
-    home = ctx.work / "lsp-home"
-    if not (home / "loreline.db").exists():
-        home = lsp_bench._store(ctx, project)
+    home, project = lsp_bench.shared_store(ctx)
     with ctx.step("timing the MCP server"):
         runs = [_session(home, project) for _ in range(ctx.runs)]
     ready = median([r["ready"][0] for r in runs])

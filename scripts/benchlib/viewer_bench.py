@@ -78,11 +78,7 @@ def _run(home: Path, project: Path) -> tuple[float, list[float]]:
 
 
 def viewer_timings(ctx: Context) -> list[Row]:
-    project = ctx.work / "lsp-project"  # the language server bench's store and project are reused
-    project.mkdir(parents=True, exist_ok=True)
-    home = ctx.work / "lsp-home"
-    if not (home / "loreline.db").exists():
-        home = lsp_bench._store(ctx, project)
+    home, project = lsp_bench.shared_store(ctx)
     with ctx.step("timing the viewer"):
         runs = [_run(home, project) for _ in range(ctx.runs)]
     first = median([r[0] for r in runs])

@@ -13,23 +13,11 @@ import pytest
 from loreline.store import Store
 from tests.cdp import Browser, available
 from tests.conftest import ROOT
-from tests.editor_helpers import HELD, World, held_memories, make_world, missing_host, pending_conflict
-from tests.viewer_helpers import Running, start_viewer
+from tests.editor_helpers import HELD, World, held_memories, missing_host, pending_conflict
+from tests.viewer_helpers import Running, viewer, world  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.editor_host
 SHOTS = ROOT / "tests" / "artifacts" / "viewer"
-
-
-@pytest.fixture
-def world(tmp_path: Path, loreline_home: Path) -> World:
-    return make_world(tmp_path, loreline_home)
-
-
-@pytest.fixture
-def viewer(world: World, loreline_home: Path) -> Iterator[Running]:
-    running = start_viewer(loreline_home)
-    yield running
-    running.stop()
 
 
 @pytest.fixture

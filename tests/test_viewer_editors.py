@@ -11,16 +11,12 @@ from urllib.parse import urlsplit
 import pytest
 
 from loreline.store import Store
-from tests.editor_helpers import World, make_world
+from tests.editor_helpers import World
 from tests.lsp_raw import RawServer
 from tests.test_lsp_robust import server_env
+from tests.viewer_helpers import world  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def world(tmp_path: Path, loreline_home: Path) -> World:
-    return make_world(tmp_path, loreline_home)
 
 
 def _get(url: str, cookie: str = "") -> tuple[int, dict[str, str], str]:

@@ -5,7 +5,6 @@ store, and changes recorded as "you via viewer" (a real viewer process, raw HTTP
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -13,25 +12,13 @@ import psutil
 import pytest
 
 from loreline.store import Store
-from tests.editor_helpers import World, held_memories, make_world, missing_host, session
+from tests.editor_helpers import World, held_memories, missing_host, session
 from tests.test_readonly_home import MOUNT_RO, _ro_mounts_work
-from tests.viewer_helpers import Running, start_viewer
+from tests.viewer_helpers import Running, start_viewer, viewer, world  # noqa: F401 - fixtures
 from loreline import pipeline
 from loreline.distill.rules import RulesDistiller
 
 SCRIPT = '<script>alert("owned")</script>'
-
-
-@pytest.fixture
-def world(tmp_path: Path, loreline_home: Path) -> World:
-    return make_world(tmp_path, loreline_home)
-
-
-@pytest.fixture
-def viewer(world: World, loreline_home: Path) -> Iterator[Running]:
-    running = start_viewer(loreline_home)
-    yield running
-    running.stop()
 
 
 def _memory_id(text_part: str) -> int:

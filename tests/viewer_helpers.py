@@ -8,10 +8,14 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import subprocess_env
+from tests.editor_helpers import World, make_world
 
 
 @dataclass
@@ -78,3 +82,17 @@ def _wait_listening(running: Running) -> None:
         except OSError:
             time.sleep(0.1)
     raise AssertionError("the viewer never answered")
+
+
+@pytest.fixture
+def world(tmp_path: Path, loreline_home: Path) -> World:
+    """The editor suites' world: a git repository whose session was imported into the home."""
+    return make_world(tmp_path, loreline_home)
+
+
+@pytest.fixture
+def viewer(world: World, loreline_home: Path) -> Iterator[Running]:
+    """A running viewer over that world."""
+    running = start_viewer(loreline_home)
+    yield running
+    running.stop()

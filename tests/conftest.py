@@ -55,6 +55,18 @@ def loreline_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.fixture
+def failing_keyring() -> Iterator[None]:
+    """The OS keyring answers nothing in this process (keyring's fail backend), then comes back."""
+    import keyring
+    import keyring.backends.fail
+
+    before = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    yield
+    keyring.set_keyring(before)
+
+
 def loreline_exe() -> str:
     exe = VENV_BIN / "loreline"
     return str(exe) if exe.exists() else shutil.which("loreline") or "loreline"

@@ -8,11 +8,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
-import keyring.backends.fail
 import pytest
 
 from loreline import backends, config
@@ -26,11 +23,8 @@ NEVER_RUN = "#!/bin/sh\necho ran >> \"${0%/*}/ran\"\nexit 3\n"
 
 
 @pytest.fixture(autouse=True)
-def no_keyring() -> Iterator[None]:
-    before = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    yield
-    keyring.set_keyring(before)
+def no_keyring(failing_keyring: None) -> None:
+    """No API key in an OS keyring: the backends are chosen from what each test lays out."""
 
 
 @pytest.fixture

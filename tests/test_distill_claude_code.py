@@ -12,11 +12,8 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
-import keyring.backends.fail
 import pytest
 
 from loreline import backends, config, home, pipeline, usage
@@ -33,11 +30,8 @@ SESSION = "0b5c8a4e-1f2a-4c3d-9e8f-7a6b5c4d3e2f.jsonl"
 
 
 @pytest.fixture(autouse=True)
-def no_keyring() -> Iterator[None]:
-    before = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    yield
-    keyring.set_keyring(before)
+def no_keyring(failing_keyring: None) -> None:
+    """No API key in an OS keyring: the backends are chosen from what each test lays out."""
 
 
 @pytest.fixture

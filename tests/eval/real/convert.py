@@ -7,7 +7,8 @@ reason or an AskUserQuestion answer). Run from a checkout of each source reposit
 
     python tests/eval/real/convert.py SOURCE REPO_DIR OUT_DIR
 
-SOURCE is one of: brain_explore, production_patterns, claude_transcript, ccexport, cctrace.
+SOURCE is one of: brain_explore, production_patterns, claude_transcript, ccexport, cctrace,
+unrealfrog, bookminder.
 See SOURCES.md.
 """
 
@@ -133,6 +134,41 @@ def cctrace(md: str) -> list[tuple[str, object]]:
     return _sections(md, r"^### (👤 User|🤖 Assistant[^\n]*)\n", "User")
 
 
+def unrealfrog(md: str) -> list[tuple[str, object]]:
+    parts = re.split(r"^## (User|Assistant) \(\d\d:\d\d UTC\)\n", md, flags=re.M)
+    out: list[tuple[str, object]] = []
+    for i in range(1, len(parts), 2):
+        text = parts[i + 1].strip()
+        if text:
+            out.append((parts[i].lower(), text))
+    return out
+
+
+def bookminder(md: str) -> list[tuple[str, object]]:
+    """A terminal copy: a prompt is a `> ` line plus its two-space continuation lines; the rest is
+    the assistant's output. Slash-command echoes (`> /cost`) are left out."""
+    out: list[tuple[str, object]] = []
+    lines, i, reply = md.split("\n"), 0, []
+    while i < len(lines):
+        if lines[i].startswith("> "):
+            if reply and "\n".join(reply).strip() and out:
+                out.append(("assistant", "\n".join(reply).strip()))
+            reply, prompt = [], [lines[i][2:]]
+            i += 1
+            while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():
+                prompt.append(lines[i][2:])
+                i += 1
+            text = "\n".join(prompt).strip()
+            if text and not text.startswith("/"):
+                out.append(("user", text))
+            continue
+        reply.append(lines[i])
+        i += 1
+    if reply and "\n".join(reply).strip() and out:
+        out.append(("assistant", "\n".join(reply).strip()))
+    return out
+
+
 def emit(messages: list[tuple[str, object]], session: str, cwd: str) -> str:
     lines, parent = [], None
     for n, (role, content) in enumerate(messages):
@@ -152,6 +188,21 @@ def emit(messages: list[tuple[str, object]], session: str, cwd: str) -> str:
 SINGLE = {"ccexport": ("VIBE.md", "6c5cfe5decbb0b2e60b668c19981f579a8e7d171", ccexport),
           "cctrace": ("conversation_full.md", "c5adb4be13cd34cf89e563855f2a21ba54ae8435", cctrace)}
 
+# sessions typed by the person (subagent briefs, team tasks and plan-only hand-offs left out)
+UNREALFROG = ("2026-02-13T02-07-00-setup-the-agent-team-described-in", "2026-02-13T03-35-00-remove-the-randroid-plugin",
+              "2026-02-13T03-58-00-lets-kickoff-the-project-get-the", "2026-02-13T04-31-00-i-have-feedback-for-the-team",
+              "2026-02-13T04-45-00-one-more-piece-of-advice-when", "2026-02-14T15-17-00-implement-the-following-plan-qa-defect",
+              "2026-02-14T16-41-00-implement-the-following-plan-sprint-3", "2026-02-15T01-40-00-plan-the-next-sprint",
+              "2026-02-15T04-06-00-continue-the-inprogress-sprint-use-agent", "2026-02-15T16-22-00-restart-the-sprint",
+              "2026-02-15T17-48-00-have-the-agent-team-plan-the", "2026-02-16-0802-spin-up-the-agent-team-and",
+              "2026-02-16T03-20-00-have-the-agents-do-a-retrospective",
+              "2026-02-16T03-45-00-properly-utilize-all-applicable-agents-on",
+              "2026-02-16T06-07-00-we-need-to-cleanup-our-transcripts", "2026-02-17-0429-this-sprint-has-been-a-disaster",
+              "2026-02-18-0405-implement-the-following-plan-plan-visual")
+BOOKMINDER_DAYS = ("day-003", "day-005", "day-014", "day-017")
+PICKED = {"unrealfrog": (".claude/transcripts", "dc20bb855490ec404c58fd812200f41545d293a3", UNREALFROG, unrealfrog),
+          "bookminder": ("claude-dev-log-diary", "451791e291c7635cc77e2256163847e946546eb5", BOOKMINDER_DAYS, bookminder)}
+
 PARSERS = {"brain_explore": ("claude-prompts", brain_explore),
            "production_patterns": ("docs/transcripts/claude-code", production_patterns),
            "claude_transcript": (".claude-transcripts", claude_transcript)}
@@ -165,6 +216,15 @@ def main(source: str, repo: Path, out: Path) -> None:
         target = out / source / f"{Path(path).stem}.jsonl"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(emit(messages, session, f"/home/user/{source}"), encoding="utf-8")
+        return
+    if source in PICKED:
+        under, commit, names, parse = PICKED[source]
+        for stem in names:
+            messages = parse(git_show(repo, f"{under}/{stem}.md", commit))
+            session = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{source}/{stem}"))
+            target = out / source / f"{stem[:60]}.jsonl"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(emit(messages, session, f"/home/user/{source}"), encoding="utf-8")
         return
     under, parse = PARSERS[source]
     for path in git_ls(repo, under):

@@ -19,6 +19,14 @@ K2 = K + "2025-08-10_14-42-56Z-i-would-like-to-move_bc761bdf.jsonl"
 K3 = K + "2025-08-10_14-42-56Z-ive-got-the-code-for_70970a80.jsonl"
 V, T = "ccexport/VIBE.jsonl", "cctrace/conversation_full.jsonl"
 M = "mclaude/"
+BM, UF = "bookminder/", "unrealfrog/"
+UF_SETUP = UF + "2026-02-13T02-07-00-setup-the-agent-team-described-in.jsonl"
+UF_FEEDBACK = UF + "2026-02-13T04-31-00-i-have-feedback-for-the-team.jsonl"
+UF_ADVICE = UF + "2026-02-13T04-45-00-one-more-piece-of-advice-when.jsonl"
+UF_PLAN = UF + "2026-02-15T17-48-00-have-the-agent-team-plan-the.jsonl"
+UF_UTILIZE = UF + "2026-02-16T03-45-00-properly-utilize-all-applicable-agents-o.jsonl"
+UF_CLEANUP = UF + "2026-02-16T06-07-00-we-need-to-cleanup-our-transcripts.jsonl"
+UF_VISUAL = UF + "2026-02-18-0405-implement-the-following-plan-plan-visual.jsonl"
 
 POSITIVES: list[tuple[str, int, str, str, tuple[str, ...]]] = [
     # --- sessions in the tuning half ---
@@ -86,6 +94,50 @@ POSITIVES: list[tuple[str, int, str, str, tuple[str, ...]]] = [
     (M + "b675c665-d678-4c00-9bca-43c772f3b260.jsonl", 53, "fact", "a YubiKey is used for root", ("yubikey",)),
     (M + "d435e688-a664-4dba-b2e7-786c1dde4a4c.jsonl", 45, "fact", "1Password CLI and its SSH agent are enabled",
      ("1password",)),
+    # second batch (labelled blind, after the split was committed) - tuning half
+    (BM + "day-003.jsonl", 7, "fact", "the environment must be activated to work in the project", ("activate",)),
+    (BM + "day-003.jsonl", 24, "preference", "teach the current pythonic way; push back when steered wrong",
+     ("push back",)),
+    (BM + "day-003.jsonl", 26, "decision", "keep reference notes like this in a doc folder", ("doc folder",)),
+    (BM + "day-003.jsonl", 30, "preference", "no verbose inline documentation in config files", ("inline documentation",)),
+    (BM + "day-003.jsonl", 30, "decision", "no backwards compatibility to maintain; fully modernize", ("backwards",)),
+    (BM + "day-003.jsonl", 34, "fact", "the project will be published on GitHub", ("publish",)),
+    (BM + "day-003.jsonl", 36, "fact", "the author is Pavol Vaskovic", ("pavol vaskovic",)),
+    (BM + "day-003.jsonl", 38, "procedure", "check the model version now and then and update the contributors list",
+     ("contributors",)),
+    (BM + "day-003.jsonl", 46, "fact", "the day logs in claude-dev-log-diary are maintained and committed by hand",
+     ("claude-dev-log-diary",)),
+    (BM + "day-003.jsonl", 50, "decision", "drop the git-autofixer from the pre-commit docs (YAGNI)", ("git-autofixer",)),
+    (BM + "day-005.jsonl", 1, "fact", "the dev-log diary is committed by hand from Tower", ("tower",)),
+    (BM + "day-005.jsonl", 3, "preference", "explain the options before implementing one", ("explain",)),
+    (BM + "day-005.jsonl", 29, "preference", "no comments inside bash snippets; explain in the text above",
+     ("bash snippets",)),
+    (BM + "day-005.jsonl", 45, "preference", "fix the project setup rather than commit with --no-verify",
+     ("no-verify",)),
+    (BM + "day-005.jsonl", 51, "decision", "ruff runs on the specs; the specs are excluded from mypy", ("mypy",)),
+    (BM + "day-005.jsonl", 57, "decision", "runs against real Apple Books are integration tests; mocks for unit tests",
+     ("integration",)),
+    (BM + "day-005.jsonl", 60, "preference", "build a walking skeleton first; no running ahead with own ideas",
+     ("walking skeleton",)),
+    (BM + "day-005.jsonl", 82, "fact", "`git add .` does not work here: uncommitted diary changes lie around",
+     ("git add",)),
+    (BM + "day-014.jsonl", 11, "preference", "when told to use command line tools, do so", ("command line tools",)),
+    (UF_SETUP, 12, "decision", "symlink the Claude Code conversation history into the repository", ("symlink",)),
+    (UF_SETUP, 16, "preference", "keep only this project's conversations", ("this project",)),
+    (UF_SETUP, 21, "fact", "the project is an open source repository of Randroid's Dojo", ("open source",)),
+    (UF_SETUP, 32, "decision", "only readable transcripts are checked in, made by a skill on stop", ("transcript",)),
+    (UF_FEEDBACK, 1, "preference", "always leave the project in a working state", ("working state",)),
+    (UF_FEEDBACK, 1, "procedure", "always verify the build before any commit", ("verify build",)),
+    (UF_FEEDBACK, 1, "decision", "build test harnesses like PlayGodot for Unreal so agents can play the game",
+     ("playgodot",)),
+    (UF + "2026-02-15T01-40-00-plan-the-next-sprint.jsonl", 108, "preference",
+     "everyone gives their opinion in the retrospective", ("opinion",)),
+    (UF + "2026-02-15T04-06-00-continue-the-inprogress-sprint-use-agent.jsonl", 61, "preference",
+     "all agents take part in retro and planning and bring differing opinions", ("differing opinions",)),
+    (UF + "2026-02-17-0429-this-sprint-has-been-a-disaster.jsonl", 5, "preference",
+     "real actions, real improvements, real verification; no ghost hunts", ("real verification",)),
+    (UF_VISUAL, 13, "preference", "always link the screenshots used in a comparison", ("screenshots",)),
+    (UF_VISUAL, 18, "preference", "never trust commit messages blindly; prove visual changes", ("commit messages",)),
     # --- sessions in the test half ---
     (K3, 1, "preference", "code is written top-down, main first", ("top-down",)),
     (K3, 2, "preference", "types.ts matches the JSONL format; never rename its props", ("types",)),
@@ -148,6 +200,40 @@ POSITIVES: list[tuple[str, int, str, str, tuple[str, ...]]] = [
     (T, 27, "fact", "several Claude Code sessions often run at once in the same folder", ("multiple",)),
     (M + "e5821007-9ca0-4a36-afc0-94da583da0ea.jsonl", 16, "decision",
      "Windows CLI logs become markdown and journals too", ("journals",)),
+    # second batch (labelled blind, after the split was committed) - test half
+    (BM + "day-017.jsonl", 5, "preference", "never read claude-dev-log-diary without explicit permission",
+     ("permission",)),
+    (BM + "day-017.jsonl", 15, "decision", "the `--flag` option becomes `--filter`", ("--filter",)),
+    (BM + "day-017.jsonl", 30, "preference", "professional style in docs: no emojis, no numbered lists", ("emojis",)),
+    (BM + "day-017.jsonl", 34, "procedure", "Gherkin story in the acceptance-test docstring until the code restates it",
+     ("gherkin",)),
+    (BM + "day-017.jsonl", 34, "preference", "no redundant comments", ("redundant comments",)),
+    (BM + "day-017.jsonl", 38, "procedure", "manage the backlog in TODO.md in harmony with the stories", ("backlog",)),
+    (BM + "day-017.jsonl", 40, "decision", "a PreToolUse hook blocks `git add .` and `git add -A`", ("pretooluse",)),
+    (BM + "day-017.jsonl", 50, "preference", "acceptance tests are named describe_<command> / it_<behaviour>",
+     ("describe_bookminder_list_with_filter",)),
+    (UF + "2026-02-13T03-58-00-lets-kickoff-the-project-get-the.jsonl", 1, "procedure",
+     "a sprint: working agreement, IPM, iterative tasks to definition of done, retro", ("ipm",)),
+    (UF_ADVICE, 1, "preference", "when delivering work, describe what is playable", ("playable",)),
+    (UF_ADVICE, 40, "decision", "CLI/agent-driven map creation for now; a spike for an editor tool",
+     ("cli/agent-driven",)),
+    (UF + "2026-02-15T16-22-00-restart-the-sprint.jsonl", 250, "decision",
+     "build PlayUnreal: a PlayWright-like tool to test the game live with Python scripts", ("playunreal",)),
+    (UF_PLAN, 116, "decision", "fixing PlayUnreal is the priority", ("playunreal",)),
+    (UF_PLAN, 287, "preference", "do this level of detailed PlayUnreal testing from now on", ("detailed testing",)),
+    (UF_PLAN, 293, "preference", "CLAUDE.md references every helpful document", ("claude.md",)),
+    (UF + "2026-02-16T03-20-00-have-the-agents-do-a-retrospective.jsonl", 1, "fact",
+     "WebFrogger, a web Frogger made with one prompt, is the bar; the goal is the tools", ("webfrogger",)),
+    (UF_UTILIZE, 203, "procedure", "another agent checks the work, PlayUnreal scripts run, a regression script per fix",
+     ("regression script",)),
+    (UF_UTILIZE, 209, "preference", "agents note retro topics as they come up during the sprint", ("notes",)),
+    (UF_UTILIZE, 420, "fact", "the camera is rotated: what looks like the y axis is the x axis", ("camera is rotated",)),
+    (UF_UTILIZE, 454, "fact", "the game is flipped: top and bottom are the x axis", ("x-axis",)),
+    (UF_UTILIZE, 471, "decision", "do not change PlatformLandingMargin", ("platformlandingmargin",)),
+    (UF_UTILIZE, 507, "preference", "keep the process: plan, code, verify; retros, tests, tooling, agreements",
+     ("plan, code, verify",)),
+    (UF_CLEANUP, 1, "preference", "transcript file names include timestamps", ("timestamps",)),
+    (UF_CLEANUP, 33, "decision", "transcripts of 4 or fewer messages are not kept", ("4 or less",)),
     # answers given through AskUserQuestion (a tool_result line: read once the readers keep the user's words there)
     (M + "ea6b9704-440b-478b-bcc7-3705480cec17.jsonl", 56, "decision",
      "Helium integration reuses the existing Claude Code native host", ("native host",)),

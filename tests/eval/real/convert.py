@@ -145,17 +145,19 @@ def unrealfrog(md: str) -> list[tuple[str, object]]:
 
 
 def bookminder(md: str) -> list[tuple[str, object]]:
-    """A terminal copy: a prompt is a `> ` line plus its two-space continuation lines; the rest is
+    """A terminal copy: a prompt is a `> ` line plus the indented and blank lines after it (a pasted
+    text keeps its blank lines) up to the next line at column 0 or tool output (`  ⎿`); the rest is
     the assistant's output. Slash-command echoes (`> /cost`) are left out."""
     out: list[tuple[str, object]] = []
     lines, i, reply = md.split("\n"), 0, []
     while i < len(lines):
         if lines[i].startswith("> "):
-            if reply and "\n".join(reply).strip() and out:
+            if "\n".join(reply).strip() and out:
                 out.append(("assistant", "\n".join(reply).strip()))
             reply, prompt = [], [lines[i][2:]]
             i += 1
-            while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")) \
+                    and not lines[i].lstrip().startswith("⎿"):
                 prompt.append(lines[i][2:])
                 i += 1
             text = "\n".join(prompt).strip()
@@ -164,7 +166,7 @@ def bookminder(md: str) -> list[tuple[str, object]]:
             continue
         reply.append(lines[i])
         i += 1
-    if reply and "\n".join(reply).strip() and out:
+    if "\n".join(reply).strip() and out:
         out.append(("assistant", "\n".join(reply).strip()))
     return out
 
@@ -199,7 +201,8 @@ UNREALFROG = ("2026-02-13T02-07-00-setup-the-agent-team-described-in", "2026-02-
               "2026-02-16T03-45-00-properly-utilize-all-applicable-agents-on",
               "2026-02-16T06-07-00-we-need-to-cleanup-our-transcripts", "2026-02-17-0429-this-sprint-has-been-a-disaster",
               "2026-02-18-0405-implement-the-following-plan-plan-visual")
-BOOKMINDER_DAYS = ("day-003", "day-005", "day-014", "day-017")
+# the Claude Code days (days 012-016 were spent with another assistant and were left out)
+BOOKMINDER_DAYS = ("day-002", "day-003", "day-005", "day-006", "day-017")
 PICKED = {"unrealfrog": (".claude/transcripts", "dc20bb855490ec404c58fd812200f41545d293a3", UNREALFROG, unrealfrog),
           "bookminder": ("claude-dev-log-diary", "451791e291c7635cc77e2256163847e946546eb5", BOOKMINDER_DAYS, bookminder)}
 

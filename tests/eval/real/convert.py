@@ -191,20 +191,31 @@ SINGLE = {"ccexport": ("VIBE.md", "6c5cfe5decbb0b2e60b668c19981f579a8e7d171", cc
           "cctrace": ("conversation_full.md", "c5adb4be13cd34cf89e563855f2a21ba54ae8435", cctrace)}
 
 # sessions typed by the person (subagent briefs, team tasks and plan-only hand-offs left out)
-UNREALFROG = ("2026-02-13T02-07-00-setup-the-agent-team-described-in", "2026-02-13T03-35-00-remove-the-randroid-plugin",
-              "2026-02-13T03-58-00-lets-kickoff-the-project-get-the", "2026-02-13T04-31-00-i-have-feedback-for-the-team",
-              "2026-02-13T04-45-00-one-more-piece-of-advice-when", "2026-02-14T15-17-00-implement-the-following-plan-qa-defect",
-              "2026-02-14T16-41-00-implement-the-following-plan-sprint-3", "2026-02-15T01-40-00-plan-the-next-sprint",
-              "2026-02-15T04-06-00-continue-the-inprogress-sprint-use-agent", "2026-02-15T16-22-00-restart-the-sprint",
-              "2026-02-15T17-48-00-have-the-agent-team-plan-the", "2026-02-16-0802-spin-up-the-agent-team-and",
-              "2026-02-16T03-20-00-have-the-agents-do-a-retrospective",
-              "2026-02-16T03-45-00-properly-utilize-all-applicable-agents-on",
-              "2026-02-16T06-07-00-we-need-to-cleanup-our-transcripts", "2026-02-17-0429-this-sprint-has-been-a-disaster",
-              "2026-02-18-0405-implement-the-following-plan-plan-visual")
+UNREALFROG = (
+    "2026-02-13T02-07-00-setup-the-agent-team-described-in",
+    "2026-02-13T03-35-00-remove-the-randroid-plugin",
+    "2026-02-13T03-58-00-lets-kickoff-the-project-get-the",
+    "2026-02-13T04-31-00-i-have-feedback-for-the-team",
+    "2026-02-13T04-45-00-one-more-piece-of-advice-when",
+    "2026-02-14T15-17-00-implement-the-following-plan-qa-defect",
+    "2026-02-14T16-41-00-implement-the-following-plan-sprint-3",
+    "2026-02-15T01-40-00-plan-the-next-sprint",
+    "2026-02-15T04-06-00-continue-the-inprogress-sprint-use-agent",
+    "2026-02-15T16-22-00-restart-the-sprint",
+    "2026-02-15T17-48-00-have-the-agent-team-plan-the",
+    "2026-02-16-0802-spin-up-the-agent-team-and",
+    "2026-02-16T03-20-00-have-the-agents-do-a-retrospective",
+    "2026-02-16T03-45-00-properly-utilize-all-applicable-agents-on",
+    "2026-02-16T06-07-00-we-need-to-cleanup-our-transcripts",
+    "2026-02-17-0429-this-sprint-has-been-a-disaster",
+    "2026-02-18-0405-implement-the-following-plan-plan-visual",
+)
 # the Claude Code days (days 012-016 were spent with another assistant and were left out)
 BOOKMINDER_DAYS = ("day-002", "day-003", "day-005", "day-006", "day-017")
-PICKED = {"unrealfrog": (".claude/transcripts", "dc20bb855490ec404c58fd812200f41545d293a3", UNREALFROG, unrealfrog),
-          "bookminder": ("claude-dev-log-diary", "451791e291c7635cc77e2256163847e946546eb5", BOOKMINDER_DAYS, bookminder)}
+PICKED = {
+    "unrealfrog": (".claude/transcripts", "dc20bb855490ec404c58fd812200f41545d293a3", UNREALFROG, unrealfrog),
+    "bookminder": ("claude-dev-log-diary", "451791e291c7635cc77e2256163847e946546eb5", BOOKMINDER_DAYS, bookminder),
+}
 
 PARSERS = {"brain_explore": ("claude-prompts", brain_explore),
            "production_patterns": ("docs/transcripts/claude-code", production_patterns),

@@ -99,7 +99,8 @@ POSITIVES: list[tuple[str, int, str, str, tuple[str, ...]]] = [
     (BM + "day-003.jsonl", 23, "preference", "teach the current pythonic way; push back when steered wrong",
      ("push back",)),
     (BM + "day-003.jsonl", 25, "decision", "keep reference notes like this in a doc folder", ("doc folder",)),
-    (BM + "day-003.jsonl", 29, "preference", "no verbose inline documentation in config files", ("inline documentation",)),
+    (BM + "day-003.jsonl", 29, "preference",
+     "no verbose inline documentation in config files", ("inline documentation",)),
     (BM + "day-003.jsonl", 29, "decision", "no backwards compatibility to maintain; fully modernize", ("backwards",)),
     (BM + "day-003.jsonl", 33, "fact", "the project will be published on GitHub", ("publish",)),
     (BM + "day-003.jsonl", 35, "fact", "the author is Pavol Vaskovic", ("pavol vaskovic",)),
@@ -107,7 +108,8 @@ POSITIVES: list[tuple[str, int, str, str, tuple[str, ...]]] = [
      ("contributors",)),
     (BM + "day-003.jsonl", 45, "fact", "the day logs in claude-dev-log-diary are maintained and committed by hand",
      ("claude-dev-log-diary",)),
-    (BM + "day-003.jsonl", 49, "decision", "drop the git-autofixer from the pre-commit docs (YAGNI)", ("git-autofixer",)),
+    (BM + "day-003.jsonl", 49, "decision",
+     "drop the git-autofixer from the pre-commit docs (YAGNI)", ("git-autofixer",)),
     (BM + "day-005.jsonl", 1, "fact", "the dev-log diary is committed by hand from Tower", ("tower",)),
     (BM + "day-005.jsonl", 3, "preference", "explain the options before implementing one", ("explain",)),
     (BM + "day-005.jsonl", 29, "preference", "no comments inside bash snippets; explain in the text above",
@@ -137,6 +139,19 @@ POSITIVES: list[tuple[str, int, str, str, tuple[str, ...]]] = [
      "real actions, real improvements, real verification; no ghost hunts", ("real verification",)),
     (UF_VISUAL, 13, "preference", "always link the screenshots used in a comparison", ("screenshots",)),
     (UF_VISUAL, 18, "preference", "never trust commit messages blindly; prove visual changes", ("commit messages",)),
+    (BM + "day-006.jsonl", 1, "fact", "the console output is kept as a dev log in claude-dev-log-diary",
+     ("claude-dev-log-diary",)),
+    (BM + "day-006.jsonl", 1, "preference", "do not take initiative on things not asked for", ("initiative",)),
+    (BM + "day-006.jsonl", 3, "fact", "ripgrep is installed", ("ripgrep",)),
+    (BM + "day-006.jsonl", 11, "decision", "analysis results go in BookMinder/docs/analysis/", ("docs/analysis",)),
+    (BM + "day-006.jsonl", 15, "preference", "front-load tool permission requests at the start", ("frontload",)),
+    (BM + "day-006.jsonl", 22, "preference", "keep past model contributors credited", ("contributor",)),
+    (BM + "day-006.jsonl", 30, "fact", "BookMinder is deliberately a walking skeleton", ("walking skeleton",)),
+    (BM + "day-006.jsonl", 40, "preference", "do and show the work; no overconfident language", ("overconfident",)),
+    (BM + "day-006.jsonl", 42, "procedure",
+     "activate the virtual environment to run the specs", ("virtual environment",)),
+    (BM + "day-006.jsonl", 42, "fact",
+     "BookMinder's ORIGINAL_VISION was the first README of BookMind", ("initial version",)),
     # --- sessions in the test half ---
     (K3, 1, "preference", "code is written top-down, main first", ("top-down",)),
     (K3, 2, "preference", "types.ts matches the JSONL format; never rename its props", ("types",)),
@@ -226,13 +241,33 @@ POSITIVES: list[tuple[str, int, str, str, tuple[str, ...]]] = [
     (UF_UTILIZE, 203, "procedure", "another agent checks the work, PlayUnreal scripts run, a regression script per fix",
      ("regression script",)),
     (UF_UTILIZE, 209, "preference", "agents note retro topics as they come up during the sprint", ("notes",)),
-    (UF_UTILIZE, 420, "fact", "the camera is rotated: what looks like the y axis is the x axis", ("camera is rotated",)),
+    (UF_UTILIZE, 420, "fact",
+     "the camera is rotated: what looks like the y axis is the x axis", ("camera is rotated",)),
     (UF_UTILIZE, 454, "fact", "the game is flipped: top and bottom are the x axis", ("x-axis",)),
     (UF_UTILIZE, 471, "decision", "do not change PlatformLandingMargin", ("platformlandingmargin",)),
     (UF_UTILIZE, 507, "preference", "keep the process: plan, code, verify; retros, tests, tooling, agreements",
      ("plan, code, verify",)),
     (UF_CLEANUP, 1, "preference", "transcript file names include timestamps", ("timestamps",)),
     (UF_CLEANUP, 33, "decision", "transcripts of 4 or fewer messages are not kept", ("4 or less",)),
+    (BM + "day-002.jsonl", 5, "preference", "use BDD vocabulary", ("bdd",)),
+    (BM + "day-002.jsonl", 11, "fact", "the goal: talk to an LLM about the books read on the iPhone", ("iphone",)),
+    (BM + "day-002.jsonl", 13, "decision", "a walking skeleton first: command-line tool and MCP integration",
+     ("walking skeleton",)),
+    (BM + "day-002.jsonl", 13, "preference", "Markdown output preferred", ("markdown",)),
+    (BM + "day-002.jsonl", 13, "decision", "the environment uses the latest stable Python", ("latest stable python",)),
+    (BM + "day-002.jsonl", 19, "preference", "no docstrings in specs; describe_/it_ names say it", ("describe_/it_",)),
+    (BM + "day-002.jsonl", 21, "preference", "stay out of claude-dev-log-diary unless told; the person commits it",
+     ("claude-dev-log-diary",)),
+    (BM + "day-002.jsonl", 21, "fact", "project memory means the CLAUDE.md file", ("project memory",)),
+    (BM + "day-002.jsonl", 23, "preference", "spec files follow BDD naming (library_spec.py)", ("bdd conventions",)),
+    (BM + "day-002.jsonl", 33, "preference", "YAGNI: add nothing not needed yet", ("yagni",)),
+    (BM + "day-002.jsonl", 37, "preference", "do not commit empty __init__.py files", ("__init__.py",)),
+    (BM + "day-002.jsonl", 52, "preference",
+     "self-documenting code; no comments restating the code", ("self-documenting",)),
+    (BM + "day-002.jsonl", 52, "decision", "run the formatter and linter from pre-commit hooks", ("pre-commit hooks",)),
+    (BM + "day-002.jsonl", 73, "decision", "exclude claude-dev-log-diary from the checks; it is a playground",
+     ("playground",)),
+    (UF_UTILIZE, 507, "fact", "the game is a test bed for building Unreal games with agents", ("test bed",)),
     # answers given through AskUserQuestion (a tool_result line: read once the readers keep the user's words there)
     (M + "ea6b9704-440b-478b-bcc7-3705480cec17.jsonl", 56, "decision",
      "Helium integration reuses the existing Claude Code native host", ("native host",)),
@@ -246,6 +281,62 @@ FORBIDDEN: list[tuple[str, int, str]] = [
     *((T, n, "an expanded slash-command body") for n in (82, 163, 196, 287)),
     (M + "b675c665-d678-4c00-9bca-43c772f3b260.jsonl", 101, "a background-task notification, not typed"),
 ]
+
+# Messages teammate agents and background tasks put into an UnrealFrog session as user lines: never
+# the person's words (marked by hand, as the background-task notification above).
+AGENT_LINES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {  # session: (teammate, task notification)
+    "2026-02-13T03-58-00-lets-kickoff-the-project-get-the.jsonl": (
+        (65,),
+        (),
+    ),
+    "2026-02-13T04-45-00-one-more-piece-of-advice-when.jsonl": (
+        (10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 32, 48),
+        (176, 178, 180, 182, 184, 186),
+    ),
+    "2026-02-14T15-17-00-implement-the-following-plan-qa-defect.jsonl": (
+        (),
+        (26, 44),
+    ),
+    "2026-02-14T16-41-00-implement-the-following-plan-sprint-3.jsonl": (
+        (),
+        (83,),
+    ),
+    "2026-02-15T01-40-00-plan-the-next-sprint.jsonl": (
+        (15, 18, 22, 24, 26, 29, 32, 35, 39, 41, 43, 115, 117, 119, 121, 123, 125, 127),
+        (55, 57, 106),
+    ),
+    "2026-02-15T04-06-00-continue-the-inprogress-sprint-use-agent.jsonl": (
+        (43, 54, 59, 67, 70, 73, 77, 80, 82, 84, 98),
+        (),
+    ),
+    "2026-02-15T16-22-00-restart-the-sprint.jsonl": (
+        (10, 13, 17, 19, 22, 24, 27, 30, 33, 36, 38, 40, 42, 44, 47, 49, 52, 54, 57, 59, 62, 64, 66, 68, 70,
+         72, 74, 77, 79, 96, 100, 102, 106, 109, 111, 113, 115, 120, 124, 126, 129, 135, 138, 140, 142, 144,
+         171, 213, 232, 236, 243, 246, 248),
+        (86, 94),
+    ),
+    "2026-02-15T17-48-00-have-the-agent-team-plan-the.jsonl": (
+        (20, 25, 126, 129, 131, 133, 135, 137, 140, 150),
+        (85, 87, 89, 91, 93, 95, 97, 99, 101, 103, 105, 107, 109),
+    ),
+    "2026-02-16-0802-spin-up-the-agent-team-and.jsonl": (
+        (30, 38, 257),
+        (39, 51, 102, 285, 316, 318, 319, 321, 323, 325, 327, 383, 385),
+    ),
+    "2026-02-16T03-45-00-properly-utilize-all-applicable-agents-o.jsonl": (
+        (12, 14, 18, 20, 24, 26, 33, 35, 37, 46, 49, 57, 77, 217, 222, 224, 226, 228, 230, 232, 235, 242,
+         250, 252, 254, 259, 291, 294, 297, 300, 303, 305, 309, 312, 315, 317, 386, 390, 392, 394, 479, 481,
+         483, 485, 487, 490, 493, 495, 498, 501, 504),
+        (),
+    ),
+    "2026-02-18-0405-implement-the-following-plan-plan-visual.jsonl": (
+        (),
+        (47,),
+    ),
+}
+FORBIDDEN += [(UF + session, n, why) for session, (teammate, tasks) in AGENT_LINES.items()
+              for lines, why in ((teammate, "a teammate agent's message, not typed"),
+                                 (tasks, "a background-task notification, not typed")) for n in lines]
 
 
 def build() -> dict[str, object]:

@@ -9,6 +9,11 @@ compared with the typed sentences of the project's earlier sessions (the ledger'
 that is gone is skipped), and a sentence that says again what one of them said becomes a
 candidate, quoted in the person's own words, unless the distiller already proposed it.
 
+A sentence the distiller only suggested (`beliefs.suggestions`) that says again what an earlier
+session said is promoted: said in two sessions it is a standing rule whoever the author is, so it
+is stored active (`promote`); the same words held from the earlier session are confirmed when it
+merges into them (`beliefs`).
+
 "Says again" is judged on content words (lowercased, stop words, one-letter words and file
 mentions such as `@Context.md` out; an identifier such as `--no-verify` or `create_worktree.py` is
 one word and counts twice): the two sentences share at least `MIN_SHARED` of them and at least
@@ -28,6 +33,7 @@ What is never kept, said twice or not:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -48,6 +54,8 @@ SIMILARITY = 0.5
 MIN_LEN = 12
 MAX_LEN = 400
 POLICY = "said-again@1"
+#: said in two sessions: stored active, whatever the distiller's own confidence
+CONFIDENCE = 0.9
 
 _WORD = re.compile(r"[^\W_]+(?:[-_./][^\W_]+)*", re.UNICODE)
 _STOP = frozenset("""
@@ -142,6 +150,22 @@ def says_again(words: Signature, before: Sequence[Signature]) -> bool:
     return False
 
 
+def promote(piece: Chunk, before: Sequence[Signature], proposed: Sequence[Candidate]) -> list[Candidate]:
+    """The distiller's candidates, each one below `CONFIDENCE` that quotes a typed sentence saying
+    again what an earlier session said raised to it (a suggestion repeated becomes a standing rule)."""
+    if not before:
+        return list(proposed)
+    typed = {sentence.strip().lower() for _, sentence in
+             typed_sentences(t for t in piece.turns if t.line_end > piece.context_until)}
+    out: list[Candidate] = []
+    for c in proposed:
+        quote = c.evidence[0].quote.strip().lower() if c.evidence else ""
+        if c.confidence < CONFIDENCE and quote in typed and says_again(signature(quote), before):
+            c = dataclasses.replace(c, confidence=CONFIDENCE)
+        out.append(c)
+    return out
+
+
 def candidates(piece: Chunk, before: Sequence[Signature], proposed: Sequence[Candidate]) -> list[Candidate]:
     """The chunk's sentences that say again what an earlier session said, not already proposed."""
     if not before:
@@ -154,6 +178,6 @@ def candidates(piece: Chunk, before: Sequence[Signature], proposed: Sequence[Can
             continue
         found = rules.score(sentence)
         kind = found[0] if found is not None else "preference"
-        out.append(Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), POLICY))
+        out.append(Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), POLICY, CONFIDENCE))
         taken.add(sentence.strip().lower())
     return out

@@ -22,6 +22,7 @@ one word and counts twice): the two sentences share at least `MIN_SHARED` of the
 What is never kept, said twice or not:
 - a question, a hedge, a one-off object ("for now", "this file", "… it.") or narration (the
   distiller's own guards, `rules_patterns`);
+- what the person is about to do ("I am going to start a new thread");
 - a request for work: an action on the thing at hand ("commit and push it to main") or a sentence
   that opens with a task verb ("take a look at …", "please read …", "fix …", "launch …");
 - a sentence in which the person does not speak (no "I", "we", "you", "please", "always",
@@ -74,6 +75,9 @@ _TASK = re.compile(r"^(?:(?:ok(?:ay)?|now|then|so|and|great|good|please|pls|let'
                    r"look at|read|examine|review|investigate|find|show|explain|summari[sz]e|fix|implement|write|test|"
                    r"commit|push|continue|proceed|resume|pick up|try|help|tell|launch|relaunch|start|restart|stop)\b",
                    re.I)
+#: the person saying what they are about to do ("I am going to start a new thread"), not how things are done
+_INTENT = re.compile(r"^(?:(?:ok(?:ay)?|so|and|now|then)[,.!]?\s+)*(?:i|we)(?:'m| am|'re| are) (?:going to|about to|gonna) "
+                     r"(?!(?:use|switch|stick|adopt|keep|standardi[sz]e|always|never)\b)", re.I)
 #: a file or person mention (`@Context.md`): a list of them is what the message attached, not what it says
 _MENTION = re.compile(r"(?<!\S)@\S+")
 #: the person speaking to the assistant: pasted output (error pages, logs, stack frames) has none of these
@@ -112,7 +116,8 @@ def _eligible(sentence: str) -> bool:
         return False
     if text.rstrip().endswith("?") or pat.HEDGE.search(text) or pat.TRANSIENT.search(text):
         return False
-    if pat.ONE_OFF.search(text) or pat.NARRATION.match(text) or _AT_HAND.search(text) or _TASK.match(text):
+    if pat.ONE_OFF.search(text) or pat.NARRATION.match(text) or _AT_HAND.search(text) or _TASK.match(text) \
+            or _INTENT.match(text):
         return False
     words = signature(text)
     return len(words) + sum(1 for w in words if _IDENTIFIER.search(w)) >= MIN_SHARED

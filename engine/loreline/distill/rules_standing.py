@@ -59,15 +59,13 @@ sentry datadog grafana prometheus otel opentelemetry logging structlog loguru
 
 #: classes of things in a code base: "never commit generated files", "always run the linter"
 ARTIFACTS = frozenset("""
-file files folder folders directory directories path paths repo repository codebase project module modules package
-packages dependency dependencies lockfile lockfiles test tests suite spec specs linter linters formatter
-formatters typecheck typechecker types type hints docstring docstrings comment comments readme changelog docs
-commit commits branch branches main master push pushing pr prs merge rebase release releases version versions tag
-tags ci pipeline workflow workflows build builds deploy deployment migration migrations schema database db
-endpoint endpoints api apis env environment secrets secret credentials config configuration settings script scripts
-command commands cli flag flags option log logs logging import imports export exports function functions class
-classes variable variables component components hook hooks worktree worktrees container containers image images
-lint linting format formatting server servers port ports cache dockerfile makefile
+file files folder folders directory directories repo repository codebase module modules package packages dependency
+dependencies lockfile lockfiles tests suite spec specs linter linters formatter formatters typecheck typechecker
+docstring docstrings comments readme changelog docs commit commits committing branch branches push pushing pr prs
+merge rebase ci pipeline workflow workflows build builds deploy deployment migration migrations schema database db
+endpoint endpoints api apis env secrets credentials config configuration script scripts command commands cli flag
+flags logs logging import imports exports function functions class classes variable variables component components
+hooks worktree worktrees container containers lint linting formatting cache dockerfile makefile
 """.split())
 
 _WORD = re.compile(r"[\w][\w.+#-]*")
@@ -92,14 +90,21 @@ _INSTRUCTION = re.compile(
     r"put|write|add|commit|push|name|place|store|install|call|import|test|format|lint|check|follow|stick|switch|"
     r"enable|disable|set|pin|mock|log|deploy|build|only|immer|nie|niemals|verwende|nutze|nimm|benutze|siempre|"
     r"nunca|usa|utiliza|no uses)\b", I)
+#: a flag, a path or a file name
+_FILEISH = re.compile(r"^--?[a-z][\w-]+$|/|^[\w.-]+\.(?:json|ya?ml|toml|md|txt|ts|tsx|js|jsx|mjs|cjs|py|rb|go|rs|java|kt|"
+                      r"swift|sh|lock|cfg|ini|env|sql|html|css|scss|xml|gradle|csproj)$", I)
 _CLAUSE = re.compile(r"[,;:]\s|\s[-–—]\s")
 #: the person telling what already happened ("I already ran it", "we just did")
 _ALREADY = re.compile(r"\b(?:i|we)(?:'ve| have)? (?:already|just)\b", I)
 #: what happened, not what holds: "I never asked for a dashboard", "we always had trouble with …"
 #: (a passive "is always used" is present, and stays)
-_PAST = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )\b(?:always|never)\s+(?:\w+ed|had|was|were|"
+_PAST = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )\b(?:always|never)\s+(?:(?!(?:need|embed|proceed|exceed|feed|seed|speed|shed)\b)\w+ed|had|was|were|"
                    r"did|got|went|saw|said|knew|thought|made|found|came|ran|wrote|told|took|gave|meant|felt|"
                    r"understood|heard|seen|done|been)\b", I)
+#: what keeps happening, not what to do: "the tests always fail when …", "we never get a warning",
+#: "you always forget …"
+_HAPPENS = re.compile(r"\b(?:always|never)\s+(?:get|gets|see|sees|fails?|breaks?|crash(?:es)?|happens?|seems?|"
+                      r"forgets?|ends? up|has to|have to|manages? to|works?|shows? up|returns? an? (?:error|empty))\b", I)
 #: a rejection reason that tells the assistant which tool to use: "use uv", "don't use sudo", "switch to pnpm"
 _TOOL_INSTRUCTION = re.compile(
     r"^(?:no[,.!]?\s+)?(?:please\s+)?(?:use|switch to|stick (?:to|with)|prefer|keep using|go with|(?:don'?t|do not|"
@@ -121,6 +126,15 @@ def names_tool(text: str) -> bool:
     return bool(words(text) & TOOLS) or bool(_CODE.search(text))
 
 
+def names_command(token: str) -> bool:
+    """The object of "use …" in a rejection reason is a tool, flag, file or path, or a quoted
+    command line: not a bare identifier, which is most often the code at hand ("use parseDate")."""
+    bare = token.strip("`")
+    if bare.lower() in TOOLS or bare.split(" ")[0].lower() in TOOLS:
+        return True
+    return bool(_FILEISH.search(bare)) or (token.startswith("`") and " " in bare)
+
+
 def concrete(text: str) -> bool:
     """Names something a later session can act on: a tool or code-shaped token, or a class of
     things in a code base."""
@@ -136,7 +150,7 @@ def _guarded(text: str) -> bool:
     bare = text.replace("`", "")
     return (bare.rstrip().endswith("?") or bool(pat.HEDGE.search(bare)) or bool(pat.TRANSIENT.search(bare))
             or bool(pat.PERMISSION.match(bare)) or bool(pat.NARRATION.match(bare)) or bool(_ALREADY.search(bare))
-            or bool(_PAST.search(bare)))
+            or bool(_PAST.search(bare)) or bool(_HAPPENS.search(bare)))
 
 
 def standing(sentence: str) -> bool:
@@ -166,7 +180,7 @@ def standing_reason(sentence: str) -> bool:
     if found is None or _guarded(text):
         return False
     first_clause = _CLAUSE.split(text, maxsplit=1)[0]
-    return names_tool(found.group(1)) and not pat.ONE_OFF.search(first_clause.replace("`", ""))
+    return names_command(found.group(1)) and not pat.ONE_OFF.search(first_clause.replace("`", ""))
 
 
 def standing_answer(line: str, arrow: str = "→") -> bool:

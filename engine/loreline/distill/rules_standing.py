@@ -98,7 +98,8 @@ _CLAUSE = re.compile(r"[,;:]\s|\s[-–—]\s")
 _ALREADY = re.compile(r"\b(?:i|we)(?:'ve| have)? (?:already|just)\b", I)
 #: what happened, not what holds: "I never asked for a dashboard", "we always had trouble with …"
 #: (a passive "is always used" is present, and stays)
-_PAST = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )\b(?:always|never)\s+(?:(?!(?:need|embed|proceed|exceed|feed|seed|speed|shed)\b)\w+ed|had|was|were|"
+_PAST = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )\b(?:always|never)\s+"
+                   r"(?:(?!(?:need|embed|proceed|exceed|feed|seed|speed|shed)\b)\w+ed|had|was|were|"
                    r"did|got|went|saw|said|knew|thought|made|found|came|ran|wrote|told|took|gave|meant|felt|"
                    r"understood|heard|seen|done|been)\b", I)
 #: what keeps happening, not what to do: "the tests always fail when …", "we never get a warning",

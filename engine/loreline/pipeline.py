@@ -234,6 +234,7 @@ def _import_chunk(
     except ModelOutputError:
         report.reject("malformed-output")  # counted; the chunk is done with nothing from it
         candidates = []
+    candidates = repeated.promote(piece, said_before, candidates)  # a suggestion said again is a standing rule
     candidates = [*candidates, *repeated.candidates(piece, said_before, candidates)]
     report.candidates += len(candidates)
     accepted, reasons = evidence.validate(candidates, piece, has_secret=contains_secret)

@@ -9,6 +9,11 @@ compared with the typed sentences of the project's earlier sessions (the ledger'
 that is gone is skipped), and a sentence that says again what one of them said becomes a
 candidate, quoted in the person's own words, unless the distiller already proposed it.
 
+A sentence the distiller only suggested (`beliefs.suggestions`) that says again what an earlier
+session said is promoted: said in two sessions it is a standing rule whoever the author is, so it
+is stored active (`promote`); the same words held from the earlier session are confirmed when it
+merges into them (`beliefs`).
+
 "Says again" is judged on content words (lowercased, stop words, one-letter words and file
 mentions such as `@Context.md` out; an identifier such as `--no-verify` or `create_worktree.py` is
 one word and counts twice): the two sentences share at least `MIN_SHARED` of them and at least
@@ -17,6 +22,7 @@ one word and counts twice): the two sentences share at least `MIN_SHARED` of the
 What is never kept, said twice or not:
 - a question, a hedge, a one-off object ("for now", "this file", "… it.") or narration (the
   distiller's own guards, `rules_patterns`);
+- what the person is about to do ("I am going to start a new thread");
 - a request for work: an action on the thing at hand ("commit and push it to main") or a sentence
   that opens with a task verb ("take a look at …", "please read …", "fix …", "launch …");
 - a sentence in which the person does not speak (no "I", "we", "you", "please", "always",
@@ -28,6 +34,7 @@ What is never kept, said twice or not:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -48,6 +55,8 @@ SIMILARITY = 0.5
 MIN_LEN = 12
 MAX_LEN = 400
 POLICY = "said-again@1"
+#: said in two sessions: stored active, whatever the distiller's own confidence
+CONFIDENCE = 0.9
 
 _WORD = re.compile(r"[^\W_]+(?:[-_./][^\W_]+)*", re.UNICODE)
 _STOP = frozenset("""
@@ -66,6 +75,9 @@ _TASK = re.compile(r"^(?:(?:ok(?:ay)?|now|then|so|and|great|good|please|pls|let'
                    r"look at|read|examine|review|investigate|find|show|explain|summari[sz]e|fix|implement|write|test|"
                    r"commit|push|continue|proceed|resume|pick up|try|help|tell|launch|relaunch|start|restart|stop)\b",
                    re.I)
+#: the person saying what they are about to do ("I am going to start a new thread"), not how things are done
+_INTENT = re.compile(r"^(?:(?:ok(?:ay)?|so|and|now|then)[,.!]?\s+)*(?:i|we)(?:'m| am|'re| are) (?:going to|about to|gonna) "
+                     r"(?!(?:use|switch|stick|adopt|keep|standardi[sz]e|always|never)\b)", re.I)
 #: a file or person mention (`@Context.md`): a list of them is what the message attached, not what it says
 _MENTION = re.compile(r"(?<!\S)@\S+")
 #: the person speaking to the assistant: pasted output (error pages, logs, stack frames) has none of these
@@ -104,7 +116,8 @@ def _eligible(sentence: str) -> bool:
         return False
     if text.rstrip().endswith("?") or pat.HEDGE.search(text) or pat.TRANSIENT.search(text):
         return False
-    if pat.ONE_OFF.search(text) or pat.NARRATION.match(text) or _AT_HAND.search(text) or _TASK.match(text):
+    if pat.ONE_OFF.search(text) or pat.NARRATION.match(text) or _AT_HAND.search(text) or _TASK.match(text) \
+            or _INTENT.match(text):
         return False
     words = signature(text)
     return len(words) + sum(1 for w in words if _IDENTIFIER.search(w)) >= MIN_SHARED
@@ -142,6 +155,22 @@ def says_again(words: Signature, before: Sequence[Signature]) -> bool:
     return False
 
 
+def promote(piece: Chunk, before: Sequence[Signature], proposed: Sequence[Candidate]) -> list[Candidate]:
+    """The distiller's candidates, each one below `CONFIDENCE` that quotes a typed sentence saying
+    again what an earlier session said raised to it (a suggestion repeated becomes a standing rule)."""
+    if not before:
+        return list(proposed)
+    typed = {sentence.strip().lower() for _, sentence in
+             typed_sentences(t for t in piece.turns if t.line_end > piece.context_until)}
+    out: list[Candidate] = []
+    for c in proposed:
+        quote = c.evidence[0].quote.strip().lower() if c.evidence else ""
+        if c.confidence < CONFIDENCE and quote in typed and says_again(signature(quote), before):
+            c = dataclasses.replace(c, confidence=CONFIDENCE)
+        out.append(c)
+    return out
+
+
 def candidates(piece: Chunk, before: Sequence[Signature], proposed: Sequence[Candidate]) -> list[Candidate]:
     """The chunk's sentences that say again what an earlier session said, not already proposed."""
     if not before:
@@ -154,6 +183,6 @@ def candidates(piece: Chunk, before: Sequence[Signature], proposed: Sequence[Can
             continue
         found = rules.score(sentence)
         kind = found[0] if found is not None else "preference"
-        out.append(Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), POLICY))
+        out.append(Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), POLICY, CONFIDENCE))
         taken.add(sentence.strip().lower())
     return out

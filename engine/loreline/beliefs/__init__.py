@@ -38,6 +38,8 @@ from . import conflicts
 from . import curate
 
 from . import reversal
+
+from . import suggestions
 from .. import questions, staleness
 from ..embed import Embedder
 from ..errors import ModelOutputError
@@ -212,6 +214,8 @@ def _merge(store: Store, memory_id: int, ctx: Context) -> tuple[Outcome, int]:
     _tie(store, ctx, memory_id)
     rows.note_observed(store, memory_id, ctx.provenance.observed_at)
     rows.audit(store, ctx.actor, "merge", memory_id, after=_source(ctx))
+    if ctx.hold is None:  # stored active now: the same words only suggested before are confirmed
+        suggestions.confirm(store, memory_id, ctx.actor)
     return Outcome.MERGED, memory_id
 
 

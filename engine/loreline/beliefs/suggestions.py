@@ -3,12 +3,15 @@
 On unless `distill.rules_suggest = false` (or `LORELINE_RULES_SUGGEST=0` for one process):
 then everything the rules find is stored active, as before suggestions existed.
 
-The rules distiller gives each candidate a confidence (`Candidate.confidence`). Only the cues
-that carry across authors reach `ACTIVE_CONFIDENCE` (a standing instruction, an answer to the
-assistant's question, a rejection reason); any other candidate is stored held with the reason
+The rules distiller gives each candidate a confidence (`Candidate.confidence`). Only a standing
+rule the person plainly stated reaches `ACTIVE_CONFIDENCE` (`distill.rules_standing`: an explicit
+standing instruction naming something concrete; an answer or rejection reason only when it reads
+as standing too); any other candidate is stored held with the reason
 `SUGGESTED`, so it waits in the review inbox with its evidence, is never injected at
 SessionStart and never recalled, until
 - a person approves it (`review.approve`: it becomes active) or rejects it (forgotten), or
+- the same words arrive again as a standing rule (`confirm`): said again in a later session of
+  the project (`repeated`), or stated by a model, they become active; or
 - a model backend reads the same chunk (`settle`): a suggestion the model states in the same
   words is confirmed (it becomes active, with the model's source added); every other
   suggestion of those lines is removed, the model's own memories taking their place.
@@ -43,6 +46,18 @@ def enabled() -> bool:
 def hold_for(candidate: Candidate) -> str | None:
     """The hold reason a candidate is stored with (None: stored active)."""
     return SUGGESTED if candidate.confidence < ACTIVE_CONFIDENCE else None
+
+
+def confirm(store: Store, memory_id: int, actor: str = "import") -> bool:
+    """Inside the caller's write transaction: a memory held only as a suggestion becomes active,
+    because the same words arrived again as a standing rule (said again in a later session, or
+    stated by a model). Any other hold (a person asked to review) stays. True when released."""
+    if rows.hold_reason(store, memory_id) != SUGGESTED:
+        return False
+    rows.release_hold(store, memory_id)
+    rows.audit(store, actor, "confirm", memory_id, before={"status": "held", "hold_reason": SUGGESTED},
+               after={"status": "active"})
+    return True
 
 
 def settle(store: Store, session_path: str, line_start: int, line_end: int, confirmed: set[int],

@@ -20,11 +20,14 @@ and injected bodies (slash-command and skill text, hook feedback, continuation s
 never read. Each cue has anchor words; a sentence reaches only the cues whose anchors it
 contains, so most sentences never meet a regular expression.
 
-Each kept sentence also gets a confidence (`confidence`): only the cues that carry across
-authors reach `beliefs.suggestions.ACTIVE_CONFIDENCE` and are stored active: an answer to the
-assistant's question, a rejection reason, and an explicit standing instruction ("always",
-"never", "from now on", "we use X, not Y"). Everything else the rules find is stored held, as
-a suggestion for a person (or a model backend) to confirm.
+Each kept sentence also gets a confidence (`confidence`): only a standing rule the person
+plainly stated reaches `beliefs.suggestions.ACTIVE_CONFIDENCE` and is stored active (see
+`rules_standing`): an explicit standing instruction ("always", "never", "from now on", "we use
+X, not Y") addressed to the assistant or the project that names something concrete, and an
+answer to the assistant's question or a rejection reason only when it reads as standing too
+(it names the tool, command or file to use). Everything else the rules find is stored held, as
+a suggestion for a person (or a model backend) to confirm; said again in a later session of the
+project it becomes active (`repeated`).
 """
 
 from __future__ import annotations
@@ -33,10 +36,11 @@ import re
 
 from ..models import Candidate, Chunk, Evidence, Turn
 from . import rules_patterns as pat
+from .rules_standing import standing, standing_answer, standing_reason
 from .rules_text import statements
 
 NAME = "rules"
-VERSION = "4"
+VERSION = "5"
 
 MIN_LEN = 12
 THRESHOLD = 2  #: points a sentence needs (chosen by leave-one-group-out on the tuning half)
@@ -104,19 +108,19 @@ class RulesDistiller:
             line = line.strip()
             if classify_answer(line):
                 out.append(Candidate("decision", line, (Evidence(turn.line_start, line),), self.policy,
-                                     ANSWER_CONFIDENCE))
+                                     confidence(line, "answer")))
         return out
 
 
 def confidence(sentence: str, origin: str = "prompt") -> float:
-    """How far a kept sentence carries across authors: a rejection reason or an explicit
-    standing instruction is stored active; anything else is only suggested."""
-    if origin == "rejection":
-        return REJECTION_CONFIDENCE
-    text = sentence.replace("’", "'").replace("`", "")
-    if pat.STANDING.search(text) and not pat.ONE_OFF.search(text) and not pat.PERMISSION.match(text):
-        return STANDING_CONFIDENCE
-    return SUGGESTION_CONFIDENCE
+    """How far a kept sentence carries across authors (`rules_standing`): a standing rule the
+    person plainly stated is stored active; anything else, a task-time answer or rejection
+    reason included, is only suggested."""
+    if origin == "answer":
+        return ANSWER_CONFIDENCE if standing_answer(sentence, ANSWER_ARROW.strip()) else SUGGESTION_CONFIDENCE
+    if origin in ("rejection", "plan-feedback"):
+        return REJECTION_CONFIDENCE if standing_reason(sentence) else SUGGESTION_CONFIDENCE
+    return STANDING_CONFIDENCE if standing(sentence) else SUGGESTION_CONFIDENCE
 
 
 def own_words(text: str) -> bool:

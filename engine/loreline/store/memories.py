@@ -390,6 +390,12 @@ def release_hold(store: Store, memory_id: int) -> None:
                        (now(), memory_id))
 
 
+def hold_reason(store: Store, memory_id: int) -> str | None:
+    """Why a held memory waits for review (None: it is not held)."""
+    reason = store.scalar("SELECT hold_reason FROM memories WHERE id = ? AND status = 'held'", (memory_id,))
+    return None if reason is None else str(reason)
+
+
 def held_texts_from(store: Store, session_id: str, session_path: str, line_start: int, line_end: int) -> list[str]:
     """The texts of held memories with a source in these lines of this session."""
     return [str(r[0]) for r in store.rows(

@@ -1,0 +1,171 @@
+"""What the offline rules store active is a standing rule a person plainly stated: an answer or a
+rejection reason that only settles the task at hand is a suggestion, a standing instruction must
+be addressed and name something concrete, and a suggestion said again in a later session of the
+project becomes active, injected and recalled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loreline import pipeline
+from loreline.beliefs import suggestions
+from loreline.capture.hookread import session_start_memories
+from loreline.chunk import chunk
+from loreline.distill.rules import RulesDistiller, confidence
+from loreline.models import Turn
+from loreline.samples.builder import ClaudeSession
+from loreline.store import Store
+from loreline_hooks.recall import by_words
+from tests.conftest import FIXTURES
+
+REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file "
+            "edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n")
+ANSWERED = 'User has answered your questions: "{}"="{}". You can now continue with the user\'s answers in mind.'
+SUGGESTED_DECISION = "We decided to keep Postgres advisory locks because each billing job needs exactly one worker."
+
+
+@pytest.fixture(autouse=True)
+def default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy a user gets: suggestions on (the suite's other tests store everything active)."""
+    monkeypatch.delenv("LORELINE_RULES_SUGGEST", raising=False)
+
+
+class OriginTurn(Turn):
+    origin: str = "prompt"
+
+
+def active(text: str, origin: str = "prompt") -> bool:
+    """Whether the rules store `text` active: an answer as the distiller reads it (every answer is
+    kept), any other sentence by the confidence it would be kept with."""
+    if origin != "answer":
+        return confidence(text, origin) >= suggestions.ACTIVE_CONFIDENCE
+    found = RulesDistiller().distill(chunk([OriginTurn("user", text, 3, 3, origin=origin)], session_id="s", path="p")[0])
+    assert [c.text for c in found] == [text]
+    return found[0].confidence >= suggestions.ACTIVE_CONFIDENCE
+
+
+def test_an_answer_is_active_only_when_it_settles_how_the_project_is_done() -> None:
+    answers = {
+        "Which approach should we take? → Option 2: refactor the parser": False,
+        "Which database do you want for this feature? → Postgres (Recommended)": False,
+        "What should I name the new file? → utils.py": False,
+        "Which package manager should we use? → pnpm": True,
+        "Which test framework should we use? → Vitest (Recommended)": True,
+        "Where should the config live? → pyproject.toml": True,
+    }
+    assert {text: active(text, "answer") for text in answers} == answers
+
+
+def test_a_rejection_reason_is_active_only_when_it_names_the_tool_to_use() -> None:
+    reasons = {
+        "No, don't delete that folder, I need it": False,
+        "Use the existing helper instead": False,
+        "Don't run npm install, I already did it": False,
+        "Use uv, the lockfile depends on it.": True,
+        "don't use the --force flag": True,
+    }
+    assert {text: active(text, "rejection") for text in reasons} == reasons
+
+
+def test_a_durable_word_is_active_only_in_an_addressed_rule_naming_something_concrete() -> None:
+    prompts = {
+        "The banner should always be visible on mobile.": False,  # how a feature behaves
+        'I saw "dashboard" - I never asked for or wanted a dashboard page.': False,  # what happened
+        "We never had a problem with postgres before.": False,
+        "The tests always fail when you run them in parallel.": False,  # what keeps happening
+        "To ensure pnpm is always used, enable corepack for pnpm latest version.": True,
+        "Make sure generated files are never committed.": True,
+        "Verwende immer pnpm statt npm.": True,
+    }
+    assert {text: active(text) for text in prompts} == prompts
+
+
+def test_the_recorded_answers_and_rejection_name_the_projects_way() -> None:
+    """Recorded with the real Claude Code 2.1.332: a rejection naming the tool and two answers about
+    the project's setup stay active; a task-time answer next to them is suggested."""
+    from loreline.transcripts import parse
+
+    t = parse(FIXTURES / "tool_words" / "cc-2.1.332-rejection-and-answers.jsonl").transcript
+    turns = [*pipeline.clean_turns(t.turns), OriginTurn("user", "Which approach should we take? → the second one",
+                                                        999, 999, origin="answer")]
+    found = [c for piece in chunk(turns, session_id=t.session_id, path=t.path) for c in RulesDistiller().distill(piece)]
+    assert {c.text: c.confidence >= suggestions.ACTIVE_CONFIDENCE for c in found} == {
+        "use uv, not pip": True,
+        "Which linters should we set up? → ruff only, mypy later": True,
+        "Where should the config live? → pyproject.toml": True,
+        "Which approach should we take? → the second one": False,
+    }
+
+
+def test_an_import_holds_task_time_answers_and_keeps_the_projects_way_active(tmp_path: Path) -> None:
+    s = ClaudeSession(str(tmp_path / "shop"))
+    s.user("set up the project and refactor the parser")
+    s.assistant("Two questions first.", tools=[
+        ("AskUserQuestion", {"questions": [{"question": "Which approach should we take?"}]},
+         ANSWERED.format("Which approach should we take?", "Option 2: refactor the parser")),
+        ("AskUserQuestion", {"questions": [{"question": "Which package manager should we use?"}]},
+         ANSWERED.format("Which package manager should we use?", "pnpm")),
+        ("Bash", {"command": "rm -rf vendor"}, REJECTED + "No, don't delete that folder, I need it"),
+        ("Bash", {"command": "pip install -r requirements.txt"}, REJECTED + "use uv, not pip"),
+    ])
+    path = s.write(tmp_path / "shop.jsonl")
+    with Store() as store:
+        pipeline.import_sessions(store, [(path, "claude-code")], pipeline.Options(distiller=RulesDistiller()))
+        status = {str(text): str(st) for st, text in store.rows("SELECT status, text FROM memories")}
+    assert status == {
+        "Which approach should we take? → Option 2: refactor the parser": "held",
+        "Which package manager should we use? → pnpm": "active",
+        "No, don't delete that folder, I need it": "held",
+        "use uv, not pip": "active",
+    }
+
+
+def two_sessions(tmp_path: Path, first: str, second: str) -> tuple[Path, Path, str]:
+    project = str(tmp_path / "billing")
+    paths = []
+    for n, said in enumerate((first, second), start=1):
+        s = ClaudeSession(project)
+        s.user(said)
+        s.assistant("Noted.")
+        s.user("thanks, now add the invoice export")
+        s.assistant("Done.")
+        paths.append(s.write(tmp_path / f"session-{n}.jsonl"))
+    return paths[0], paths[1], project
+
+
+@pytest.mark.parametrize("second", [
+    SUGGESTED_DECISION,  # the same words: the held suggestion is confirmed
+    "We decided to keep the Postgres advisory locks, since each billing job needs exactly one worker.",  # reworded
+])
+def test_a_suggestion_said_again_in_a_later_session_becomes_active_injected_and_recalled(tmp_path: Path,
+                                                                                          second: str) -> None:
+    first_path, second_path, project = two_sessions(tmp_path, SUGGESTED_DECISION, second)
+    options = pipeline.Options(distiller=RulesDistiller())
+    with Store() as store:
+        pipeline.import_sessions(store, [(first_path, "claude-code")], options)
+        assert [str(st) for (st,) in store.rows("SELECT status FROM memories")] == ["held"]  # said once: suggested
+        pipeline.import_sessions(store, [(second_path, "claude-code")], options)
+        statuses = {str(text): str(st) for st, text in store.rows("SELECT status, text FROM memories")}
+        db = str(store.path)
+    assert statuses[second] == "active"
+    injected, _ = session_start_memories(db, project, 50)
+    assert second in [text for _, _, text in injected]
+    assert second in [text for _, _, text in by_words(db, project, ["postgres", "advisory", "locks"])]
+    # a hold a person asked for (`capture.review = "ask"`) is theirs to release, repeated or not
+    with Store(tmp_path / "review.db") as store:
+        asked = pipeline.Options(distiller=RulesDistiller(), hold="review asked")
+        pipeline.import_sessions(store, [(first_path, "claude-code"), (second_path, "claude-code")], asked)
+        assert {str(st) for (st,) in store.rows("SELECT status FROM memories")} == {"held"}
+
+
+def test_what_a_person_is_about_to_do_is_not_learned_when_said_again(tmp_path: Path) -> None:
+    intent = "I am going to start a new thread."
+    first_path, second_path, project = two_sessions(tmp_path, intent, intent)
+    with Store() as store:
+        options = pipeline.Options(distiller=RulesDistiller())
+        pipeline.import_sessions(store, [(first_path, "claude-code"), (second_path, "claude-code")], options)
+        assert store.scalar("SELECT count(*) FROM memories") == 0
+        db = str(store.path)
+    assert session_start_memories(db, project, 50)[0] == []

@@ -277,6 +277,8 @@ def test_loreline_memory_block_never_becomes_a_turn(tmp_path: Path) -> None:
 def test_user_lines_that_are_not_prompts_each_have_a_reason() -> None:
     s = ClaudeSession("/work/acme")
     s.user("<task-notification><task-id>b1</task-id><status>completed</status></task-notification>")
+    s.user('<teammate-message teammate_id="devops-engineer" color="green" summary="Plan for task 2">\n'
+           "Always run the build with -j8 from now on.\n</teammate-message>")
     s.user("<bash-input>git status</bash-input>")
     s.user("<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>")
     s.user("<user-prompt-submit-hook>lint ok</user-prompt-submit-hook>")
@@ -288,7 +290,7 @@ def test_user_lines_that_are_not_prompts_each_have_a_reason() -> None:
     kept = s.user("Now make the retries exponential.")
     t = _parse_session(s)
     assert [x.line_start for x in t.turns] == [kept]
-    assert t.stats.dropped == {"task-notification": 1, "bash-mode": 2, "hook-context": 2, "interrupt": 1,
+    assert t.stats.dropped == {"task-notification": 1, "teammate-message": 1, "bash-mode": 2, "hook-context": 2, "interrupt": 1,
                                "compact-boundary": 1, "compaction-summary": 1, "meta": 1}
 
 

@@ -61,10 +61,16 @@ def test_team_status_without_a_server_says_how_to_connect(loreline_home: Path, t
     assert state["enabled"] is False and state["published"] == state["received"] == 0
 
 
-def test_demo_runs_offline_and_shows_memories_recall_and_provenance(loreline_home: Path) -> None:
+def test_demo_runs_offline_and_shows_memories_recall_and_provenance(loreline_home: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LORELINE_RULES_SUGGEST")  # the demo shows what a user gets by default
     out = _cli(loreline_home, "demo").stdout
     assert "Imported 3 sessions" in out
-    assert "In this repo we use pnpm, never npm" in out
+    # the offline rules only suggest; what was said in two sessions is active before any approval
+    suggested, approved = out.split("Memories, per project")
+    assert "said again in a later session:\n  ✓ In this repo we use pnpm, never npm" in suggested
+    assert "suggested by the offline rules" in suggested and "? Please don't use default exports" in suggested
+    assert "Please don't use default exports" in approved
     assert "recalled for" in out and "Provenance of memory" in out
     assert "2 sources:" in out
     assert "3 unchanged" in out

@@ -55,16 +55,22 @@ def _install(venv: Path, dist: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
 
 
-def _session(home: Path, project: Path) -> Path:
-    session = ClaudeSession(cwd=str(project), start=datetime.now(UTC) - timedelta(days=1))
-    session.user("Set up the dev environment for this repo please.")
-    session.assistant("Sure, I'll install the dependencies with pip.")
-    session.user("No, we use uv for this project, never pip. Always run uv sync.")
-    session.assistant("Understood, uv it is.")
-    path = session.write(home / ".claude" / "projects" / project_slug(str(project)) / f"{session.session_id}.jsonl")
-    old = time.time() - 3600
-    os.utime(path, (old, old))
-    return path
+def _sessions(home: Path, project: Path) -> None:
+    """Two days of work: the person says which package manager twice, as people do, so even the
+    offline rules (which only suggest what they find once) learn it; the rest waits for review."""
+    said = [("Set up the dev environment for this repo please.", "Sure, I'll install the dependencies with pip."),
+            ("No, we use uv for this project, never pip. Always run uv sync.", "Understood, uv it is.")]
+    again = [("Add httpx to the API client.", "Running pip install httpx."),
+             ("We use uv for this project, never pip.", "Right, `uv add httpx` then."),
+             ("Never commit generated files.", "Noted.")]
+    for days, turns in ((2, said), (1, again)):
+        session = ClaudeSession(cwd=str(project), start=datetime.now(UTC) - timedelta(days=days))
+        for prompt, answer in turns:
+            session.user(prompt)
+            session.assistant(answer)
+        path = session.write(home / ".claude" / "projects" / project_slug(str(project)) / f"{session.session_id}.jsonl")
+        old = time.time() - days * 3600
+        os.utime(path, (old, old))
 
 
 def test_the_quick_start_works_word_for_word(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -74,7 +80,7 @@ def test_the_quick_start_works_word_for_word(tmp_path: Path, tmp_path_factory: p
     project = home / "src" / "shop"
     project.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(project)], check=True)
-    _session(home, project)
+    _sessions(home, project)
     env = {"HOME": str(home), "PATH": f"{venv / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8",
            "LORELINE_PROMPT_RECALL": "words"}
     outputs: list[str] = []
@@ -87,7 +93,10 @@ def test_the_quick_start_works_word_for_word(tmp_path: Path, tmp_path_factory: p
         if "--dry-run" in argv:
             assert not (home / ".local" / "share" / "loreline" / "loreline.db").exists(), "a dry run wrote the store"
     dry, learned, memories, connect, recall = outputs
-    assert "uv" in memories, memories
+    active, waiting = memories.split("wait for your review")
+    assert "we use uv for this project, never pip" in active.lower(), memories
+    assert "?#" in waiting and "Never commit generated files." in waiting, memories  # a suggestion, said once
+    assert "we use uv" not in waiting.lower(), memories  # the first time it was said is a source of the memory now
     assert "uv" in recall, recall
     settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
     commands = [h["command"] for entries in settings["hooks"].values() for entry in entries for h in entry["hooks"]]

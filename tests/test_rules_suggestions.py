@@ -1,6 +1,6 @@
-"""The offline rules suggest, they don't assert: only cues that carry across authors are stored
-active; everything else waits in the review inbox as a suggestion (held, with its evidence),
-is never injected or recalled, and gives way when a model reads the same lines."""
+"""The offline rules suggest, they don't assert: everything they find waits in the review inbox as
+a suggestion (held, with its evidence), is never injected or recalled, and is confirmed or gives
+way when a model reads the same lines."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from loreline.api import Loreline, serialize
 from loreline.beliefs import suggestions
 from loreline.capture.hookread import session_start_memories
 from loreline.distill.anthropic import AnthropicDistiller
-from loreline.distill.rules import RulesDistiller, confidence
-from loreline.models import ImportReport
+from loreline.chunk import chunk
+from loreline.distill.rules import RulesDistiller
+from loreline.models import ImportReport, Turn
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from loreline.store import memories as rows
@@ -34,21 +35,26 @@ DECISION = "We decided to keep Postgres advisory locks because each billing job 
 FACT = "The fix was to set PYTHONUTF8=1 in the CI job."
 
 
-@pytest.mark.parametrize(("sentence", "origin", "active"), [
-    ("Always run the linter before pushing.", "prompt", True),
-    ("Never commit generated files.", "prompt", True),
-    ("From now on the CI runs on Node 22.", "prompt", True),
-    ("We use ruff, not flake8.", "prompt", True),
-    ("Use httpx instead of requests.", "prompt", True),
-    ("Use uv, the lockfile depends on it.", "rejection", True),
-    (DECISION, "prompt", False),
-    (FACT, "prompt", False),
-    ("Let's go with esbuild.", "prompt", False),
-    ("You can update it to v1.1.0 and we'll use your reasoning going forward.", "prompt", False),
+class OriginTurn(Turn):
+    origin: str = "prompt"
+
+
+@pytest.mark.parametrize(("sentence", "origin"), [
+    ("Always run the linter before pushing.", "prompt"),
+    ("Never commit generated files.", "prompt"),
+    ("From now on the CI runs on Node 22.", "prompt"),
+    ("We use ruff, not flake8.", "prompt"),
+    ("Which package manager should we use? → pnpm", "answer"),
+    (DECISION, "prompt"),
+    ("Let's go with esbuild.", "prompt"),
 ])
-def test_only_cues_that_carry_across_authors_reach_the_active_confidence(sentence: str, origin: str,
-                                                                         active: bool) -> None:
-    assert (confidence(sentence, origin) >= suggestions.ACTIVE_CONFIDENCE) is active
+def test_nothing_the_rules_find_reaches_the_active_confidence(sentence: str, origin: str) -> None:
+    """Not even the plainest standing instruction: on real text from authors the rules were not
+    tuned on, such sentences were right one time in six (docs/benchmarks.md)."""
+    found = RulesDistiller().distill(chunk([OriginTurn("user", sentence, 3, 3, origin=origin)],
+                                           session_id="s", path="p")[0])
+    assert [c.text for c in found] == [sentence]  # kept, and
+    assert found[0].confidence < suggestions.ACTIVE_CONFIDENCE  # only suggested
 
 
 def shop(tmp_path: Path) -> tuple[Path, dict[str, int]]:
@@ -69,12 +75,12 @@ def by_status(store: Store) -> dict[str, set[str]]:
     return found
 
 
-def test_the_rules_store_standing_instructions_active_and_suggest_the_rest(tmp_path: Path) -> None:
+def test_the_rules_suggest_everything_they_find(tmp_path: Path) -> None:
     path, lines = shop(tmp_path)
     with Store() as store:
         report = run(store, path, RulesDistiller())
         assert report.added == 3
-        assert by_status(store) == {"active": {STANDING}, "held": {DECISION, FACT}}
+        assert by_status(store) == {"held": {STANDING, DECISION, FACT}}
         held, _ = rows.query(store, rows.Filter(project=str(tmp_path / "shop"), status="held"))
     assert {m.hold_reason for m in held} == {suggestions.SUGGESTED}
     decision = next(m for m in held if m.text == DECISION)
@@ -89,7 +95,7 @@ def test_suggestions_are_in_the_inbox_payload_the_editors_read(tmp_path: Path) -
     with Loreline() as api:
         inbox = serialize.inbox(api.inbox(str(tmp_path / "shop")), camel=True)
     reasons = {m["text"]: m["holdReason"] for m in inbox["held"]}
-    assert reasons == {DECISION: suggestions.SUGGESTED, FACT: suggestions.SUGGESTED}
+    assert reasons == {STANDING: suggestions.SUGGESTED, DECISION: suggestions.SUGGESTED, FACT: suggestions.SUGGESTED}
     assert all(m["source"]["excerpt"] and m["sourceCount"] == 1 for m in inbox["held"])  # with its evidence
 
 
@@ -100,10 +106,10 @@ def test_suggestions_are_never_injected_nor_recalled(tmp_path: Path) -> None:
         run(store, path, RulesDistiller())
         db = str(store.path)
     injected, _ = session_start_memories(db, project, 50)
-    assert [text for _, _, text in injected] == [STANDING]
+    assert injected == []
     assert by_words(db, project, ["postgres", "advisory", "locks"]) == []
     assert by_words(db, project, ["pythonutf8", "ci", "job"]) == []
-    assert [text for _, _, text in by_words(db, project, ["pnpm", "npm"])] == [STANDING]  # the path works
+    assert by_words(db, project, ["pnpm", "npm"]) == []
     with Loreline() as api:
         hits = api.recall(project, "postgres advisory locks billing worker")
     assert DECISION not in [h.memory.text for h in hits]
@@ -118,7 +124,7 @@ def test_a_person_approves_or_rejects_a_suggestion(tmp_path: Path) -> None:
         assert api.approve(ids[DECISION]).status == "active"
         api.reject(ids[FACT])
     with Store() as store:
-        assert by_status(store) == {"active": {STANDING, DECISION}, "forgotten": {FACT}}
+        assert by_status(store) == {"active": {DECISION}, "held": {STANDING}, "forgotten": {FACT}}
 
 
 def test_a_model_run_over_the_same_session_replaces_the_suggestions(
@@ -134,8 +140,8 @@ def test_a_model_run_over_the_same_session_replaces_the_suggestions(
         report = run(store, path, AnthropicDistiller(model_client(fake_anthropic)))
         assert report.deferred == [] and report.failed == []
         # the decision the model states in the same words is confirmed; the guessed fact gives way
-        # to the model's own wording; the standing instruction stays as it was
-        assert by_status(store) == {"active": {STANDING, DECISION, "CI sets PYTHONUTF8=1 to fix the encoding failure."}}
+        # to the model's own wording; what the model did not state of those lines is removed
+        assert by_status(store) == {"active": {DECISION, "CI sets PYTHONUTF8=1 to fix the encoding failure."}}
         actions = [str(a) for (a,) in store.rows("SELECT action FROM audit ORDER BY id")]
     assert "confirm" in actions and "replace" in actions
 
@@ -147,7 +153,7 @@ def test_a_deferred_model_run_leaves_the_suggestions_in_place(tmp_path: Path, fa
         fake_anthropic.enqueue(*[FakeAnthropic.error(529, "overloaded_error")] * 3)
         report = run(store, path, AnthropicDistiller(model_client(fake_anthropic, max_retries=0)))
         assert [p for p, _ in report.deferred] == [str(path.resolve())]
-        assert by_status(store) == {"active": {STANDING}, "held": {DECISION, FACT}}
+        assert by_status(store) == {"held": {STANDING, DECISION, FACT}}
 
 
 def test_the_setting_and_the_environment_turn_suggestions_off(tmp_path: Path,

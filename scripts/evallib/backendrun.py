@@ -96,13 +96,18 @@ def run(backend: str, half: str, max_calls: int) -> BackendScore:
     return result
 
 
+def rate(score: realset.HalfScore) -> str:
+    """Precision as a figure, or a dash when nothing was stored (a rate of nothing is not 1.00)."""
+    return f"{score.precision:.2f}" if score.memories else "—"
+
+
 def render(r: BackendScore) -> str:
     s, a = r.score, r.active
     lines = [f"backend {r.backend} on the real set's {s.half} half: {s.sessions} sessions, {s.labels} labels, "
              f"{r.chunks} chunks",
-             f"  stored (active + suggested): {s.memories} memories, precision {s.precision:.2f}, recall {s.recall:.2f}, "
+             f"  stored (active + suggested): {s.memories} memories, precision {rate(s)}, recall {s.recall:.2f}, "
              f"forbidden {len(s.forbidden)}",
-             f"  active only: {a.memories} memories, precision {a.precision:.2f}, recall {a.recall:.2f}"]
+             f"  active only: {a.memories} memories, precision {rate(a)}, recall {a.recall:.2f}"]
     if r.usage.calls:
         per = r.usage.calls / max(1, s.sessions)
         lines.append(f"  calls {r.usage.calls} ({per:.1f} per session), input tokens {r.usage.input_tokens}, "

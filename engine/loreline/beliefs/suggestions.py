@@ -3,15 +3,16 @@
 On unless `distill.rules_suggest = false` (or `LORELINE_RULES_SUGGEST=0` for one process):
 then everything the rules find is stored active, as before suggestions existed.
 
-The rules distiller gives each candidate a confidence (`Candidate.confidence`). Only a standing
-rule the person plainly stated reaches `ACTIVE_CONFIDENCE` (`distill.rules_standing`: an explicit
-standing instruction naming something concrete; an answer or rejection reason only when it reads
-as standing too); any other candidate is stored held with the reason
+The rules distiller gives each candidate a confidence (`Candidate.confidence`) below
+`ACTIVE_CONFIDENCE` (see `distill.rules`: no offline cue carried across authors), and a model
+backend's candidates are above it. A candidate below it is stored held with the reason
 `SUGGESTED`, so it waits in the review inbox with its evidence, is never injected at
 SessionStart and never recalled, until
 - a person approves it (`review.approve`: it becomes active) or rejects it (forgotten), or
 - the same words arrive again as a standing rule (`confirm`): said again in a later session of
   the project (`repeated`), or stated by a model, they become active; or
+- a memory stored active says again what a suggestion said, in other words or another session
+  (`fold`): the suggestion becomes one more source of it and leaves the inbox; or
 - a model backend reads the same chunk (`settle`): a suggestion the model states in the same
   words is confirmed (it becomes active, with the model's source added); every other
   suggestion of those lines is removed, the model's own memories taking their place.
@@ -20,6 +21,7 @@ SessionStart and never recalled, until
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from ..models import Candidate
 from ..store import Store
@@ -58,6 +60,23 @@ def confirm(store: Store, memory_id: int, actor: str = "import") -> bool:
     rows.audit(store, actor, "confirm", memory_id, before={"status": "held", "hold_reason": SUGGESTED},
                after={"status": "active"})
     return True
+
+
+def fold(store: Store, project: str, memory_id: int, says_again: Callable[[str], bool],
+         actor: str = "import") -> int:
+    """Inside the caller's write transaction: the project's suggestions that the active memory
+    `memory_id` says again (`says_again(text)`) become sources of it and leave the inbox, so the
+    person is not asked about what they already settled. Returns how many were folded in."""
+    folded = 0
+    for held_id, text in rows.held_with_reason(store, project, SUGGESTED):
+        if held_id == memory_id or not says_again(text) or rows.in_conflict(store, held_id):
+            continue
+        rows.add_sources_of(store, memory_id, held_id)
+        rows.audit(store, actor, "replace", held_id, before={"status": "held", "hold_reason": SUGGESTED},
+                   after={"status": "removed", "reason": f"said again: now a source of #{memory_id}"})
+        rows.delete(store, held_id)
+        folded += 1
+    return folded
 
 
 def settle(store: Store, session_path: str, line_start: int, line_end: int, confirmed: set[int],

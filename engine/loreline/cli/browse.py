@@ -39,13 +39,18 @@ def run_memories(args: argparse.Namespace) -> int:
     from . import render
 
     project = None if args.all else chosen_project(args.project)
+    waiting = None
     with open_api() as lore:
         page = lore.memories(project, kind=args.kind, status=None if args.status == "any" else args.status,
                              limit=args.limit)
+        if not args.json and args.status == "active":  # what is not used yet, said beside what is
+            waiting = lore.memories(project, kind=args.kind, status="held", limit=args.limit)
     if args.json:
         emit_json([serialize.memory(m, full=True) for m in page.items])
-    else:
-        print(render.memory_list(list(page.items), page.total, "all projects" if project is None else project))
+        return 0
+    print(render.memory_list(list(page.items), page.total, "all projects" if project is None else project))
+    if waiting is not None and waiting.total:
+        print(render.waiting_list(list(waiting.items), waiting.total))
     return 0
 
 

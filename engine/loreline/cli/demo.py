@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         _demo(root)
         if args.view:
-            _section("6. The local viewer on the demo's store")
+            _section("7. The local viewer on the demo's store")
             _view(root / "home" / "loreline.db", args.no_browser)
     finally:
         if args.keep:
@@ -74,24 +74,33 @@ def _demo(root: Path) -> None:
         _section("1. Import the sample Claude Code sessions (offline rules distiller, no API key)")
         print(render.import_report(imports.run(plan, store_path=db).report))
 
-        _section("2. Memories, per project")
+        _section("2. Suggestions, per project: the offline rules assert nothing on their own")
+        for project in lore.projects():
+            said_again = lore.memories(project, limit=1000)
+            if said_again.total:
+                print(f"{project}: active, because it was said again in a later session:")
+                print("\n".join(f"  ✓ {m.text}" for m in said_again.items))
+            held = lore.held(project)
+            if held.total:
+                print(f"{project}: {held.total} suggested by the offline rules, waiting in `loreline review`:")
+                print("\n".join(f"  ? {m.text}" for m in held.items) + "\n")
+                for m in held.items:  # what `loreline review` → approve does, for each of them
+                    lore.approve(m.id)
+
+        _section("3. Memories, per project, once approved as `loreline review` would")
         for project in lore.projects():
             page = lore.memories(project, limit=1000)
             print(render.memory_list(list(page.items), page.total, project) + "\n")
-            held = lore.held(project)
-            if held.total:
-                print(f"{held.total} more the offline rules only suggest wait in `loreline review`:")
-                print("\n".join(f"  ? {m.text}" for m in held.items) + "\n")
 
-        _section(f"3. Recall in /home/dev/acme-shop: {QUERY!r}")
+        _section(f"4. Recall in /home/dev/acme-shop: {QUERY!r}")
         hits = lore.recall("/home/dev/acme-shop", QUERY, limit=3)
         print(render.recall_hits(QUERY, hits))
 
         if hits:
-            _section(f"4. Provenance of memory #{hits[0].memory.id}")
+            _section(f"5. Provenance of memory #{hits[0].memory.id}")
             print(render.memory_detail(lore.memory(hits[0].memory.id)))
 
-        _section("5. Import again: the ledger skips unchanged sessions")
+        _section("6. Import again: the ledger skips unchanged sessions")
         print(render.import_report(imports.run(plan, store_path=db).report))
 
 

@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 WIDTH = 100
 
 
-def memory_line(memory: Memory) -> str:
-    mark = "*" if memory.pinned else " "
+def memory_line(memory: Memory, mark: str = "") -> str:
+    mark = mark or ("*" if memory.pinned else " ")
     status = "" if memory.status == "active" else f" ({memory.status})"
     stale = f"  [may be stale: {printable(memory.stale)}]" if memory.stale else ""
     return (f"{mark}#{memory.id:<5} {printable(memory.kind):<10} {printable(short_date(memory.last_seen))}  "
@@ -29,6 +29,13 @@ def memory_list(memories: list[Memory], total: int, where: str) -> str:
         return f"No memories for {printable(where)}."
     head = f"{plural(total, 'memory')} for {printable(where)}" + (f" (showing {len(memories)})" if total > len(memories) else "")
     return "\n".join([head, *(memory_line(m) for m in memories)])
+
+
+def waiting_list(memories: list[Memory], total: int) -> str:
+    """Held memories (suggested by the offline rules, or held for review): never used until approved."""
+    head = (f"\n{total} more {'memory waits' if total == 1 else 'memories wait'} for your review, unused until you approve "
+            "(`loreline review`, `loreline approve ID`):")
+    return "\n".join([head, *(memory_line(m, mark="?") for m in memories)])
 
 
 def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:

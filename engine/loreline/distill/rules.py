@@ -20,14 +20,14 @@ and injected bodies (slash-command and skill text, hook feedback, continuation s
 never read. Each cue has anchor words; a sentence reaches only the cues whose anchors it
 contains, so most sentences never meet a regular expression.
 
-Each kept sentence also gets a confidence (`confidence`): only a standing rule the person
-plainly stated reaches `beliefs.suggestions.ACTIVE_CONFIDENCE` and is stored active (see
-`rules_standing`): an explicit standing instruction ("always", "never", "from now on", "we use
-X, not Y") addressed to the assistant or the project that names something concrete, and an
-answer to the assistant's question or a rejection reason only when it reads as standing too
-(it names the tool, command or file to use). Everything else the rules find is stored held, as
-a suggestion for a person (or a model backend) to confirm; said again in a later session of the
-project it becomes active (`repeated`).
+Nothing the rules find is stored active on one sighting: every kept sentence is stored held, a
+suggestion in the review inbox (`beliefs.suggestions`), with the confidence
+`SUGGESTION_CONFIDENCE`. On the real set's test half, the sentences that read as standing rules
+("always …", "from now on …", "we use X, not Y", an answer or a rejection naming the tool) were
+right one time in six by its labels, so no offline cue is trusted to speak to the assistant
+alone. A suggestion becomes active when a person approves it, when a model backend reads the
+same lines and states it, or when the person says it again in a later session of the project
+(`repeated`).
 """
 
 from __future__ import annotations
@@ -36,21 +36,17 @@ import re
 
 from ..models import Candidate, Chunk, Evidence, Turn
 from . import rules_patterns as pat
-from .rules_standing import standing, standing_answer, standing_reason
 from .rules_text import statements
 
 NAME = "rules"
-VERSION = "5"
+VERSION = "6"
 
 MIN_LEN = 12
 THRESHOLD = 2  #: points a sentence needs (chosen by leave-one-group-out on the tuning half)
 ANSWER_POINTS = 9  #: an answer to the assistant's question is kept whatever the threshold
 MAX_LEN = 400
 ANSWER_ARROW = " → "
-#: confidences: what carries across authors is stored active, the rest is suggested
-ANSWER_CONFIDENCE = 0.95
-STANDING_CONFIDENCE = 0.9
-REJECTION_CONFIDENCE = 0.9
+#: every rules candidate's confidence: below `beliefs.suggestions.ACTIVE_CONFIDENCE`, so it is suggested
 SUGGESTION_CONFIDENCE = 0.5
 _CORRECTION = pat.Cue("preference", 3, frozenset(), re.compile(""), pat.PRIOR, name="rejection imperative")
 
@@ -98,7 +94,7 @@ class RulesDistiller:
             if found is not None:
                 kind, points = found
                 out.append((Candidate(kind, sentence, (Evidence(turn.line_start, sentence),), self.policy,
-                                      confidence(sentence, origin)), points))
+                                      SUGGESTION_CONFIDENCE), points))
         return out
 
     def _answer(self, turn: Turn) -> list[Candidate]:
@@ -108,19 +104,8 @@ class RulesDistiller:
             line = line.strip()
             if classify_answer(line):
                 out.append(Candidate("decision", line, (Evidence(turn.line_start, line),), self.policy,
-                                     confidence(line, "answer")))
+                                     SUGGESTION_CONFIDENCE))
         return out
-
-
-def confidence(sentence: str, origin: str = "prompt") -> float:
-    """How far a kept sentence carries across authors (`rules_standing`): a standing rule the
-    person plainly stated is stored active; anything else, a task-time answer or rejection
-    reason included, is only suggested."""
-    if origin == "answer":
-        return ANSWER_CONFIDENCE if standing_answer(sentence, ANSWER_ARROW.strip()) else SUGGESTION_CONFIDENCE
-    if origin in ("rejection", "plan-feedback"):
-        return REJECTION_CONFIDENCE if standing_reason(sentence) else SUGGESTION_CONFIDENCE
-    return STANDING_CONFIDENCE if standing(sentence) else SUGGESTION_CONFIDENCE
 
 
 def own_words(text: str) -> bool:

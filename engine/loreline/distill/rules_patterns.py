@@ -52,18 +52,6 @@ REASON = re.compile(r"\b(?:because|since|so that|as it|as we|given that|due to|o
                     r"(?:is|isn'?t|is not|not) worth)\b|;", I)
 DURABLE = re.compile(r"\b(?:always|never|whenever|going forward|from now on|in the future|every time|each time|"
                      r"by default|in this (?:repo|repository|project|codebase)|immer|nie|siempre|nunca)\b", I)
-#: an explicit standing instruction, in the words people use for one whoever they are: a durable
-#: word ("always", "never", "from now on", "by default") or a replacement ("we use X, not Y",
-#: "use X instead of Y")
-STANDING = re.compile(
-    r"\b(?:always|never|from now on|going forward|from here on|in the future|by default|whenever|every time|"
-    r"each time|immer|nie|niemals|ab jetzt|siempre|nunca|de ahora en adelante)\b|"
-    r"\b(?:we|i) (?:use|prefer|run|want)\b[^.;]{1,60}?,? (?:not|instead of|rather than|never)\b|"
-    r"\buse\b [^.;]{1,40}?\b(?:instead of|rather than)\b",
-    I,
-)
-#: leave given to the assistant for the task at hand ("you can update it …"), not a standing rule
-PERMISSION = re.compile(r"^(?:(?:ok|okay|so|and|then),? )?you (?:can|could|may|might)\b", I)
 DURABLE_WORDS = frozenset("always never whenever forward now future every each default repo repository project "
                           "codebase immer nie siempre nunca".split())
 REASON_WORDS = frozenset("because since so as given due otherwise worth".split())

@@ -426,6 +426,22 @@ def root_of(store: Store, memory_id: int) -> int | None:
     return int(value) if value is not None else None
 
 
+def held_with_reason(store: Store, project: str, reason: str) -> list[tuple[int, str]]:
+    """(id, text) of the project's memories held with `reason`."""
+    return [(int(str(i)), str(t)) for i, t in store.rows(
+        "SELECT id, text FROM memories WHERE project = ? AND status = 'held' AND hold_reason = ?", (project, reason))]
+
+
+def add_sources_of(store: Store, memory_id: int, other_id: int) -> None:
+    """`memory_id` gains every source and file of `other_id` (without replay keys)."""
+    store.conn.execute("INSERT INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
+                       "excerpt, observed_at, replay_key, created_at) SELECT ?, tool, session_id, session_path, "
+                       "line_start, line_end, excerpt, observed_at, NULL, ? FROM provenance WHERE memory_id = ?",
+                       (memory_id, now(), other_id))
+    store.conn.execute("INSERT OR IGNORE INTO memory_files(memory_id, path) SELECT ?, path FROM memory_files "
+                       "WHERE memory_id = ?", (memory_id, other_id))
+
+
 def held_from_session(store: Store, session_path: str, reason: str, line_start: int,
                       line_end: int) -> list[tuple[int, bool]]:
     """The memories held with `reason` that cite `session_path`, each with whether every source

@@ -1,7 +1,5 @@
-"""What the offline rules store active is a standing rule a person plainly stated: an answer or a
-rejection reason that only settles the task at hand is a suggestion, a standing instruction must
-be addressed and name something concrete, and a suggestion said again in a later session of the
-project becomes active, injected and recalled."""
+"""What the offline rules find, answers and rejection reasons included, is suggested; said again
+in a later session of the project, a suggestion becomes active, injected and recalled."""
 
 from __future__ import annotations
 
@@ -13,7 +11,7 @@ from loreline import pipeline
 from loreline.beliefs import suggestions
 from loreline.capture.hookread import session_start_memories
 from loreline.chunk import chunk
-from loreline.distill.rules import RulesDistiller, confidence
+from loreline.distill.rules import RulesDistiller
 from loreline.models import Turn
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
@@ -36,55 +34,9 @@ class OriginTurn(Turn):
     origin: str = "prompt"
 
 
-def active(text: str, origin: str = "prompt") -> bool:
-    """Whether the rules store `text` active: an answer as the distiller reads it (every answer is
-    kept), any other sentence by the confidence it would be kept with."""
-    if origin != "answer":
-        return confidence(text, origin) >= suggestions.ACTIVE_CONFIDENCE
-    found = RulesDistiller().distill(chunk([OriginTurn("user", text, 3, 3, origin=origin)], session_id="s", path="p")[0])
-    assert [c.text for c in found] == [text]
-    return found[0].confidence >= suggestions.ACTIVE_CONFIDENCE
-
-
-def test_an_answer_is_active_only_when_it_settles_how_the_project_is_done() -> None:
-    answers = {
-        "Which approach should we take? → Option 2: refactor the parser": False,
-        "Which database do you want for this feature? → Postgres (Recommended)": False,
-        "What should I name the new file? → utils.py": False,
-        "Which package manager should we use? → pnpm": True,
-        "Which test framework should we use? → Vitest (Recommended)": True,
-        "Where should the config live? → pyproject.toml": True,
-    }
-    assert {text: active(text, "answer") for text in answers} == answers
-
-
-def test_a_rejection_reason_is_active_only_when_it_names_the_tool_to_use() -> None:
-    reasons = {
-        "No, don't delete that folder, I need it": False,
-        "Use the existing helper instead": False,
-        "Don't run npm install, I already did it": False,
-        "Use uv, the lockfile depends on it.": True,
-        "don't use the --force flag": True,
-    }
-    assert {text: active(text, "rejection") for text in reasons} == reasons
-
-
-def test_a_durable_word_is_active_only_in_an_addressed_rule_naming_something_concrete() -> None:
-    prompts = {
-        "The banner should always be visible on mobile.": False,  # how a feature behaves
-        'I saw "dashboard" - I never asked for or wanted a dashboard page.': False,  # what happened
-        "We never had a problem with postgres before.": False,
-        "The tests always fail when you run them in parallel.": False,  # what keeps happening
-        "To ensure pnpm is always used, enable corepack for pnpm latest version.": True,
-        "Make sure generated files are never committed.": True,
-        "Verwende immer pnpm statt npm.": True,
-    }
-    assert {text: active(text) for text in prompts} == prompts
-
-
-def test_the_recorded_answers_and_rejection_name_the_projects_way() -> None:
-    """Recorded with the real Claude Code 2.1.332: a rejection naming the tool and two answers about
-    the project's setup stay active; a task-time answer next to them is suggested."""
+def test_the_recorded_answers_and_rejection_are_kept_as_suggestions() -> None:
+    """Recorded with the real Claude Code 2.1.332: a rejection reason and the answers are read as
+    the person's words and kept, each only as a suggestion."""
     from loreline.transcripts import parse
 
     t = parse(FIXTURES / "tool_words" / "cc-2.1.332-rejection-and-answers.jsonl").transcript
@@ -92,14 +44,14 @@ def test_the_recorded_answers_and_rejection_name_the_projects_way() -> None:
                                                         999, 999, origin="answer")]
     found = [c for piece in chunk(turns, session_id=t.session_id, path=t.path) for c in RulesDistiller().distill(piece)]
     assert {c.text: c.confidence >= suggestions.ACTIVE_CONFIDENCE for c in found} == {
-        "use uv, not pip": True,
-        "Which linters should we set up? → ruff only, mypy later": True,
-        "Where should the config live? → pyproject.toml": True,
+        "use uv, not pip": False,
+        "Which linters should we set up? → ruff only, mypy later": False,
+        "Where should the config live? → pyproject.toml": False,
         "Which approach should we take? → the second one": False,
     }
 
 
-def test_an_import_holds_task_time_answers_and_keeps_the_projects_way_active(tmp_path: Path) -> None:
+def test_an_import_holds_every_answer_and_rejection_reason(tmp_path: Path) -> None:
     s = ClaudeSession(str(tmp_path / "shop"))
     s.user("set up the project and refactor the parser")
     s.assistant("Two questions first.", tools=[
@@ -116,9 +68,9 @@ def test_an_import_holds_task_time_answers_and_keeps_the_projects_way_active(tmp
         status = {str(text): str(st) for st, text in store.rows("SELECT status, text FROM memories")}
     assert status == {
         "Which approach should we take? → Option 2: refactor the parser": "held",
-        "Which package manager should we use? → pnpm": "active",
+        "Which package manager should we use? → pnpm": "held",
         "No, don't delete that folder, I need it": "held",
-        "use uv, not pip": "active",
+        "use uv, not pip": "held",
     }
 
 
@@ -169,3 +121,17 @@ def test_what_a_person_is_about_to_do_is_not_learned_when_said_again(tmp_path: P
         assert store.scalar("SELECT count(*) FROM memories") == 0
         db = str(store.path)
     assert session_start_memories(db, project, 50)[0] == []
+
+
+def test_said_again_in_other_words_the_first_suggestion_becomes_a_source_and_leaves_the_inbox(tmp_path: Path) -> None:
+    first_path, second_path, _ = two_sessions(tmp_path, "No, we use uv for this project, never pip.",
+                                              "We use uv for this project, never pip.")
+    with Store() as store:
+        options = pipeline.Options(distiller=RulesDistiller())
+        pipeline.import_sessions(store, [(first_path, "claude-code")], options)
+        pipeline.import_sessions(store, [(second_path, "claude-code")], options)
+        rows = [(str(st), str(text), int(n)) for st, text, n in store.rows(
+            "SELECT status, text, (SELECT count(*) FROM provenance p WHERE p.memory_id = m.id) FROM memories m")]
+        actions = [str(a) for (a,) in store.rows("SELECT action FROM audit ORDER BY id")]
+    assert rows == [("active", "We use uv for this project, never pip.", 2)]
+    assert "replace" in actions

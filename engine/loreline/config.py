@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass
+from .records import record
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ Value = str | int | float | bool
 HEADER = "Loreline settings. `loreline config list` shows every key with its help."
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Setting:
     type: type
     default: Value
@@ -127,7 +127,7 @@ define("team.sync_seconds", Setting(float, 60.0, "how often the background worke
 HAND_EDITED = ("capture.exclude", "capture.include")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Unknown:
     """A key or a whole table in the file that no setting defines (a typo, or a newer version's)."""
 
@@ -143,7 +143,7 @@ class Unknown:
         return f"{path}: unknown {what}{hint} (ignored; `loreline config unset {self.key}` removes it)"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Config:
     """The values the file sets (validated); everything else takes its default."""
 

@@ -25,7 +25,7 @@ and `save_key` / `clear_key` drop it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from .records import record
 from typing import Any
 
 from .errors import KeyringUnavailableError
@@ -42,7 +42,7 @@ OS_KEYRINGS = ("install and unlock an OS keyring (a Secret Service such as gnome
                "Keychain, the Windows Credential Locker)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Secret:
     """One secret kept under the "loreline" service: its keyring user name, what a person calls
     it, and where else Loreline can find it; every keyring error names the secret it is about."""

@@ -4,7 +4,7 @@ language server's `loreline/status` (each edge renders them its own way)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from .records import record
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from .store import Store, conflicts, ledger
 from .store import memories as rows
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Facts:
     """The store-wide facts, in the order `loreline status --json` writes them. The nested
     values are the JSON objects written as they are: `memories` and `active_by_kind` count by

@@ -18,7 +18,7 @@ said in a session or confirmed);
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict
+from ..records import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from ..records import record
 from typing import Any
 
 from ..errors import NotFoundError
@@ -42,7 +42,7 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NewMemory:
     project: str
     kind: str
@@ -199,7 +199,7 @@ def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tup
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Filter:
     project: str | None = None
     kind: str | None = None

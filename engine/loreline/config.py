@@ -21,13 +21,16 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, MutableMapping
-from .records import record
 from pathlib import Path
-from typing import Any
 
 from . import home
 from .assistants import login_backends
 from .errors import ConfigError
+from .records import record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 Value = str | int | float | bool
 

@@ -25,10 +25,13 @@ and `save_key` / `clear_key` drop it.
 from __future__ import annotations
 
 import os
-from .records import record
-from typing import Any
 
 from .errors import KeyringUnavailableError
+from .records import record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 SERVICE = "loreline"
 USERNAME = "anthropic"

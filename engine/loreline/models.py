@@ -6,17 +6,21 @@ Counters that stages accumulate (ParseStats, ImportReport) are mutable records.
 
 from __future__ import annotations
 
-from .records import field, record
-from typing import Literal
-
 from .names import KINDS, STATUSES
+from .records import field, record
 
-Speaker = Literal["user", "assistant"]
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Speaker = Literal["user", "assistant"]
+    ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
+else:
+    Speaker = ToolName = str  # annotations only, at run time
+
 #: where a user turn's words came from: a typed prompt, the reason given when rejecting a tool
 #: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
 ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
-ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
-
 
 
 @record

@@ -4,7 +4,6 @@ language server's `loreline/status` (each edge renders them its own way)."""
 from __future__ import annotations
 
 import os
-from .records import record
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from . import capture, home, usage
 from .capture import jobs
 from .embed import default_embedder
 from .errors import LorelineError
+from .records import record
 from .store import Store, conflicts, ledger
 from .store import memories as rows
 

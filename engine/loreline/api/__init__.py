@@ -14,10 +14,11 @@ command that only lists memories must not pay for the import pipeline it never r
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from ..inbox import Inbox
     from ..pipeline import clean_turns

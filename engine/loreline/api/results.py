@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from ..records import field, record
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from ..records import field, record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:  # annotations only: a listing must not load the belief layer, the backends or native sync
+    from typing import Any
+
     from ..backends import Choice
     from ..models import Candidate, Chunk, ImportReport, Memory
     from ..native.sync import SyncReport

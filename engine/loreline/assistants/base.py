@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from ..records import record
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from ..records import record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..connect import Change
     from ..transcripts.discover import Discovery, Found
 

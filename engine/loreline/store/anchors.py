@@ -5,8 +5,8 @@ state since, and a memory's `stale` reason and confirmation. The checks live in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from ..records import record
 
+from ..records import record
 from . import Store
 from .memories import now
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from ..records import record
-from typing import Any
 
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
+from ..records import record
 from . import Store, shortids
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 # orjson and the gate are imported by the writers that use them: reading and listing memories
 # (`loreline memories`, `show`) must not load them.

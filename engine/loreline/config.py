@@ -334,14 +334,14 @@ def _has_comments(table: Any) -> bool:
 def _read_plain(path: Path) -> dict[str, Any]:
     """The file as plain values, read with the standard library's tomllib: every command reads
     the settings, and tomlkit (which keeps comments for `set_value`) costs ~25 ms to import."""
-    import tomllib
-
     try:
         raw = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
         return {}
     except OSError as err:
         raise ConfigError(f"cannot read the config file {path}: {err.strerror or err}") from None
+    import tomllib  # here: without a file there is nothing to parse
+
     try:
         return tomllib.loads(_text(path, raw))
     except tomllib.TOMLDecodeError as err:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import beliefs, evidence, repeated, staleness, transcripts, usage, vectors
@@ -30,6 +29,7 @@ from .project import project_key
 from .privacy.redact import contains_secret, redact
 from .privacy.sanitize import sanitize
 from .beliefs import suggestions
+from .records import field, record
 from .store import Store, ledger, replays
 from .transcripts import files
 
@@ -37,7 +37,7 @@ EXCERPT_CHARS = 480
 Progress = Callable[[int, int, str], None]
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Options:
     distiller: Distiller
     dry_run: bool = False

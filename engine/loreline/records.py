@@ -3,11 +3,11 @@
 `@dataclass` costs its module (with `inspect`, `ast`, `dis` and `tokenize`: ~6 ms) and about
 half a millisecond per class, generating and compiling each method's source; the classes a
 `loreline memories` loads would spend more than the whole command has. A `@record` class is
-declared the same way (annotated fields, defaults, `field(default_factory=..., compare=False)`)
-and behaves the same: `__slots__`, an `__init__` taking the fields in order or by name, `==` and
-`hash` over the compared fields, a `repr` naming each field, and, unless `frozen=False`,
-assignment refused with `dataclasses.FrozenInstanceError`. Type checkers read it as a dataclass
-(`dataclass_transform`).
+declared the same way (annotated fields, defaults, `field(default_factory=..., compare=False,
+repr=False)`) and behaves the same: `__slots__`, an `__init__` taking the fields in order or by
+name, `==` and `hash` over the compared fields, a `repr` naming each field, and, unless
+`frozen=False`, assignment refused with `dataclasses.FrozenInstanceError`. Type checkers read it
+as a dataclass (`dataclass_transform`). Not supported: inheriting fields from another record.
 
 The methods are shared functions over the class's field list; only `__init__` is generated,
 once per class, the first time the class is instantiated (commands that never make one never
@@ -44,23 +44,27 @@ class Field:
     """One field of a record: its name, its default (or a factory making one) and whether `==`
     and `hash` look at it."""
 
-    __slots__ = ("name", "default", "default_factory", "compare")
+    __slots__ = ("name", "default", "default_factory", "compare", "repr")
 
-    def __init__(self, default: Any = MISSING, default_factory: Any = MISSING, compare: bool = True) -> None:
+    def __init__(self, default: Any = MISSING, default_factory: Any = MISSING, compare: bool = True,
+                 repr: bool = True) -> None:
         self.name = ""
         self.default = default
         self.default_factory = default_factory
         self.compare = compare
+        self.repr = repr
 
     def __repr__(self) -> str:
         return f"Field(name={self.name!r})"
 
 
-def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING, compare: bool = True) -> Any:
-    """A field's default or default factory, or a field `==` and `hash` leave out."""
+def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING, compare: bool = True,
+          repr: bool = True) -> Any:
+    """A field's default or default factory, or a field `==` and `hash` (`compare`) or `repr`
+    leave out."""
     if default is not MISSING and default_factory is not MISSING:
         raise ValueError("a field cannot have both a default and a default_factory")
-    return Field(default, default_factory, compare)
+    return Field(default, default_factory, compare, repr)
 
 
 @overload
@@ -113,6 +117,8 @@ def _plain(value: Any) -> Any:
 
 
 def _build(cls: type, frozen: bool) -> type:
+    if any(hasattr(base, "__record_fields__") for base in cls.__bases__):
+        raise TypeError(f"{cls.__name__}: a record cannot inherit the fields of another record")
     namespace = dict(cls.__dict__)
     found: list[Field] = []
     for name, annotation in namespace.get("__annotations__", {}).items():
@@ -196,7 +202,7 @@ def _compiled_init(cls: type) -> Callable[..., None]:
 
 
 def _repr(self: Any) -> str:
-    inner = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self.__record_fields__)
+    inner = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self.__record_fields__ if f.repr)
     return f"{type(self).__qualname__}({inner})"
 
 

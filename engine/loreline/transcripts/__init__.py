@@ -22,12 +22,12 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from ..errors import TranscriptMissingError, UnknownFormatError
 from ..models import ParseStats, Transcript, Turn
+from ..records import record
 from . import files, generic
 from .base import session_from_name
 from .jsonl import ReadPosition, iter_records
@@ -85,7 +85,7 @@ def __getattr__(name: str) -> Any:
 DOCUMENT_HEAD_BYTES = 4096
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ParseResult:
     transcript: Transcript
     end: ReadPosition

@@ -28,7 +28,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from ..errors import TranscriptMissingError, UnknownFormatError
 from ..models import ParseStats, Transcript, Turn
 from ..records import record
-from . import files, generic
+from . import files
 from .base import session_from_name
 from .jsonl import ReadPosition, iter_records
 
@@ -65,11 +65,13 @@ def formats() -> dict[str, SessionFormat]:
 
 def readers() -> dict[str, Callable[..., Any]]:
     """Format name → reader class: the assistants' in registry order, then generic."""
+    from . import generic  # here: a session that is not read (unchanged) needs no reader
     return {**{tool: f.reader for tool, f in formats().items()}, GENERIC: generic.GenericReader}
 
 
 def detectors() -> dict[str, Callable[[dict[str, Any]], bool]]:
     """Format name → `looks_like`, in the order detection tries them."""
+    from . import generic
     ordered = sorted(formats().items(), key=lambda item: item[1].detect_order)
     return {**{tool: f.looks_like for tool, f in ordered}, GENERIC: generic.looks_like}
 

@@ -4,7 +4,7 @@ server's camelCase is the same record renamed)."""
 
 from __future__ import annotations
 
-import dataclasses
+from loreline import records
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ def test_every_import_report_field_reaches_the_json() -> None:
     report = ImportReport(deferred=[("/s/b.jsonl", "rate limited")], versioned=2, conflicts=1, model="m",
                           usage=Usage(calls=1))
     out = serialize.import_report(ImportOutcome(report))
-    for field in dataclasses.fields(ImportReport):
+    for field in records.fields(ImportReport):
         place = REPORT_PLACES.get(field.name)
         assert (field.name in out[place] if place in ("sessions",) else (place or field.name) in out), field.name
     assert out["sessions"]["deferred"] == [{"path": "/s/b.jsonl", "reason": "rate limited"}]
@@ -45,8 +45,8 @@ def test_every_import_report_field_reaches_the_json() -> None:
 
 def test_every_memory_and_source_field_reaches_the_json() -> None:
     out = serialize.memory(sample_memory(), full=True)
-    assert {f.name for f in dataclasses.fields(Memory)} - {"provenance"} <= set(out)
-    assert {f.name for f in dataclasses.fields(Provenance)} <= set(out["provenance"][0])
+    assert {f.name for f in records.fields(Memory)} - {"provenance"} <= set(out)
+    assert {f.name for f in records.fields(Provenance)} <= set(out["provenance"][0])
     assert out["source_count"] == 1 and out["source"]["excerpt"] == "x" * 160 + "…"
     assert out["provenance"][0]["excerpt"] == "x" * 200 and "provenance" not in serialize.memory(sample_memory())
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from loreline.api import Loreline, StatusFacts, serialize
+from loreline import records
 from loreline.api.uris import file_path
 from loreline.models import Memory, Provenance
 
@@ -29,7 +30,7 @@ def test_each_memory_field_is_written_under_its_own_name() -> None:
     m = _distinct_memory()
     for camel in (False, True):
         out = serialize.memory(m, camel=camel)
-        for field in dataclasses.fields(Memory):
+        for field in records.fields(Memory):
             if field.name in ("provenance", "files", "cues"):
                 continue
             name = serialize.camel_name(field.name) if camel else field.name
@@ -53,7 +54,7 @@ def test_status_is_typed_and_its_json_keeps_the_fields_order(tmp_path: Path, lor
     facts = found.facts
     assert isinstance(facts, StatusFacts)
     assert isinstance(facts.store_bytes, int) and facts.memories["active"] == 0 and facts.sessions_imported == 0
-    names = [f.name for f in dataclasses.fields(StatusFacts)]
+    names = [f.name for f in records.fields(StatusFacts)]
     snake = serialize.status(found)
     assert list(snake) == [*names, "project", "project_counts"]
     assert snake["store"] == facts.store and snake["capture"] == facts.capture

@@ -2,9 +2,10 @@
 loaded are read from `sys.modules` at its end. Not timed (timings live in `scripts/bench --only
 startup`); what is checked is that nothing heavy is imported on the way: numpy and the sentence
 model, sqlite-vec's Python package, the SDKs (anthropic, mcp, pygls), the keyring's backends,
-tomlkit, the import pipeline and the belief layer. `status` keeps its slow answers (is Claude Code
-logged in, does the keyring hold the key) in the state folder, and asks again when what decides
-them changes."""
+tomlkit, the import pipeline and the belief layer; and, on the read path (`memories`, `show`,
+`config`, `--help`), dataclasses, typing, the embedder and, without a settings file, its
+readers. `status` keeps its slow answers (is Claude Code logged in, does the keyring hold the
+key) in the state folder, and asks again when what decides them changes."""
 
 from __future__ import annotations
 
@@ -27,6 +28,12 @@ HEAVY = ("numpy", "sqlite_vec", "anthropic", "httpx", "pydantic", "mcp", "pygls"
 #: `--help` builds the parser and nothing else: not even the store
 HELP_ONLY = (*HEAVY, "apsw", "loreline.store", "loreline.models", "loreline.config", "dataclasses", "pathlib",
              "orjson")
+#: what reading memories and settings does without: the standard library's slow starters (dataclasses, with
+#: inspect, ast and dis behind it; typing; shutil, which loads the compressors; subprocess; tempfile) and the
+#: embedder; the records of `loreline.records` stand in for dataclasses
+LEAN = (*HEAVY, "dataclasses", "inspect", "typing", "shutil", "subprocess", "tempfile", "loreline.embed")
+#: what a run reads the settings with: none of it when there is no settings file
+SETTINGS_READERS = ("tomllib", "loreline.config", "loreline.keys", "loreline.assistants")
 
 RUN = """
 import json, sys
@@ -76,11 +83,29 @@ def test_memories_show_and_config_load_no_heavy_module(loreline_home: Path, tmp_
     assert _heavy(_run(loreline_home, tmp_path, "config", "get", "distill.backend")) == []
 
 
+def test_the_read_path_needs_no_dataclasses_typing_embedder_or_settings_reader(loreline_home: Path,
+                                                                                tmp_path: Path) -> None:
+    folder, _ = remembered_project(tmp_path)
+    reads = [("memories", "--project", str(folder)), ("show", "1")]
+    for args in reads:
+        assert _heavy(_run(loreline_home, tmp_path, *args), (*LEAN, *SETTINGS_READERS)) == [], args
+    for args in [("memories", "--all", "--json"), ("show", "1", "--json")]:  # orjson brings dataclasses itself
+        assert _heavy(_run(loreline_home, tmp_path, *args), (*HEAVY, *SETTINGS_READERS, "loreline.embed")) == [], args
+    for args in [("config", "list"), ("config", "get", "distill.backend"), ("--help",)]:
+        assert _heavy(_run(loreline_home, tmp_path, *args), (*LEAN, "apsw", "loreline.store")) == [], args
+    (loreline_home / "config.toml").write_text('[distill]\nbackend = "rules"\n', encoding="utf-8")
+    for args in [*reads, ("config", "list")]:
+        modules = _run(loreline_home, tmp_path, *args)
+        assert "loreline.config" in modules, args  # the file was read
+        assert _heavy(modules, tuple(n for n in LEAN if n != "typing")) == [], args  # tomllib imports typing
+
+
 def test_status_keeps_the_keyring_answer_and_loads_no_heavy_module(loreline_home: Path, tmp_path: Path) -> None:
     _run(loreline_home, tmp_path, "status")  # the first run asks the keyring
     assert (loreline_home / "state" / "remembered" / "keyring-holds-key.json").is_file()
     again = _run(loreline_home, tmp_path, "status")
     assert _heavy(again) == []  # keyring among them: the answer was kept
+    assert _heavy(again, ("dataclasses", "inspect", "tempfile")) == []
 
 
 FAKE_CLAUDE = """#!/bin/sh

@@ -8,8 +8,6 @@ those rules: leave-one-group-out found nothing they carried over to (see `script
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from loreline import evidence
@@ -18,12 +16,9 @@ from loreline.distill.rules import RulesDistiller, classify, own_words, score, w
 from loreline.distill.rules_text import statements
 from loreline.models import Chunk, Turn
 
-
-@dataclass(frozen=True, slots=True)
-class OriginTurn(Turn):
-    """A turn as the tool-result-aware readers build it (`origin` is their new field)."""
-
-    origin: str = "prompt"
+#: a turn as the tool-result-aware readers build it: `origin` is a field of `Turn` itself (a record,
+#: which another class does not extend with fields)
+OriginTurn = Turn
 
 
 def distill(*turns: Turn) -> list[tuple[str, str, int]]:

@@ -30,17 +30,13 @@ def default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LORELINE_RULES_SUGGEST", raising=False)
 
 
-class OriginTurn(Turn):
-    origin: str = "prompt"
-
-
 def test_the_recorded_answers_and_rejection_are_kept_as_suggestions() -> None:
     """Recorded with the real Claude Code 2.1.332: a rejection reason and the answers are read as
     the person's words and kept, each only as a suggestion."""
     from loreline.transcripts import parse
 
     t = parse(FIXTURES / "tool_words" / "cc-2.1.332-rejection-and-answers.jsonl").transcript
-    turns = [*pipeline.clean_turns(t.turns), OriginTurn("user", "Which approach should we take? → the second one",
+    turns = [*pipeline.clean_turns(t.turns), Turn("user", "Which approach should we take? → the second one",
                                                         999, 999, origin="answer")]
     found = [c for piece in chunk(turns, session_id=t.session_id, path=t.path) for c in RulesDistiller().distill(piece)]
     assert {c.text: c.confidence >= suggestions.ACTIVE_CONFIDENCE for c in found} == {

@@ -35,10 +35,6 @@ DECISION = "We decided to keep Postgres advisory locks because each billing job 
 FACT = "The fix was to set PYTHONUTF8=1 in the CI job."
 
 
-class OriginTurn(Turn):
-    origin: str = "prompt"
-
-
 @pytest.mark.parametrize(("sentence", "origin"), [
     ("Always run the linter before pushing.", "prompt"),
     ("Never commit generated files.", "prompt"),
@@ -51,7 +47,7 @@ class OriginTurn(Turn):
 def test_nothing_the_rules_find_reaches_the_active_confidence(sentence: str, origin: str) -> None:
     """Not even the plainest standing instruction: on real text from authors the rules were not
     tuned on, such sentences were right one time in six (docs/benchmarks.md)."""
-    found = RulesDistiller().distill(chunk([OriginTurn("user", sentence, 3, 3, origin=origin)],
+    found = RulesDistiller().distill(chunk([Turn("user", sentence, 3, 3, origin=origin)],
                                            session_id="s", path="p")[0])
     assert [c.text for c in found] == [sentence]  # kept, and
     assert found[0].confidence < suggestions.ACTIVE_CONFIDENCE  # only suggested

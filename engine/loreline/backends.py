@@ -21,8 +21,6 @@ layer nor where keys live; this module wires them together.
 from __future__ import annotations
 
 import os
-import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from collections.abc import Callable
@@ -32,6 +30,7 @@ from . import assistants, keys
 from . import config as config_mod
 from .errors import AuthError, ConfigError
 from .names import BACKENDS
+from .records import record
 
 if TYPE_CHECKING:  # `describe` (for `loreline status`) builds nothing, so it loads no distiller
     from .assistants import LoginBackend
@@ -44,7 +43,7 @@ NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (preci
                  "`loreline auth set` enables Claude.")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Choice:
     distiller: Distiller
     #: why this backend runs, in a few words (status and import reports show it)
@@ -57,7 +56,7 @@ class Choice:
     judge: Judge | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Plan:
     """What `choose()` will build: a backend name and why (nothing constructed yet)."""
 
@@ -224,6 +223,8 @@ def _source_only(explicit: str | None) -> tuple[str, str] | None:
 
 def find_cli(login: LoginBackend, cfg: config_mod.Config) -> Path | None:
     """The CLI a login backend drives: its path setting, else its command on PATH."""
+    import shutil
+
     configured = cfg.get_str(login.path_setting).strip()
     found = shutil.which(os.path.expanduser(configured) if configured else login.command)
     return Path(found) if found else None

@@ -21,20 +21,23 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from . import home
 from .assistants import login_backends
 from .errors import ConfigError
+from .records import record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 Value = str | int | float | bool
 
 HEADER = "Loreline settings. `loreline config list` shows every key with its help."
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Setting:
     type: type
     default: Value
@@ -127,7 +130,7 @@ define("team.sync_seconds", Setting(float, 60.0, "how often the background worke
 HAND_EDITED = ("capture.exclude", "capture.include")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Unknown:
     """A key or a whole table in the file that no setting defines (a typo, or a newer version's)."""
 
@@ -143,7 +146,7 @@ class Unknown:
         return f"{path}: unknown {what}{hint} (ignored; `loreline config unset {self.key}` removes it)"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Config:
     """The values the file sets (validated); everything else takes its default."""
 
@@ -331,14 +334,14 @@ def _has_comments(table: Any) -> bool:
 def _read_plain(path: Path) -> dict[str, Any]:
     """The file as plain values, read with the standard library's tomllib: every command reads
     the settings, and tomlkit (which keeps comments for `set_value`) costs ~25 ms to import."""
-    import tomllib
-
     try:
         raw = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
         return {}
     except OSError as err:
         raise ConfigError(f"cannot read the config file {path}: {err.strerror or err}") from None
+    import tomllib  # here: without a file there is nothing to parse
+
     try:
         return tomllib.loads(_text(path, raw))
     except tomllib.TOMLDecodeError as err:

@@ -10,15 +10,15 @@ approves it (`beliefs.review.approve`, optionally in their own wording) or rejec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .beliefs import review
 from .beliefs.conflicts import Conflict, listing
 from .models import Memory
+from .records import record
 from .store import Store
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Inbox:
     """Held memories (oldest first) and pending conflicts of a project (or of all)."""
 

@@ -25,10 +25,13 @@ and `save_key` / `clear_key` drop it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Any
 
 from .errors import KeyringUnavailableError
+from .records import record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 SERVICE = "loreline"
 USERNAME = "anthropic"
@@ -42,7 +45,7 @@ OS_KEYRINGS = ("install and unlock an OS keyring (a Secret Service such as gnome
                "Keychain, the Windows Credential Locker)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Secret:
     """One secret kept under the "loreline" service: its keyring user name, what a person calls
     it, and where else Loreline can find it; every keyring error names the secret it is about."""

@@ -1,25 +1,29 @@
-"""The nouns every stage passes along: frozen dataclasses, never dicts.
+"""The nouns every stage passes along: frozen records (`loreline.records`), never dicts.
 
 Transcript → Turn → Chunk → Candidate(Evidence) → Memory(Provenance) → RecallHit.
-Counters that stages accumulate (ParseStats, ImportReport) are plain mutable dataclasses.
+Counters that stages accumulate (ParseStats, ImportReport) are mutable records.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
-
 from .names import KINDS, STATUSES
+from .records import field, record
 
-Speaker = Literal["user", "assistant"]
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Speaker = Literal["user", "assistant"]
+    ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
+else:
+    Speaker = ToolName = str  # annotations only, at run time
+
 #: where a user turn's words came from: a typed prompt, the reason given when rejecting a tool
 #: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
 ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
-ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
 
 
-
-@dataclass(frozen=True, slots=True)
+@record
 class Turn:
     """One kept message: a person's prompt or the assistant's prose.
 
@@ -39,7 +43,7 @@ class Turn:
     origin: str = "prompt"
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class ParseStats:
     """What a parser read and what it left out, by reason."""
 
@@ -57,7 +61,7 @@ class ParseStats:
             self.drop(reason, n)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Transcript:
     """A parsed session file: its identity and the turns worth reading."""
 
@@ -71,7 +75,7 @@ class Transcript:
     started_at: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chunk:
     """Turns packed for one distillation call, rendered with their line numbers.
 
@@ -101,13 +105,13 @@ class Chunk:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Evidence:
     line: int
     quote: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Candidate:
     """A memory proposed by a distiller, not yet validated."""
 
@@ -122,7 +126,7 @@ class Candidate:
     cues: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Provenance:
     tool: str
     session_id: str
@@ -141,7 +145,7 @@ class Provenance:
         return self.session_short or self.session_id
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Memory:
     id: int
     project: str
@@ -174,7 +178,7 @@ class Memory:
         return max([*said, *(t for t in (self.observed_at, self.confirmed_at) if t)], default=self.created_at)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RecallHit:
     """A query's hit: the memory with its provenance, its fused score and its place in each
     ranking."""
@@ -190,7 +194,7 @@ class RecallHit:
         return (self.memory.id, self.memory.kind, self.memory.text)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Usage:
     """Tokens a model backend spent; `input_tokens` excludes the cached parts."""
 
@@ -210,7 +214,7 @@ class Usage:
         )
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class ImportReport:
     """The end-of-import summary: every session is accounted for."""
 

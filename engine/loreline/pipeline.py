@@ -14,10 +14,9 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import beliefs, evidence, repeated, staleness, transcripts, usage, vectors
+from . import usage, vectors
 from .capture import paused
 from .capture.paused import Paused
 from .chunk import chunk as make_chunks
@@ -27,17 +26,23 @@ from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError,
 from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
 from .privacy.identifiers import stored
 from .project import project_key
-from .privacy.redact import contains_secret, redact
-from .privacy.sanitize import sanitize
-from .beliefs import suggestions
+from .records import field, record
 from .store import Store, ledger, replays
 from .transcripts import files
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import beliefs, repeated
+
+# The stages that read a session (the transcript readers, sanitizing and redaction, the rules'
+# patterns, evidence checks, the belief layer) are imported where a session is read: an import
+# whose sessions are all unchanged, the usual rerun, loads none of them.
 
 EXCERPT_CHARS = 480
 Progress = Callable[[int, int, str], None]
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Options:
     distiller: Distiller
     dry_run: bool = False
@@ -64,7 +69,7 @@ class Options:
     #: the paused sessions, read once per `import_sessions` (None: include them)
     paused: Paused | None = None
     #: what a distiller is unsure of waits in the review inbox (`beliefs.suggestions`); None:
-    #: $LORELINE_RULES_SUGGEST, else config distill.rules_suggest, read when the import starts
+    #: $LORELINE_RULES_SUGGEST, else config distill.rules_suggest, read when the first memory is planned
     suggest: bool | None = None
     #: also keep what a person says again from an earlier session of the project (`repeated`)
     said_again: bool = True
@@ -72,6 +77,9 @@ class Options:
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
     """Sanitize then redact every turn's text; turns left empty are dropped."""
+    from .privacy.redact import redact
+    from .privacy.sanitize import sanitize
+
     out: list[Turn] = []
     for turn in turns:
         text = redact(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
@@ -85,8 +93,6 @@ def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
 def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], options: Options) -> ImportReport:
     """Import each `(path, tool)`; a failing session is reported and the rest go on."""
     report = ImportReport(dry_run=options.dry_run, backend=options.distiller.name)
-    if options.suggest is None:
-        options.suggest = suggestions.enabled()
     if not options.dry_run:
         vectors.ensure(store, _embedder(store, options))
     meter = _meter(store, options, report)
@@ -124,6 +130,10 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
 def _check_files(store: Store, projects: set[str]) -> None:
     """After an import, the files the projects' memories rest on are compared with their
     anchors (`staleness`); a store another writer holds is left for the next check."""
+    if not projects:
+        return
+    from . import staleness
+
     for project in sorted(projects):
         try:
             staleness.check(store, project)
@@ -151,6 +161,8 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
                 ledger.touch(store, str(path), check.size, check.mtime_ns)
         report.unchanged += 1
         return
+    from . import repeated, transcripts
+
     grown = check.state is ledger.State.GROWN and check.entry is not None
     start = check.entry.context if grown and check.entry else None
     context_until = check.entry.end.line if grown and check.entry else 0
@@ -229,6 +241,9 @@ def _import_chunk(
         report.estimated_input_tokens += options.distiller.estimate(piece)  # no call on a dry run
         options.preview.append((piece, []))
         return
+    from . import evidence, repeated
+    from .privacy.redact import contains_secret
+
     try:
         candidates = options.distiller.distill(piece)
     except ModelOutputError:
@@ -243,6 +258,9 @@ def _import_chunk(
     if options.dry_run:
         options.preview.append((piece, accepted))
         return
+    from . import beliefs  # a dry run changes no belief
+    from .beliefs import suggestions
+
     plans = [_plan(store, t, piece, project, candidate, key, options) for candidate in accepted]
     with store.write():
         if replays.seen(store, key):
@@ -270,6 +288,11 @@ def _plan(
     store: Store, t: Transcript, piece: Chunk, project: str, candidate: Candidate, key: str, options: Options,
 ) -> beliefs.Plan:
     """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
+    from . import beliefs
+    from .beliefs import suggestions
+
+    if options.suggest is None:
+        options.suggest = suggestions.enabled()
     root = project if os.path.isabs(project) else t.cwd
     # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
     ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
@@ -285,6 +308,8 @@ def _embedder(store: Store, options: Options) -> Embedder:
 
 
 def _count(report: ImportReport, outcome: beliefs.Outcome) -> None:
+    from . import beliefs
+
     if outcome in (beliefs.Outcome.ADDED, beliefs.Outcome.CONFLICTED):
         report.added += 1
     if outcome is beliefs.Outcome.CONFLICTED:
@@ -311,6 +336,8 @@ def _excerpt(text: str, quote: str) -> str:
     """The quote with some surrounding text, bounded; already sanitized and redacted."""
     if len(text) <= EXCERPT_CHARS:
         return text
+    from . import evidence
+
     at = evidence.normalise(text).find(evidence.normalise(quote)[:40])
     begin = max(0, min(at if at >= 0 else 0, len(text) - EXCERPT_CHARS) - 80)
     return ("…" if begin else "") + text[begin : begin + EXCERPT_CHARS].strip() + "…"

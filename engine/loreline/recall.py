@@ -21,7 +21,6 @@ paraphrases; with the hashing embedder, which compares spelling, they only break
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -30,6 +29,7 @@ from .embed import Embedder, default_embedder, family
 from .models import RecallHit
 from .recall_rules import (RECENCY_HALF_LIFE_DAYS, RECENCY_WEIGHT, RRF_K, STALE_WEIGHT, USER_SCOPE, fresh_covers,
                            session_order, with_authors)
+from .records import record
 from .store import Store, offered
 from .store import memories as rows
 from .store import search, vectorcache
@@ -40,7 +40,7 @@ __all__ = ["FUSIONS", "RECENCY_HALF_LIFE_DAYS", "RECENCY_WEIGHT", "RRF_K", "STAL
 T = TypeVar("T", int, str)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fusion:
     """How the two rankings combine: the vector ranking's weight against bm25's (1.0), the
     similarity below which a neighbour is ignored, the higher similarity a memory the

@@ -34,12 +34,12 @@ What is never kept, said twice or not:
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from . import records
 from .distill import rules
 from .distill import rules_patterns as pat
 from .distill.rules_text import statements
@@ -166,7 +166,7 @@ def promote(piece: Chunk, before: Sequence[Signature], proposed: Sequence[Candid
     for c in proposed:
         quote = c.evidence[0].quote.strip().lower() if c.evidence else ""
         if c.confidence < CONFIDENCE and quote in typed and says_again(signature(quote), before):
-            c = dataclasses.replace(c, confidence=CONFIDENCE)
+            c = records.replace(c, confidence=CONFIDENCE)
         out.append(c)
     return out
 

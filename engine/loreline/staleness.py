@@ -36,9 +36,9 @@ import os
 import subprocess
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from .records import record
 from .store import Store
 from .store import anchors as rows
 from .store import memories
@@ -51,7 +51,7 @@ GIT_TIMEOUT = 10.0
 HEAD_TTL = 2.0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Content:
     """A file as it is now: its blob id and its set of line hashes."""
 
@@ -59,7 +59,7 @@ class Content:
     lines: frozenset[int]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckReport:
     checked: int
     flagged: tuple[int, ...]

@@ -4,7 +4,6 @@ language server's `loreline/status` (each edge renders them its own way)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +12,12 @@ from . import capture, home, usage
 from .capture import jobs
 from .embed import default_embedder
 from .errors import LorelineError
+from .records import record
 from .store import Store, conflicts, ledger
 from .store import memories as rows
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Facts:
     """The store-wide facts, in the order `loreline status --json` writes them. The nested
     values are the JSON objects written as they are: `memories` and `active_by_kind` count by

@@ -11,18 +11,18 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from .errors import CapReachedError
 from .models import Usage
+from .records import record
 from .store import Store
 from .store import usage as table
 
 CAP_KEY = "limits.daily_unattended_calls"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Price:
     """US dollars per million tokens (cache writes at the 5-minute rate)."""
 

@@ -1,7 +1,7 @@
 """The application layer: the one thing every front end (the CLI, the language server) calls.
 
     front end ── parse input ──▶ api.Loreline / api.imports ──▶ beliefs, recall, pipeline, store
-              ◀── render ────── results (frozen dataclasses) ──▶ api.serialize (one JSON shape)
+              ◀── render ────── results (frozen records)    ──▶ api.serialize (one JSON shape)
 
 A front end parses its input, calls this package and renders what comes back: text for a
 terminal, or `serialize`'s JSON (snake_case for the CLI, `camel=True` for the LSP). It
@@ -14,10 +14,11 @@ command that only lists memories must not pay for the import pipeline it never r
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from ..inbox import Inbox
     from ..pipeline import clean_turns

@@ -4,13 +4,13 @@ a model read it), a dry-run preview of a session not yet imported, and model use
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
 from .. import pipeline, usage
 from ..errors import LorelineError
 from ..models import Memory, Turn
+from ..records import record
 from ..store import browse as rows
 from ..store.browse import DayRow, SessionRow
 from ..store import memories as memory_rows
@@ -19,7 +19,7 @@ from .results import ProjectCounts
 from .session import Loreline
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProjectSummary:
     project: str
     counts: ProjectCounts
@@ -27,7 +27,7 @@ class ProjectSummary:
     stale: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TranscriptWindow:
     """The turns around lines `cited` of a session file, as a model read them; `error` says why
     there are none (the file moved, cannot be read …)."""
@@ -40,13 +40,13 @@ class TranscriptWindow:
         return turn.line_start <= self.cited[1] and turn.line_end >= self.cited[0]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UsageChart:
     days: tuple[DayRow, ...]
     daily_unattended_cap: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """What a project's memories can be filtered by."""
     authors: tuple[str, ...]

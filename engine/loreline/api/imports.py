@@ -18,8 +18,11 @@ from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
 from ..store import Store
 from ..transcripts import discover, files
-from ..native.sync import SyncReport
 from .results import ImportOutcome, ImportPlan, ImportRequest
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: native sync loads the belief layer and the redactor
+    from ..native.sync import SyncReport
 
 Progress = Callable[[int, int, str], None]
 

@@ -1,13 +1,16 @@
-"""What the application layer answers: frozen dataclasses, turned into JSON only by `serialize`."""
+"""What the application layer answers: frozen records (`loreline.records`), turned into JSON only by `serialize`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from ..records import field, record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:  # annotations only: a listing must not load the belief layer, the backends or native sync
+    from typing import Any
+
     from ..backends import Choice
     from ..models import Candidate, Chunk, ImportReport, Memory
     from ..native.sync import SyncReport
@@ -29,7 +32,7 @@ __all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportReques
            "Status", "StatusFacts"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Page:
     """A page of memories: `total` counts every match, `items` holds at most the limit."""
 
@@ -39,7 +42,7 @@ class Page:
     items: tuple[Memory, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProjectCounts:
     active: int
     superseded: int
@@ -49,7 +52,7 @@ class ProjectCounts:
     held: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Status:
     """The facts behind `loreline status` (`loreline.status.collect`), and one project's counts."""
 
@@ -58,13 +61,13 @@ class Status:
     counts: ProjectCounts
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Forgotten:
     ids: tuple[int, ...]
     project: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ImportRequest:
     """What to import: `paths` (files), or else sessions discovered for `tools` in the window."""
 
@@ -84,7 +87,7 @@ class ImportRequest:
     include_paused: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ImportPlan:
     """Sessions chosen and the backend that will read them, before anything is imported."""
 
@@ -99,7 +102,7 @@ class ImportPlan:
         return self.choice.notice
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ImportOutcome:
     report: ImportReport
     #: on dry runs, what would be distilled: each chunk with the candidates an offline

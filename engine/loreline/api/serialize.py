@@ -18,15 +18,17 @@ said in a session or confirmed);
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from ..privacy.display import printable
 from ..models import ImportReport, Memory, Provenance, RecallHit
+from ..privacy.display import printable
+from ..records import asdict
 from .results import Forgotten, ImportOutcome, Page, ProjectCounts, Status
 
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:  # annotations only (`usage` is imported where a report is turned into JSON)
+    from typing import Any
+
     from ..beliefs.conflicts import Conflict
     from ..inbox import Inbox
     from ..native.sync import SyncReport
@@ -35,7 +37,10 @@ BRIEF_EXCERPT = 160
 #: fields whose value maps data (not field names) to values: their keys are never renamed
 DATA_MAPS = frozenset({"active_by_kind", "rejected"})
 
-Json = dict[str, Any]
+if TYPE_CHECKING:
+    Json = dict[str, Any]
+else:
+    Json = dict
 
 
 @functools.lru_cache(maxsize=1024)

@@ -10,7 +10,6 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
 
 from ..models import Memory, RecallHit
 from ..names import KEEP
@@ -20,7 +19,10 @@ from ..store import conflicts as conflict_rows
 from ..store import memories as rows
 from .results import Forgotten, Page, ProjectCounts, Status
 
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
+    from typing import Any
+
     from .. import inbox as review_inbox
     from .. import staleness
     from ..beliefs.conflicts import Conflict

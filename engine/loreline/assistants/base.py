@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from ..records import record
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..connect import Change
     from ..transcripts.discover import Discovery, Found
 
@@ -31,7 +34,7 @@ def settled(found: Found, now: float, settle_seconds: float = SETTLE_SECONDS) ->
     return found.mtime <= now - settle_seconds
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Applied:
     """What one connect or disconnect did: the hooks file first, then any older Loreline
     entries moved out of another file, then the MCP server's entry."""
@@ -41,7 +44,7 @@ class Applied:
     mcp: Change | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Connector:
     """How `loreline connect|disconnect <assistant>` installs capture and the MCP server.
 
@@ -62,7 +65,7 @@ class Connector:
     files: Callable[[], list[Path]] = list
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LoginBackend:
     """A distillation backend that drives the assistant's own CLI under the user's login
     (`--backend <name>`, and `auto` after an API key, in registry order)."""
@@ -85,7 +88,7 @@ class LoginBackend:
     needs_login: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProjectMemory:
     """The memory files an assistant keeps in a project's folder (CLAUDE.md, GEMINI.md)."""
 
@@ -97,7 +100,7 @@ class ProjectMemory:
     loaded: Callable[[Path, Path], list[Path]]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SessionFormat:
     """How `loreline.transcripts` reads this assistant's session files."""
 
@@ -121,7 +124,7 @@ class SessionFormat:
     project_root: Callable[[Path], str | None] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Assistant:
     """Everything Loreline knows about one assistant."""
 

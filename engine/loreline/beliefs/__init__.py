@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import array
 import re
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
@@ -38,9 +37,8 @@ from . import conflicts
 from . import curate
 
 from . import reversal
-
 from . import suggestions
-from .. import questions, staleness
+from .. import questions, records, staleness
 from ..embed import Embedder
 from ..errors import ModelOutputError
 from ..models import Candidate, Memory, Provenance
@@ -64,7 +62,7 @@ class Outcome(Enum):
     FORGOTTEN = "forgotten"
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Context:
     """What the application (never the model) knows about where a candidate came from."""
 
@@ -89,7 +87,7 @@ class Judge(Protocol):
         ...
 
 
-@dataclass(slots=True)
+@records.record(frozen=False)
 class Plan:
     candidate: Candidate
     ctx: Context
@@ -97,9 +95,9 @@ class Plan:
     vector: bytes
     forgotten: bool = False
     version_of: int | None = None
-    contradicts: list[tuple[int, str]] = field(default_factory=list)
-    verdicts: dict[int, tuple[str, str]] = field(default_factory=dict)
-    relations: dict[int, str] = field(default_factory=dict)
+    contradicts: list[tuple[int, str]] = records.field(default_factory=list)
+    verdicts: dict[int, tuple[str, str]] = records.field(default_factory=dict)
+    relations: dict[int, str] = records.field(default_factory=dict)
     #: no model: explicit reversals are looked for at apply time, so a reversal later in the
     #: same chunk sees the decision it reverses
     offline: bool = False

@@ -10,11 +10,11 @@ as they were; every write leaves an audit row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
+from .. import records
 from . import curate
 from ..embed import Embedder, default_embedder
 from ..errors import LorelineError, NotFoundError
@@ -26,7 +26,7 @@ from ..store import memories as rows
 VERDICTS = ("keep_new", "keep_existing", "keep_both", "merge")
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Conflict:
     id: int
     project: str

@@ -9,7 +9,7 @@ it (it is forgotten, and no import brings it back).
 
 from __future__ import annotations
 
-import dataclasses
+from .. import records
 import hashlib
 
 from ..embed import Embedder, default_embedder
@@ -51,13 +51,13 @@ def for_model(store: Store, memory: Memory) -> Memory:
     held memory from the same lines of the same session (two memories taken from one message
     share its words) is cut."""
     if memory.status == "held":
-        return dataclasses.replace(memory, text=gate.WITHHELD, provenance=tuple(
-            dataclasses.replace(p, excerpt=gate.WITHHELD) for p in memory.provenance))
+        return records.replace(memory, text=gate.WITHHELD, provenance=tuple(
+            records.replace(p, excerpt=gate.WITHHELD) for p in memory.provenance))
     sources = []
     for p in memory.provenance:
         siblings = rows.held_texts_from(store, p.session_id, p.session_path, p.line_start, p.line_end)
-        sources.append(dataclasses.replace(p, excerpt=gate.mask_held(p.excerpt, siblings)))
-    return dataclasses.replace(memory, provenance=tuple(sources))
+        sources.append(records.replace(p, excerpt=gate.mask_held(p.excerpt, siblings)))
+    return records.replace(memory, provenance=tuple(sources))
 
 
 def reject(store: Store, memory_id: int, actor: str = "user") -> list[int]:

@@ -30,12 +30,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from .. import capture, home
+from ..records import field, record
 from ..store import Store
 from ..store import jobs as table
 
@@ -50,7 +50,7 @@ SPOOLED_KEEP_DAYS = 7
 TRANSIENT_KEYS = ("marker", "marker_spool", "waits", "rate_limited", "defer_reason")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Job:
     id: int
     session_key: str
@@ -74,7 +74,7 @@ class Job:
         return int(self.payload.get("events", 0))
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Ingested:
     files: int = 0
     new_jobs: int = 0

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..api.assistants import ALL as ASSISTANTS
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def lines(info: dict[str, Any]) -> list[str]:

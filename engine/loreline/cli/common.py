@@ -23,7 +23,7 @@ def open_api() -> Loreline:
 
 # what orjson leaves raw in a string and a terminal would still obey: DEL, C1 controls (a
 # CSI or OSC introducer), line separators, bidi overrides and isolates
-_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_RAW_IN_JSON = "[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"  # compiled when JSON is written
 
 
 def emit_json(value: Any) -> None:
@@ -31,7 +31,7 @@ def emit_json(value: Any) -> None:
     import orjson
 
     text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    sys.stdout.write(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+    sys.stdout.write(re.sub(_RAW_IN_JSON, lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
 def chosen_project(directory: str | None) -> str:

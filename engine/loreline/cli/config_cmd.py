@@ -8,6 +8,7 @@ defines is named once on stderr with the closest known one (`status` lists them 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .common import emit_json
@@ -64,7 +65,16 @@ def run_unset(args: argparse.Namespace) -> int:
 
 def check_at_start(args: argparse.Namespace) -> None:
     """Read the settings file before any command runs: ConfigError when it does not parse;
-    each unknown key or table named once on stderr (not by `status`, which lists them)."""
+    each unknown key or table named once on stderr (not by `status`, which lists them). Without
+    a settings file there is nothing to read, and the settings' modules are not imported."""
+    from ..home import config_path
+
+    try:
+        os.stat(config_path())
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError:
+        pass  # `unknown` says what is wrong with it
     from ..api import settings as config
 
     if args.command == "status":

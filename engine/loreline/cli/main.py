@@ -33,7 +33,7 @@ COMMANDS = {
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser, or, given the command a run asks for, one with that command's module only."""
     _translate_once()
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="loreline",
         description="Durable, evidence-backed memories from your AI coding-assistant sessions.",
     )
@@ -56,12 +56,49 @@ def command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, its help as wide as argparse makes it without importing `shutil` (and
+    with it zlib, bz2 and lzma) for each formatter: argparse builds one for every argument it
+    adds. The subcommands' parsers are of this class too (argparse makes them of the parent's)."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)  # type: ignore[call-arg]
+
+
+def terminal_columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size().columns` gives it: $COLUMNS when it
+    is a positive number, else standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+def _untranslated(message: str) -> str:
+    return message
+
+
 def _translate_once() -> None:
     """argparse asks gettext for the translation of its own few words ("options", "show this help
     message and exit") each time it builds a parser, and gettext searches the locale folders
-    afresh on every call: about 140 searches, ~14 ms of every command's start. The answer cannot
-    change within a run, so each word is looked up once."""
-    if not isinstance(argparse._, functools._lru_cache_wrapper):  # type: ignore[attr-defined]
+    afresh on every call: about 140 searches, ~14 ms of every command's start. Where the folder
+    gettext searches does not exist no word has a translation, and each is its own; elsewhere
+    the answer cannot change within a run, so each word is looked up once."""
+    if argparse._ is _untranslated or isinstance(argparse._, functools._lru_cache_wrapper):  # type: ignore[attr-defined]
+        return
+    import gettext
+
+    domain = getattr(gettext, "_current_domain", "messages")
+    folder = getattr(gettext, "_localedirs", {}).get(domain) or os.path.join(sys.base_prefix, "share", "locale")
+    if not os.path.isdir(folder):
+        argparse._ = _untranslated  # type: ignore[attr-defined]
+    else:
         argparse._ = functools.lru_cache(maxsize=None)(argparse._)  # type: ignore[attr-defined]
 
 

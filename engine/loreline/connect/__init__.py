@@ -27,14 +27,13 @@ import os
 import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import home
 from ..errors import ConfigError
+from ..records import record
 
 BACKUP_FOLDER = "backups"
 #: the manifest's record of settings files connect created (`created_file`)
@@ -43,7 +42,7 @@ FILE_MARK = "(file)"
 FOLDER_MARK = "(folder)"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Change:
     """What a connect or disconnect did to one file."""
 
@@ -213,6 +212,8 @@ def write_atomic(path: Path, text: str) -> None:
 def _replace(real: Path, text: str) -> None:
     old = real.stat() if real.exists() else None
     real.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # here: reading what is installed (`loreline status`) writes nothing
+
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
@@ -274,6 +275,8 @@ def all_or_nothing(*paths: Path) -> Iterator[None]:
 
 
 def _restore(real: Path, content: bytes) -> None:
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     with os.fdopen(fd, "wb") as handle:
         handle.write(content)

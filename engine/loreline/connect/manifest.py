@@ -18,16 +18,16 @@ command this install builds, which never touches a foreign entry.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import home
+from ..records import field, record
 
 VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Record:
     """What connect wrote for one tool into one file."""
 

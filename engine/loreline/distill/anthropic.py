@@ -33,7 +33,6 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
@@ -41,6 +40,7 @@ from typing import Any
 from ..config import Config
 from ..errors import AuthError, DistillError, ModelOutputError, RateLimitedError
 from ..models import KINDS, Candidate, Chunk, Evidence, Usage
+from ..records import record
 from . import ToolCaller, UsageMeter
 from .caller import MeteredCaller
 
@@ -101,7 +101,7 @@ RECORD_MEMORIES: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Settings:
     model: str = DEFAULT_MODEL
     base_url: str | None = None

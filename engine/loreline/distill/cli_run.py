@@ -12,11 +12,12 @@ import os
 import signal
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..records import record
 
-@dataclass(frozen=True, slots=True)
+
+@record
 class Finished:
     returncode: int
     stdout: str

@@ -11,14 +11,14 @@ follows edits and deletions; `coverage` marks the memories a session already loa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 #: provenance tool names
 CLAUDE_MEMORY = "claude-memory"
 CLAUDE_MD = "claude-md"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Item:
     """One statement of a native file: what becomes or joins a memory."""
 
@@ -31,7 +31,7 @@ class Item:
     label: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NativeFile:
     """A native file read whole: where it is, whose project it is, and its statements."""
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..beliefs import content_words
@@ -22,12 +21,13 @@ from ..store import Store
 from ..store import memories as rows
 from ..store import native as table
 from ..assistants.claude_code.auto_memory import INDEX, loaded_part
+from ..records import record
 from .markdown import frontmatter, statements
 
 MIN_WORDS = 3
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Loaded:
     path: str
     line: int

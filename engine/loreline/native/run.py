@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import assistants, beliefs
@@ -24,11 +23,12 @@ from ..store import native as table
 from ..store import memories as rows
 from ..assistants.claude_code import auto_memory as claude_memory
 from ..assistants.claude_code import claude_md
+from ..records import record
 from . import NativeFile, coverage
 from .sync import SyncReport, prepare, sync_deleted, sync_file, unchanged
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Roots:
     #: each assistant's home folder, by name (`loreline.assistants`)
     homes: Mapping[str, Path]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import beliefs, vectors
@@ -25,13 +24,14 @@ from ..embed import Embedder, default_embedder
 from ..models import Candidate, Provenance
 from ..privacy.redact import redact
 from ..privacy.sanitize import sanitize
+from ..records import field, record
 from ..store import Store
 from ..store import memories as rows
 from ..store import native as table
 from . import Item, NativeFile
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class SyncReport:
     files: int = 0
     unchanged: int = 0

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from ..privacy.gate import WITHHELD
+from ..records import record
 
 from .. import __version__
 from ..store import Store
@@ -32,7 +32,7 @@ FORMAT = "loreline-export"
 VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Counts:
     memories: int
     conflicts: int

@@ -21,7 +21,6 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from ..embed import Embedder, default_embedder
 from ..errors import LorelineError
 from ..privacy import gate
 from ..privacy.identifiers import stored
+from ..records import field, record
 from ..store import Store, search
 from ..store import memories as rows
 from ..store import portable as tables
@@ -48,7 +48,7 @@ _NAME_COLUMNS = frozenset(("project", "session_path", "path", "tool", "session_i
                            "kind", "scope", "status", "actor", "action", "decided_by", "resolution"))
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class LoadReport:
     memories: int = 0
     provenance: int = 0

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from ..errors import LorelineError
+from ..records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PathMap:
     """Prefix pairs, longest first; a prefix matches a whole path or a path under it."""
 

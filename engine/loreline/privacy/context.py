@@ -30,8 +30,8 @@ second pass sees the same names: that keeps `redact` idempotent.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..records import record
 from . import patterns as P
 from .names import GENERIC_FAMILIES, classify
 
@@ -82,7 +82,7 @@ _SESSIONY = ("sess", "sid", "token", "auth", "jwt", "key", "login", "remember", 
 _SKIPPED_SCHEMES = ("digest", "negotiate", "ntlm", "aws4-hmac-sha256", "hmac")
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class _Scan:
     text: str
     spans: list[Span]

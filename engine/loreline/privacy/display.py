@@ -14,14 +14,17 @@ from __future__ import annotations
 import re
 
 _ALWAYS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069"
-_ONE_LINE_RE = re.compile(f"[{_ALWAYS}\\t\\n\\r]")
-_MULTILINE_RE = re.compile(f"[{_ALWAYS}\\r]")  # a bare CR could hide the line before it
+_SOURCES = (f"[{_ALWAYS}\\t\\n\\r]",  # one line
+            f"[{_ALWAYS}\\r]")  # multiline: a bare CR could hide the line before it
+_COMPILED: dict[bool, re.Pattern[str]] = {}  # compiled on first use: not every command prints stored text
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
 def printable(text: str, multiline: bool = False) -> str:
     """`text` with every control character written as a visible escape."""
-    regex = _MULTILINE_RE if multiline else _ONE_LINE_RE
+    regex = _COMPILED.get(multiline)
+    if regex is None:
+        regex = _COMPILED[multiline] = re.compile(_SOURCES[multiline])
     if regex.search(text) is None:
         return text
     return regex.sub(_escape, text)

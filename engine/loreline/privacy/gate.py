@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from .. import records
 from .quoted import CLOSE as QUOTED_CLOSE
 from .quoted import OPEN as QUOTED_OPEN
 from .quoted import mark_quoted
@@ -42,7 +42,7 @@ _SENTENCE_END_RE = re.compile(r"((?<=[.!?])\s+|\n)")
 _WORD_RE = re.compile(r"\w{3,}")
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Admitted:
     """A text as it may be stored, and why it waits for a person's review (None: it need not)."""
 

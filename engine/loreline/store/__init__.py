@@ -27,13 +27,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import apsw
 
 from .. import home
 from ..errors import StoreBusyError, StoreCorruptError, StoreError
 from . import migrations
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 BUSY_TIMEOUT_MS = 15_000
 RECLAIM_MIN_PAGES = 256  # 1 MiB of 4 KiB pages

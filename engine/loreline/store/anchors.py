@@ -5,13 +5,13 @@ state since, and a memory's `stale` reason and confirmation. The checks live in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from ..records import record
 from . import Store
 from .memories import now
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Anchor:
     """A file's content when a memory was made: its git blob id, a sketch of its lines
     (`staleness.sketch`) and the commit checked out then (None outside git)."""
@@ -21,7 +21,7 @@ class Anchor:
     commit: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tie:
     """One memory's tie to one file, as stored."""
 

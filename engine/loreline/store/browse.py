@@ -3,12 +3,12 @@ when a project last learned something, and the values a listing can be filtered 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..records import record
 from . import Store
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SessionRow:
     session_path: str
     session_id: str
@@ -20,7 +20,7 @@ class SessionRow:
     taught: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DayRow:
     day: str
     calls: int

@@ -6,10 +6,12 @@ module only reads and writes rows, inside the caller's transaction.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import Store
 from .memories import now
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 COLUMNS = "id, project, a, b, status, resolution, decided_by, reason, created_at, resolved_at"
 

@@ -18,12 +18,12 @@ as the memories of the last chunk, so a crash re-reads rather than skips.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from ..privacy.identifiers import stored
+from .. import records
 from . import Store
 from .memories import now
 
@@ -42,7 +42,7 @@ class State(Enum):
     REWRITTEN = "rewritten"
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Entry:
     session_path: str
     session_id: str
@@ -56,7 +56,7 @@ class Entry:
     policy: str
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Prefix:
     """A hash of a file's first `offset` bytes, still open to more: a grown file's watermark
     hash continues from the prefix `check` verified instead of reading it all again."""
@@ -65,7 +65,7 @@ class Prefix:
     digest: "hashlib.blake2b"
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Check:
     state: State
     entry: Entry | None

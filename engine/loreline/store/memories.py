@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from ..errors import NotFoundError
 from ..models import Memory, Provenance
+from ..records import record
 from . import Store, shortids
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 # orjson and the gate are imported by the writers that use them: reading and listing memories
 # (`loreline memories`, `show`) must not load them.
@@ -42,7 +45,7 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NewMemory:
     project: str
     kind: str
@@ -199,7 +202,7 @@ def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tup
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Filter:
     project: str | None = None
     kind: str | None = None

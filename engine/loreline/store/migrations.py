@@ -7,8 +7,8 @@ so it runs once per database. Never edit a released migration: add a new one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from . import Store
 

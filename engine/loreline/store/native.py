@@ -6,15 +6,15 @@ Writers expect to run inside `Store.write()`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from .. import records
 from . import Store
 from .memories import now
 
 NATIVE_TOOLS = ("claude-memory", "claude-md", "codex-memory", "gemini-md")
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Seen:
     path: str
     tool: str
@@ -24,7 +24,7 @@ class Seen:
     mtime_ns: int
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Source:
     """One provenance row a native file gave a memory."""
 

@@ -13,16 +13,16 @@ Writers expect to run inside `Store.write()`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import record
 from . import Store
 from .memories import now
 
 TEAM_PREFIX = "team:"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Link:
     uid: str
     remote: str
@@ -33,7 +33,7 @@ class Link:
     status: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChainRow:
     id: int
     project: str

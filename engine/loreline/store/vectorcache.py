@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import threading
 import weakref
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import record
 from . import Store, search
 
 MAX_VECTORS = 50_000
@@ -32,7 +32,7 @@ VECTORS_OF_PROJECT = (
 COUNT_OF_PROJECT = "SELECT count(*) FROM memories WHERE project = ?"
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class _Held:
     generation: tuple[int, int]
     ids: Any  # int64 memory ids; None: this project's KNN is answered in SQL

@@ -6,16 +6,16 @@ rank with the same weights and thresholds as local recall (`recall.fused_scores`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .. import questions
 from ..embed import Embedder, default_embedder
 from ..recall import fused_scores, fusion_for
+from ..records import record
 from ..store.team import TeamStore
 from ..store.team import search
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TeamHit:
     uid: str
     author: str

@@ -23,13 +23,13 @@ width, no vector) is embedded here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .. import beliefs
 from ..beliefs import curate
 from ..embed import Embedder
 from ..models import Candidate, Provenance
 from ..privacy.redact import redact
+from ..records import record
 from ..store import Store, search, teamsync
 from ..store import memories as rows
 from ..store.memories import content_hash
@@ -37,7 +37,7 @@ from ..store.team.changes import SharedMemory
 from ..store.teamsync import TEAM_PREFIX, Link
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Incoming:
     row: SharedMemory
     plan: beliefs.Plan | None = None

@@ -8,15 +8,14 @@ never in a Loreline file.
 
 from __future__ import annotations
 
-import getpass
-from dataclasses import dataclass
 
 from .. import config, keys
 from ..errors import KeyringUnavailableError
+from ..records import record
 
 SHARE_POLICIES = config.TEAM_SHARE_POLICIES
 
-@dataclass(frozen=True, slots=True)
+@record
 class TeamSettings:
     dsn: str
     author: str
@@ -40,6 +39,8 @@ def load() -> TeamSettings:
 
 def _login() -> str:
     try:
+        import getpass
+
         return getpass.getuser()
     except Exception:  # no login name (a container without a passwd entry)
         return "someone"

@@ -16,11 +16,11 @@ recall keep working, and the next sync catches up from the cursors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from .. import beliefs
 from ..embed import Embedder, default_embedder
 from ..errors import TeamUnreachableError
+from ..records import field, record
 from ..store import Store, teamsync
 from ..store import memories as rows
 from ..store.memories import now
@@ -34,7 +34,7 @@ from .settings import TeamSettings, password
 PUSH_BATCH = 200
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class SyncReport:
     """What one sync changed: rows the server took (unchanged re-sends are not counted) and
     what the received rows did here (belief outcomes, edits, forgets)."""

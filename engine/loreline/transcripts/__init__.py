@@ -22,13 +22,13 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from ..errors import TranscriptMissingError, UnknownFormatError
 from ..models import ParseStats, Transcript, Turn
-from . import files, generic
+from ..records import record
+from . import files
 from .base import session_from_name
 from .jsonl import ReadPosition, iter_records
 
@@ -65,11 +65,13 @@ def formats() -> dict[str, SessionFormat]:
 
 def readers() -> dict[str, Callable[..., Any]]:
     """Format name → reader class: the assistants' in registry order, then generic."""
+    from . import generic  # here: a session that is not read (unchanged) needs no reader
     return {**{tool: f.reader for tool, f in formats().items()}, GENERIC: generic.GenericReader}
 
 
 def detectors() -> dict[str, Callable[[dict[str, Any]], bool]]:
     """Format name → `looks_like`, in the order detection tries them."""
+    from . import generic
     ordered = sorted(formats().items(), key=lambda item: item[1].detect_order)
     return {**{tool: f.looks_like for tool, f in ordered}, GENERIC: generic.looks_like}
 
@@ -85,7 +87,7 @@ def __getattr__(name: str) -> Any:
 DOCUMENT_HEAD_BYTES = 4096
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ParseResult:
     transcript: Transcript
     end: ReadPosition

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
 from ..models import ParseStats, Speaker, Turn
-from ..privacy.redact import contains_secret
 
 LORELINE_TAG = "<loreline-memories>"
 #: (opening tag, closing tag, drop reason); a span without its closing tag runs to the end.
@@ -278,6 +277,8 @@ def is_path(value: Any) -> TypeGuard[str]:
 @functools.lru_cache(maxsize=4096)
 def _secret_free(path: str) -> bool:
     """A session reads and edits the same files again and again: each path is scanned once."""
+    from ..privacy.redact import contains_secret  # here: finding sessions needs no redactor
+
     return not contains_secret(path)
 
 

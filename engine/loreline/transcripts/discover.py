@@ -22,10 +22,10 @@ import os
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..names import DEFAULT_DAYS, DEFAULT_SESSIONS
+from ..records import field, record
 
 SESSION_NAME = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$", re.I)
 SETTLE_SECONDS = 300
@@ -33,7 +33,7 @@ SUBAGENT = "subagent sidecar, not a session"
 OWN_RUN = "Loreline's own distillation run (claude-code backend), not a session"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Found:
     path: Path
     tool: str
@@ -41,7 +41,7 @@ class Found:
     size: int
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Discovery:
     sessions: list[Found] = field(default_factory=list)
     left_out: list[tuple[str, str]] = field(default_factory=list)
@@ -58,7 +58,7 @@ def claude_dir(explicit: str | None = None) -> Path:
     return assistants.get("claude-code").home(explicit)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Window:
     """Which discovered sessions are taken: age, count, and how long a file must be still."""
 

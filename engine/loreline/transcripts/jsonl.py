@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import IO, Any
 
 import orjson
 
 from ..models import ParseStats
+from ..records import record
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 BLOCK_BYTES = 1024 * 1024
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class ReadPosition:
     """Where reading stopped: after `line` complete lines, at byte `offset`.
 

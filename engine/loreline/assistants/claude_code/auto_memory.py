@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import orjson
 
 from ...project import project_key
 from ...native import CLAUDE_MEMORY, Item, NativeFile
@@ -50,8 +49,14 @@ def configured_dir(root: Path) -> Path | None:
     """`autoMemoryDirectory` from the project's `.claude/settings.local.json` (Claude Code
     ignores it in the shared `.claude/settings.json`), when set."""
     try:
-        data = orjson.loads((root / ".claude" / "settings.local.json").read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        raw = (root / ".claude" / "settings.local.json").read_bytes()
+    except OSError:
+        return None
+    import orjson  # here: without the file (the usual case) `loreline status` does not load it
+
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
         return None
     value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
     return Path(value).expanduser() if isinstance(value, str) and value.strip() else None
@@ -148,6 +153,8 @@ def _mtime(path: Path) -> float:
 
 
 def _first_cwd(session: Path, max_lines: int = 200) -> str | None:
+    import orjson
+
     try:
         with open(session, "rb") as handle:
             for _, line in zip(range(max_lines), handle, strict=False):

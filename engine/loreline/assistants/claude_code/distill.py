@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -39,6 +38,7 @@ from ...models import Usage
 from ...distill import UsageMeter, cli_run
 from ...distill.anthropic import ToolDistiller
 from ...distill.caller import MeteredCaller
+from ...records import record
 
 NAME = "claude-code"
 DEFAULT_MODEL = "claude-haiku-4-5"
@@ -49,7 +49,7 @@ ANSWER_RULE = ("\n\nWhere these instructions say to call {tool}, call the Struct
                "with the same input and your complete answer. Write no other text.")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CodeSettings:
     cli: Path
     workdir: Path

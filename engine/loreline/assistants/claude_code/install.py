@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...errors import ConfigError
+from ...records import record
 from ...connect import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
 
 TOOL = "claude-code"
@@ -42,7 +42,7 @@ SHARED_NAME = "settings.json"
 TABLE = "(hooks)"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hook:
     """One event Loreline listens to: `<loreline-hook> <event>` runs on it."""
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 from ..base import LoginBackend
+
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
+if TYPE_CHECKING:
+    from typing import Any
 
 AUTH_STATUS_SECONDS = 15.0
 LOGIN_TTL_SECONDS = 300.0
@@ -51,6 +53,8 @@ def _kept_auth_status(cli: str, credentials: Path) -> str | None:
 
 
 def _auth_status(cli: str) -> str | None:
+    import subprocess  # here: a kept answer (the usual case) asks no CLI
+
     try:
         done = subprocess.run([cli, "auth", "status", "--json"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               timeout=AUTH_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))

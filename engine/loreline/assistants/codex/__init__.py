@@ -9,11 +9,13 @@ from __future__ import annotations
 import glob
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..base import Applied, Assistant, Connector, LoginBackend, SessionFormat
 
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
+    from typing import Any
+
     from ...transcripts.discover import Discovery, Found
 
 NAME = "codex"

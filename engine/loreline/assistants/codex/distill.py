@@ -32,7 +32,6 @@ import os
 import subprocess
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ from ...models import Usage
 from ...distill import UsageMeter, cli_run
 from ...distill.anthropic import ToolDistiller
 from ...distill.caller import MeteredCaller
+from ...records import record
 from .login import CODEX_DEFAULT, login
 
 NAME = "codex"
@@ -55,7 +55,7 @@ ANSWER_RULE = ("\n\nWhere these instructions say to call {tool}, reply instead w
                "JSON object matching the output schema, and nothing else.")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CodexSettings:
     cli: Path
     workdir: Path
@@ -122,7 +122,7 @@ class CodexClient(MeteredCaller):
         return events
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Events:
     message: str = ""
     usage: Usage = Usage(1, 0, 0, 0, 0)

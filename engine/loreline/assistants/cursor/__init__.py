@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import glob
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..base import Assistant, SessionFormat
 
+TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from ...transcripts.discover import Discovery, Found
 

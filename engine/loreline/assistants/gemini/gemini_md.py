@@ -11,11 +11,11 @@ file is not followed.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
-from ..claude_code import claude_md
 from ...native import NativeFile
+from ...records import replace
+from ..claude_code import claude_md
 
 FILE_NAME = "GEMINI.md"
 

@@ -15,15 +15,15 @@ made it (exact, see `vector_bytes`): the incremental pull.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from ...records import field, record
 from . import TeamStore, vector_bytes, vector_text, vector_width
 
 PULL_BATCH = 500
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SharedSource:
     tool: str
     session_id: str
@@ -33,7 +33,7 @@ class SharedSource:
     observed_at: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SharedMemory:
     """One memory chain as the team sees it. A retracted one (`forgotten`, or `superseded`:
     withdrawn) has empty text and no sources. A pulled active row carries its vector (float32

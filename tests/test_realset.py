@@ -116,3 +116,14 @@ def test_the_eval_command_reports_both_halves(tmp_path: Path) -> None:
     assert [(r["backend"], r["half"]) for r in real] == [("rules", "tune"), ("rules", "test")]
     assert all(0 <= r["precision"] <= 1 and 0 <= r["recall"] <= 1 and r["labels"] > 0 for r in real)
     assert "held-out test half" in doc.read_text()
+
+
+def test_the_rules_through_import_are_judged_by_what_is_left_active() -> None:
+    """The offline rules only suggest; what a half's histories leave active (said again) is what
+    reaches an assistant, and that is what this mode scores."""
+    from evallib import realimport
+
+    score = realimport.score_half("tune")
+    assert score.sessions == len(realset.load_split()["tune"])
+    assert score.memories == score.hits + len(score.false_positives) + len(score.forbidden)
+    assert "active after import" in realimport.render(score)

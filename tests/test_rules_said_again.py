@@ -131,3 +131,21 @@ def test_said_again_in_other_words_the_first_suggestion_becomes_a_source_and_lea
         actions = [str(a) for (a,) in store.rows("SELECT action FROM audit ORDER BY id")]
     assert rows == [("active", "We use uv for this project, never pip.", 2)]
     assert "replace" in actions
+
+
+def test_a_session_saved_twice_is_not_saying_it_again(tmp_path: Path) -> None:
+    """A fork, a session continued into a new file or an export saved twice holds the same turns:
+    its sentences were said once, so nothing is promoted from the copy."""
+    project = str(tmp_path / "billing")
+    paths = []
+    for n in (1, 2):
+        s = ClaudeSession(project)
+        for prompt in ("Set up the invoice export.", SUGGESTED_DECISION, "Now add the CSV writer.",
+                       "Then wire it into the nightly job."):
+            s.user(prompt)
+            s.assistant("Done.")
+        paths.append(s.write(tmp_path / f"copy-{n}.jsonl"))
+    with Store() as store:
+        pipeline.import_sessions(store, [(p, "claude-code") for p in paths], pipeline.Options(distiller=RulesDistiller()))
+        statuses = {str(st) for (st,) in store.rows("SELECT status FROM memories")}
+    assert statuses == {"held"}

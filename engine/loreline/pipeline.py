@@ -184,7 +184,7 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
         str(path), t.session_id, t.tool, project, parsed.end, parsed.context_start,
         digest, check.size, check.mtime_ns, policy,
     )
-    before = repeated.earlier(store, project, path) if options.said_again and chunks else []
+    before = repeated.earlier(store, project, path, t.turns) if options.said_again and chunks else []
     for position, piece in enumerate(chunks):
         if _stopping(options, report):
             return  # committed chunks stay; the ledger is not advanced, so the next run resumes

@@ -54,6 +54,11 @@ MIN_SHARED = 3
 SIMILARITY = 0.5
 MIN_LEN = 12
 MAX_LEN = 400
+#: an earlier session sharing at least this share of the shorter one's turns of the person's, word
+#: for word (and at least `COPY_MIN` of them), is a copy of this one (forked, continued into a new
+#: file, saved twice)
+COPY_SHARE = 0.5
+COPY_MIN = 3
 POLICY = "said-again@1"
 #: said in two sessions: stored active, whatever the distiller's own confidence
 CONFIDENCE = 0.9
@@ -123,10 +128,14 @@ def _eligible(sentence: str) -> bool:
     return len(words) + sum(1 for w in words if _IDENTIFIER.search(w)) >= MIN_SHARED
 
 
-def earlier(store: Store, project: str, path: Path) -> list[Signature]:
-    """The eligible sentences of the project's earlier sessions, as signatures."""
+def earlier(store: Store, project: str, path: Path, turns: Iterable[Turn] = ()) -> list[Signature]:
+    """The eligible sentences of the project's earlier sessions, as signatures. An earlier
+    session that is a copy of this one (`turns`: most of the person's turns of the shorter of the
+    two are in the other, word for word, as when a session was forked, continued into a new file
+    or saved twice) is left out: its sentences were said once, not again."""
     from . import transcripts
 
+    mine = _prompts(turns)
     found: list[Signature] = []
     budget = MAX_BYTES
     for session_path, tool in ledger.project_sessions(store, project, str(path), MAX_SESSIONS):
@@ -138,11 +147,23 @@ def earlier(store: Store, project: str, path: Path) -> list[Signature]:
             break
         budget -= size
         try:
-            turns = transcripts.parse(Path(session_path), tool=tool).transcript.turns
+            their_turns = transcripts.parse(Path(session_path), tool=tool).transcript.turns
         except Exception:  # an unreadable earlier session only means less to compare with
             continue
-        found.extend(signature(s) for _, s in typed_sentences(turns))
+        if _copy(mine, _prompts(their_turns)):
+            continue
+        found.extend(signature(s) for _, s in typed_sentences(their_turns))
     return found
+
+
+def _prompts(turns: Iterable[Turn]) -> set[str]:
+    return {turn.text.strip().lower() for turn in turns if turn.speaker == "user"}
+
+
+def _copy(mine: set[str], theirs: set[str]) -> bool:
+    """Whether two sessions hold mostly the same turns of the person's, word for word."""
+    shared = len(mine & theirs)
+    return shared >= COPY_MIN and shared >= COPY_SHARE * min(len(mine), len(theirs))
 
 
 def says_again(words: Signature, before: Sequence[Signature]) -> bool:

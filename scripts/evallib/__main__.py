@@ -7,7 +7,7 @@
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
     scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
     scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
-    scripts/eval backend --backend NAME --set real [--half test] [--max-calls N]
+    scripts/eval backend --backend NAME --set real [--half test] [--max-calls N] [--through-import]
                                         → one backend (rules, anthropic, claude-code, codex: built as an
                                           import builds it, with your key or login) over the real labelled set
     scripts/eval call-cost              → model calls and input tokens per session, per model backend
@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", default="real", choices=("real",), help="backend mode: the labelled set (real)")
     p.add_argument("--half", default="test", choices=("tune", "test"),
                    help="backend mode: which half of the real set (test; the rules were tuned on tune only)")
+    p.add_argument("--through-import", action="store_true",
+                   help="backend mode, rules only: import each project's sessions of the half in turn (as a person's "
+                        "history) and judge what is left active, said-again promotions included")
     p.add_argument("--max-calls", type=int, default=400,
                    help="backend mode: stop after this many model calls (the cost cap; default 400)")
     p.add_argument("--verbose", "-v", action="store_true", help="print every miss and false positive")
@@ -82,6 +85,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import backendrun
 
         name = args.backend if args.backend != "rules,anthropic" else "auto"
+        if args.through_import:
+            from . import realimport
+
+            if name != "rules":
+                print("eval: --through-import scores the offline rules only", file=sys.stderr)
+                return 2
+            print(realimport.render(realimport.score_half(args.half)))
+            return 0
         try:
             result = backendrun.run(name, args.half, args.max_calls)
         except LorelineError as err:

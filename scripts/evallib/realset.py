@@ -129,7 +129,7 @@ def judge(result: HalfScore, memory: Memory, labels: list[Label], forbidden: set
 def _judge(result: HalfScore, memory: Memory, labels: list[Label], forbidden: set[tuple[str, int]],
            t: Transcript) -> None:
     result.memories += 1
-    if _forbidden(memory, forbidden, t):
+    if is_forbidden(memory, forbidden, t):
         result.forbidden.append(memory)
         return
     lowered = memory.text.lower()
@@ -142,7 +142,7 @@ def _judge(result: HalfScore, memory: Memory, labels: list[Label], forbidden: se
         result.false_positives.append(memory)
 
 
-def _forbidden(memory: Memory, forbidden: set[tuple[str, int]], t: Transcript) -> bool:
+def is_forbidden(memory: Memory, forbidden: set[tuple[str, int]], t: Transcript) -> bool:
     if (memory.session, memory.line) in forbidden or any(m in memory.session for m in SUBAGENT_FILES):
         return True
     turn = _turn_at(t.turns, memory.line)

@@ -104,8 +104,7 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
     rows.copy_sources(store, new_id, old.id, stamp)
     rows.set_status(store, old.id, "superseded", stamp)
     search.put_vector(store, new_id, embedder.embed(rows.embedded_text(text, old.cues)) if vector is None else vector)
-    store.conn.execute("INSERT INTO memory_cue_vec(memory_id, line, embedding) "
-                       "SELECT ?, line, embedding FROM memory_cue_vec WHERE memory_id = ?", (new_id, old.id))
+    search.copy_cue_vectors(store, old.id, new_id)  # the new version keeps the cues
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

@@ -101,6 +101,12 @@ def similarities(store: Store, vector: bytes, memory_ids: list[int]) -> dict[int
     return {int(r[0]): 1.0 - float(r[1]) for r in rows if r[1] is not None}
 
 
+def copy_cue_vectors(store: Store, from_id: int, to_id: int) -> None:
+    """Give a memory's next version the same cue vectors (it keeps the cues)."""
+    store.conn.execute("INSERT OR REPLACE INTO memory_cue_vec(memory_id, line, embedding) "
+                       "SELECT ?, line, embedding FROM memory_cue_vec WHERE memory_id = ?", (to_id, from_id))
+
+
 def cued(store: Store, memory_ids: list[int]) -> set[int]:
     """Those of the given memories that have cue vectors."""
     if not memory_ids:

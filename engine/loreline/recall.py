@@ -121,17 +121,19 @@ def recall(
     return _fuse(store, lexical, semantic, limit, fusion)
 
 
-def answered(lexical: Sequence[T], semantic: Sequence[tuple[T, float]], similar: dict[T, float],
-             fusion: Fusion, cued: Collection[T]) -> bool:
+def answered(lexical: Sequence[int], semantic: Sequence[tuple[int, float]], similar: dict[int, float],
+             fusion: Fusion, cued: Collection[int]) -> bool:
     """Whether recall shows anything. When some memory it would show has cue vectors (`cued`: the
     questions it answers were embedded), one of them must reach `fusion.answer_floor` with its
     best similarity (its text's or a cue's): a question that only comes near a project's
     questions is not answered. Among memories without cues (a store from before cues) the bars
     they passed are the only ones: their text alone is never as close to a question."""
-    shown = [*lexical, *(mid for mid, s in semantic if mid not in lexical and s >= fusion.vector_only_similarity)]
-    if fusion.answer_floor is None or not any(mid in cued for mid in shown):
+    shown = list(lexical)
+    shown += [mid for mid, s in semantic if mid not in lexical and s >= fusion.vector_only_similarity]
+    floor = fusion.answer_floor
+    if floor is None or not any(mid in cued for mid in shown):
         return bool(shown)
-    return any(similar.get(mid, 0.0) >= fusion.answer_floor for mid in shown)
+    return any(similar.get(mid, 0.0) >= floor for mid in shown)
 
 
 def _close_enough(lexical: list[int], similar: dict[int, float], floor: float, on_topic: Collection[int] = (),

@@ -124,3 +124,28 @@ def test_the_glossarys_cues_get_no_vectors_of_their_own(loreline_home: Path, tmp
     with Store(loreline_home / "loreline.db") as store:
         assert store.scalar("SELECT count(*) FROM memories WHERE cues != ''") == 1
         assert store.scalar("SELECT count(*) FROM memory_cue_vec") == 0
+
+
+def test_the_in_memory_matrix_and_sql_agree_on_a_memorys_best_vector(loreline_home: Path) -> None:
+    from loreline.store import search, vectorcache
+
+    project = "/work/cue-vectors-knn"
+    deploy = _fill(loreline_home, project)
+    with Store(loreline_home / "loreline.db") as store:
+        query = default_embedder(store).embed(ASKED)
+        in_sql = search.knn(store, query, project, 10)
+        held = vectorcache.knn(store, query, project, 10)
+        best = search.similarities(store, query, [deploy])[deploy]
+        embedder = default_embedder(store)
+        by_line = max(_cosine(query, embedder.embed(line)) for line in CUES.splitlines())
+    assert [mid for mid, _ in held] == [mid for mid, _ in in_sql] and in_sql[0][0] == deploy
+    assert all(abs(a[1] - b[1]) < 1e-5 for a, b in zip(held, in_sql))
+    assert abs(best - by_line) < 1e-4 and abs((1.0 - in_sql[0][1]) - best) < 1e-5  # its best cue's similarity
+
+
+def _cosine(a: bytes, b: bytes) -> float:
+    from array import array
+
+    x, y = array("f", a), array("f", b)
+    dot = sum(p * q for p, q in zip(x, y))
+    return dot / ((sum(p * p for p in x) ** 0.5) * (sum(q * q for q in y) ** 0.5))

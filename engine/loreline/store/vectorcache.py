@@ -10,6 +10,9 @@ and the next KNN reads the vectors again. Projects over `MAX_VECTORS` vectors ar
 (the memory would be too much), nor are vectors of a width other than the query's: their KNN
 stays in SQL, and that choice is kept for the generation like a matrix.
 
+A memory's cue vectors (`memory_cue_vec`, one per cue line) are rows of the matrix too, next to
+its own vector; a memory's similarity is its best row's, as `search.knn` answers in SQL.
+
 Results are `search.knn`'s: (memory id, cosine distance), nearest first, ties by id, vectors
 with no direction left out.
 """
@@ -31,7 +34,9 @@ VECTORS_OF_PROJECT = (
     "SELECT c.memory_id, c.embedding FROM memories m JOIN memory_cue_vec c ON c.memory_id = m.id "
     "WHERE m.project = ?1 ORDER BY 1"
 )
-COUNT_OF_PROJECT = "SELECT count(*) FROM memories WHERE project = ?"
+#: the rows a project's matrix would have: one per memory and one per cue line
+COUNT_OF_PROJECT = ("SELECT (SELECT count(*) FROM memories WHERE project = ?1) + (SELECT count(*) FROM memories m "
+                    "JOIN memory_cue_vec c ON c.memory_id = m.id WHERE m.project = ?1)")
 
 
 @dataclass(slots=True)

@@ -4,7 +4,11 @@ Two rankings are fused by reciprocal rank (k = 60): FTS5 bm25 over the memory te
 the nearest embeddings (`store.vectorcache`: the project's vectors held in memory between
 store changes, else sqlite-vec in SQL), both within the project (plus user-scope memories).
 With an embedder that compares meaning, a bm25 hit must also be close enough in meaning
-(`Fusion.lexical_floor`), so a shared word alone never shows a memory.
+(`Fusion.lexical_floor`), so a shared word alone never shows a memory. A memory's similarity is
+its best: its own vector's or one of its cue vectors' (each question it answers, its topic words,
+as a model or a person wrote them), and when a memory with cue vectors would be shown, one of
+the shown must reach `Fusion.answer_floor` (a question near the project's that none answers
+gets nothing).
 Superseded and forgotten memories are left out unless asked for.
 
 Then trust: a memory that may be stale (its files changed since, `staleness`) counts for

@@ -2,7 +2,8 @@
 
 Both are restricted to one project (the full-text rows carry a project token; the KNN walks
 the project's memories and scores their vectors) and return ranked memory ids only; callers
-load rows.
+load rows. A memory's vectors are its own (`memory_vec`) and one per cue line (`memory_cue_vec`);
+its similarity to a query is its best one's.
 """
 
 from __future__ import annotations

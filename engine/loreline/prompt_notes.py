@@ -9,7 +9,8 @@
   sentence is embedded as it is understood (`questions.understand`: with the categories it asks about);
 - a memory is kept when it is at least `FLOOR` similar, or, when the hook's own word match chose
   it (`words`), at least `WORD_FLOOR` similar: a note that shares a prompt's specific words and
-  is near it in meaning. An unrelated note costs the assistant's attention, so both bars are
+  is near it in meaning. A memory with cue vectors (a similarity that counts the questions it
+  answers, `store.search.similarities`) must reach `CUED_FLOOR` either way. An unrelated note costs the assistant's attention, so both bars are
   higher than recall's;
 - memories the session already received (`shown`) are left out before the few are picked.
 
@@ -30,12 +31,13 @@ from .models import Memory
 from .recall import recall
 from .recall_rules import MAX_PROMPT_CHARS, MEANING, PARTS, USER_SCOPE
 from .recall_rules import sentences as split_sentences
+from .recall_rules import MEANING_CUED_FLOOR as CUED_FLOOR
 from .recall_rules import MEANING_FLOOR as FLOOR
 from .recall_rules import MEANING_WORD_FLOOR as WORD_FLOOR
 from .store import Store, search, vectorcache
 from .store import memories as rows
 
-__all__ = ["FLOOR", "MEANING", "WORD_FLOOR", "embed_all", "for_prompt", "prompt_parts"]
+__all__ = ["CUED_FLOOR", "FLOOR", "MEANING", "WORD_FLOOR", "embed_all", "for_prompt", "prompt_parts"]
 
 WHOLE_PARTS = 12  #: sentences that make up a long prompt's whole (its first 12)
 NEAREST = 20  #: neighbours of each part considered
@@ -45,7 +47,7 @@ MAX_SHOWN_EXTRA = 20  #: recall this many more when the session was already show
 
 def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor: float = FLOOR,
                words: Iterable[int] = (), word_floor: float = WORD_FLOOR, shown: Iterable[int] = (),
-               embedder: Embedder | None = None) -> list[tuple[Memory, float]] | None:
+               embedder: Embedder | None = None, cued_floor: float = CUED_FLOOR) -> list[tuple[Memory, float]] | None:
     """The few active memories of the project (and the user's) the prompt bears on, each with its
     similarity, most similar first; None when the store's embedder does not compare meaning
     (hashing): the caller then chooses by words."""
@@ -72,8 +74,10 @@ def for_prompt(store: Store, prompt: str, project: str, *, limit: int = 3, floor
         for mid, similarity in search.similarities(store, plain_vector, list(found)).items():
             best[mid] = max(best.get(mid, -1.0), similarity)
     by_words = {m.id for m in worded} | _on_topic(found.values(), text)
+    cued = search.cued(store, list(found))
     kept = [(found[mid], s) for mid, s in best.items()
-            if mid in found and (s >= floor or (mid in by_words and s >= word_floor))]
+            if mid in found and (s >= cued_floor if mid in cued else
+                                 (s >= floor or (mid in by_words and s >= word_floor)))]
     return sorted(kept, key=lambda pair: (-pair[1], pair[0].id))[:limit]
 
 

@@ -4,7 +4,11 @@ Two rankings are fused by reciprocal rank (k = 60): FTS5 bm25 over the memory te
 the nearest embeddings (`store.vectorcache`: the project's vectors held in memory between
 store changes, else sqlite-vec in SQL), both within the project (plus user-scope memories).
 With an embedder that compares meaning, a bm25 hit must also be close enough in meaning
-(`Fusion.lexical_floor`), so a shared word alone never shows a memory.
+(`Fusion.lexical_floor`), so a shared word alone never shows a memory. A memory's similarity is
+its best: its own vector's or one of its cue vectors' (each question it answers, its topic words,
+as a model or a person wrote them), and when a memory with cue vectors would be shown, one of
+the shown must reach `Fusion.answer_floor` (a question near the project's that none answers
+gets nothing).
 Superseded and forgotten memories are left out unless asked for.
 
 Then trust: a memory that may be stale (its files changed since, `staleness`) counts for
@@ -35,7 +39,7 @@ from .store import memories as rows
 from .store import search, vectorcache
 
 __all__ = ["FUSIONS", "RECENCY_HALF_LIFE_DAYS", "RECENCY_WEIGHT", "RRF_K", "STALE_WEIGHT", "USER_SCOPE", "Fusion",
-           "fused_scores", "fusion_for", "recall", "session_notes"]
+           "answered", "fused_scores", "fusion_for", "recall", "session_notes"]
 
 T = TypeVar("T", int, str)
 
@@ -56,6 +60,10 @@ class Fusion:
     #: the lower floor for a bm25 hit about a category the query asks about (`questions.topics`:
     #: "may I spin up infrastructure by hand?" and a Terraform rule); None: the lexical floor
     topic_floor: float | None = None
+    #: the similarity (a memory's best: its own vector or one of its cues') that at least one
+    #: found memory must reach for recall to show anything: a question near a project's topics
+    #: that no memory answers gets nothing; None: no such bar
+    answer_floor: float | None = None
 
 
 #: per embedder family (the fingerprint's first word); tuned on the tuning half of
@@ -65,8 +73,9 @@ FUSIONS = {
     "static": Fusion(vector_weight=2.0, min_similarity=0.2, vector_only_similarity=0.35),
     # topic_floor: chosen on the three sets' tuning halves (0.35 … 0.2 tried; 0.25 lifts sets 2 and 3
     # alike and answers no more abstention questions)
+    # answer_floor: chosen with the cue vectors on the three sets' tuning halves (0.45 … 0.55 tried)
     "minilm": Fusion(vector_weight=2.0, min_similarity=0.2, vector_only_similarity=0.3, lexical_floor=0.4,
-                     topic_floor=0.25),
+                     topic_floor=0.25, answer_floor=0.45),
 }
 
 
@@ -101,20 +110,40 @@ def recall(
     status_of = rows.statuses(store, [mid for mid, _ in nearest])
     semantic = [(mid, 1.0 - dist) for mid, dist in nearest
                 if status_of.get(mid) in allowed and 1.0 - dist >= fusion.min_similarity]
+    similar = {mid: 1.0 - dist for mid, dist in nearest}
+    if fusion.lexical_floor is not None or fusion.answer_floor is not None:
+        similar.update(search.similarities(store, vector, [mid for mid in lexical if mid not in similar])
+                       if has_features else {})
     if fusion.lexical_floor is not None:
         on_topic = set(search.fts(store, "", (project, USER_SCOPE), depth, statuses, asked.topics)) \
             if fusion.topic_floor is not None and asked.topics else set()
-        lexical = _close_enough(store, vector, lexical, dict(nearest), fusion.lexical_floor, on_topic,
+        lexical = _close_enough(lexical, similar, fusion.lexical_floor, on_topic,
                                 fusion.topic_floor) if has_features else []
+    if fusion.answer_floor is not None and not answered(lexical, semantic, similar, fusion,
+                                                        search.cued(store, [*lexical, *(m for m, _ in semantic)])):
+        return []
     return _fuse(store, lexical, semantic, limit, fusion)
 
 
-def _close_enough(store: Store, vector: bytes, lexical: list[int], distances: dict[int, float],
-                  floor: float, on_topic: Collection[int] = (), topic_floor: float | None = None) -> list[int]:
-    """The bm25 hits whose vectors are at least `floor` similar to the query's (`topic_floor`
-    for those about a category the query asks about, `on_topic`)."""
-    similar = {mid: 1.0 - dist for mid, dist in distances.items()}
-    similar.update(search.similarities(store, vector, [mid for mid in lexical if mid not in similar]))
+def answered(lexical: Sequence[int], semantic: Sequence[tuple[int, float]], similar: dict[int, float],
+             fusion: Fusion, cued: Collection[int]) -> bool:
+    """Whether recall shows anything. When some memory it would show has cue vectors (`cued`: the
+    questions it answers were embedded), one of them must reach `fusion.answer_floor` with its
+    best similarity (its text's or a cue's): a question that only comes near a project's
+    questions is not answered. Among memories without cues (a store from before cues) the bars
+    they passed are the only ones: their text alone is never as close to a question."""
+    shown = list(lexical)
+    shown += [mid for mid, s in semantic if mid not in lexical and s >= fusion.vector_only_similarity]
+    floor = fusion.answer_floor
+    if floor is None or not any(mid in cued for mid in shown):
+        return bool(shown)
+    return any(similar.get(mid, 0.0) >= floor for mid in shown)
+
+
+def _close_enough(lexical: list[int], similar: dict[int, float], floor: float, on_topic: Collection[int] = (),
+                  topic_floor: float | None = None) -> list[int]:
+    """The bm25 hits at least `floor` similar to the query (`similar`: each memory's best
+    similarity; `topic_floor` for those about a category the query asks about, `on_topic`)."""
     low = floor if topic_floor is None else topic_floor
     return [mid for mid in lexical if similar.get(mid, 0.0) >= (low if mid in on_topic else floor)]
 

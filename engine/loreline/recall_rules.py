@@ -61,6 +61,10 @@ RECENCY_HALF_LIFE_DAYS = 30.0
 MEANING = frozenset({"minilm", "static"})
 MEANING_FLOOR = 0.45
 MEANING_WORD_FLOOR = 0.35
+#: the floor for a memory with cue vectors (its best similarity counts a question it answers,
+#: which runs higher than its statement's), whether or not the prompt's words chose it: chosen
+#: with the retrieval cues of a model backend on the sets' tuning halves (0.45 … 0.6 tried)
+MEANING_CUED_FLOOR = 0.5
 
 # a prompt by words (`relevant`): the share was set on half of the retrieval eval set;
 # `python -m evallib.prompt_recall` reports the other half

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import questions
 from .embed import Embedder
 from .errors import StoreError
 from .store import Store, search
@@ -32,13 +33,36 @@ def ensure(store: Store, embedder: Embedder, *, stamp: bool = True) -> None:
             store.set_meta(EMBEDDER_KEY, embedder.fingerprint)
 
 
+def cue_lines(cues: str) -> list[str]:
+    """The cue lines that get a vector of their own: each question a memory answers and its topic
+    words, as a model or a person wrote them. The glossary's lines (a rules memory's cues) get
+    none: they name categories, which recall matches by words (`questions.topics`)."""
+    own, _ = questions.split_cues("", cues)
+    return [line.strip() for line in own.splitlines() if line.strip()]
+
+
+def embed_cues(embedder: Embedder, cues: str) -> list[bytes]:
+    """One vector per cue line (`cue_lines`), in one pass where the embedder can."""
+    lines = cue_lines(cues)
+    if not lines:
+        return []
+    many = getattr(embedder, "embed_many", None)
+    return list(many(lines)) if many is not None else [embedder.embed(line) for line in lines]
+
+
+def put_cues(store: Store, memory_id: int, embedder: Embedder, cues: str) -> None:
+    """Make and store (replacing any) the vectors of a memory's cue lines."""
+    search.put_cue_vectors(store, memory_id, embed_cues(embedder, cues))
+
+
 def stamp(store: Store) -> str | None:
     """The fingerprint of the embedder that made the store's vectors (None before any)."""
     return store.meta(EMBEDDER_KEY)
 
 
 def reembed(store: Store, embedder: Embedder, progress: Callable[[int], None] | None = None) -> int:
-    """Recompute every memory's vector with `embedder`; returns how many were written.
+    """Recompute every memory's vector (and its cue vectors) with `embedder`; returns how many
+    memories were embedded.
     `progress` hears the running count after each batch of `BATCH`."""
     count = 0
     with store.write():
@@ -47,8 +71,10 @@ def reembed(store: Store, embedder: Embedder, progress: Callable[[int], None] | 
             batch = rows.texts_after(store, last, BATCH)
             if not batch:
                 break
+            cues = rows.cues_of(store, [memory_id for memory_id, _, _ in batch])
             for memory_id, _project, text in batch:
                 search.put_vector(store, memory_id, embedder.embed(text))
+                put_cues(store, memory_id, embedder, cues.get(memory_id, ""))
                 count += 1
             last = batch[-1][0]
             if progress is not None:

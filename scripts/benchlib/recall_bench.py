@@ -7,6 +7,9 @@ superseded, a few forgotten) and a few user-scope memories. Vectors come from th
 embedder, computed once and shared by both stores: the first `DISTINCT_VECTORS` texts are
 embedded and their vectors cycled over the rest (the sentence model takes milliseconds per
 text, and a KNN costs the same whatever its vectors say). Every query is embedded for real.
+Each memory of the queried project also has `CUE_VECTORS` cue vectors (a model backend writes
+up to four questions and a line of topic words per memory, each embedded on its own), so
+recall compares each memory's best of five vectors.
 
 The figure is `loreline.recall.recall` per query, p50 and p95 over `ctx.queries` queries,
 median over runs, each query embedded by the default embedder. The first query of a run reads
@@ -38,6 +41,7 @@ from .registry import Context, Row, median, percentile
 PROJECT = "/home/dev/acme-shop"
 OTHERS = tuple(f"/home/dev/project-{i:02d}" for i in range(9))
 USER_MEMORIES = 300
+CUE_VECTORS = 4  #: per memory of the queried project
 BUDGET_P50_MS = 15.0
 BUDGET_P95_MS = 50.0
 LIMIT = 10
@@ -95,6 +99,11 @@ def build(path: Path, items: list[Spec], vectors: list[bytes], users: list[tuple
               s.text, stamp, stamp) for i, (s, _) in enumerate(everything, start=1)])
         conn.executemany("INSERT INTO memory_vec(memory_id, embedding) VALUES(?,?)",
                          [(i, v) for i, (_, v) in enumerate(everything, start=1)])
+        cycled = [v for _, v in everything]
+        conn.executemany("INSERT INTO memory_cue_vec(memory_id, line, embedding) VALUES(?,?,?)",
+                         [(i, line, cycled[(i * 7 + line * 131) % len(cycled)])
+                          for i, (s, _) in enumerate(everything, start=1) if s.project == PROJECT
+                          for line in range(CUE_VECTORS)])
         conn.execute("CREATE TABLE floor_vec(memory_id INTEGER PRIMARY KEY, project TEXT NOT NULL, embedding BLOB)")
         conn.execute("CREATE INDEX floor_vec_by_project ON floor_vec(project)")
         conn.executemany("INSERT INTO floor_vec(memory_id, project, embedding) VALUES(?,?,?)",

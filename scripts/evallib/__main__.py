@@ -7,10 +7,13 @@
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
     scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
     scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
+                                          (the memories with the glossary's cues only, then with a model's)
     scripts/eval backend --backend NAME --set real [--half test] [--max-calls N] [--through-import]
                                         → one backend (rules, anthropic, claude-code, codex: built as an
                                           import builds it, with your key or login) over the real labelled set
     scripts/eval call-cost              → model calls and input tokens per session, per model backend
+    scripts/eval cue-rows --half tune   → every retrieval set's half, recall and the prompt hook, with the
+                                          glossary's cues only and with a model's (`cuerows`)
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ RESULTS = docs.ROOT / ".bench" / "eval.json"
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scripts/eval", description="Loreline's extraction and retrieval evaluation.")
     p.add_argument("what", nargs="?", default="all", choices=("all", "extraction", "retrieval", "make-sessions", "learned", "fusion-grid",
-                                                          "backend", "call-cost"),
+                                                          "backend", "call-cost", "cue-rows"),
                    help="what to evaluate (all); `redaction` hands over to scripts/eval_redaction.py")
     p.add_argument("--backend", default="rules,anthropic",
                    help="distiller backends, comma-separated (rules,anthropic; anthropic is skipped without a key)")
@@ -77,9 +80,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {len(cases)} cases to {dataset.SESSIONS} and {dataset.LABELS}")
         return 0
     if args.what == "fusion-grid":
-        raws = [raw for i, spec in enumerate(fusiongrid.sets())
-                for raw in fusiongrid.raw_tune_half(spec, Path(tempfile.mkdtemp(prefix=f"loreline-grid-{i}-")))]
-        print(fusiongrid.render(fusiongrid.grid(raws), len(raws), FUSIONS["minilm"]))
+        for label, with_cues in (("glossary cues only", False), ("with model cues", True)):
+            raws = [raw for i, spec in enumerate(fusiongrid.sets())
+                    for raw in fusiongrid.raw_tune_half(spec, Path(tempfile.mkdtemp(prefix=f"loreline-grid-{i}-")),
+                                                        with_cues)]
+            print(f"{label}:")
+            print(fusiongrid.render(fusiongrid.grid(raws), len(raws), FUSIONS["minilm"]))
+        return 0
+    if args.what == "cue-rows":
+        from . import cuerows
+
+        print(cuerows.render(args.half, cuerows.rows(args.half)))
         return 0
     if args.what == "backend":
         from . import backendrun

@@ -23,7 +23,7 @@ from typing import Any
 from loreline import questions
 from loreline.embed.minilm import MiniLMEmbedder
 from loreline.home import using as loreline_home
-from loreline.recall import USER_SCOPE, Fusion, fused_scores
+from loreline.recall import USER_SCOPE, Fusion, answered, fused_scores
 from loreline.store import Store, search, vectorcache
 
 from . import retrieval
@@ -32,6 +32,7 @@ WEIGHTS = (1.0, 1.5, 2.0, 3.0, 4.0)
 MIN_SIMILARITIES = (0.1, 0.15, 0.2, 0.25, 0.3)
 VECTOR_ONLY_SIMILARITIES = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
 LEXICAL_FLOORS = (None, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+ANSWER_FLOORS = (None, 0.4, 0.45, 0.5)
 DEPTH = 40
 
 
@@ -44,8 +45,9 @@ class Raw:
     paraphrase: bool
     lexical: tuple[int, ...]
     nearest: tuple[tuple[int, float], ...]
-    similar: dict[int, float]  # every bm25 hit's similarity to the query
+    similar: dict[int, float]  # every bm25 hit's similarity to the query (a memory's best, cues included)
     keys: dict[int, str]
+    cued: frozenset[int] = frozenset()  # the memories with cue vectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +67,14 @@ def sets(root: Path = retrieval.SPEC.parent) -> list[Path]:
     return sorted(root.glob("retrieval*.json"))
 
 
-def raw_tune_half(spec_path: Path, home: Path) -> list[Raw]:
+def raw_tune_half(spec_path: Path, home: Path, with_cues: bool = False) -> list[Raw]:
+    """`with_cues`: the memories carry the cues a model backend writes (`retrieval.model_cues`)."""
     spec: dict[str, Any] = json.loads(spec_path.read_text(encoding="utf-8"))
     embedder = MiniLMEmbedder()
     out: list[Raw] = []
     with loreline_home(home), Store() as store:
-        keyed = retrieval.fill(store, spec, 7, embedder)
+        keyed = retrieval.fill(store, spec, 7, embedder, retrieval.model_cues(spec_path.name) if with_cues else None)
+        cued = frozenset(search.cued(store, list(keyed)))
         keys = {mid: key for mid, (key, project) in keyed.items() if project == spec["project"]}
         for question in spec["questions"]:
             if question["split"] != "tune":
@@ -82,7 +86,8 @@ def raw_tune_half(spec_path: Path, home: Path) -> list[Raw]:
             similar = dict(nearest)
             similar.update(search.similarities(store, vector, [m for m in lexical if m not in similar]))
             out.append(Raw(frozenset(question["relevant"]), bool(question.get("abstain")),
-                           bool(question.get("paraphrase")), tuple(lexical), tuple(nearest), similar, keys))
+                           bool(question.get("paraphrase")), tuple(lexical), tuple(nearest), similar, keys,
+                           cued & (set(lexical) | similar.keys())))
     return out
 
 
@@ -92,6 +97,8 @@ def ranked(raw: Raw, fusion: Fusion) -> list[int]:
     lexical = list(raw.lexical)
     if fusion.lexical_floor is not None:
         lexical = [mid for mid in lexical if raw.similar.get(mid, 0.0) >= fusion.lexical_floor]
+    if not answered(lexical, semantic, raw.similar, fusion, raw.cued):
+        return []
     scores = fused_scores(lexical, semantic, fusion)
     return sorted(scores, key=lambda mid: (-scores[mid], mid))[: retrieval.DEPTH]
 
@@ -116,9 +123,9 @@ def score_point(raws: list[Raw], fusion: Fusion) -> Point:
 
 
 def grid(raws: list[Raw]) -> list[Point]:
-    points = [score_point(raws, Fusion(weight, least, alone, floor))
-              for weight, least, alone, floor in itertools.product(WEIGHTS, MIN_SIMILARITIES, VECTOR_ONLY_SIMILARITIES,
-                                                                   LEXICAL_FLOORS) if alone >= least]
+    points = [score_point(raws, Fusion(weight, least, alone, floor, answer_floor=answer))
+              for weight, least, alone, floor, answer in itertools.product(
+                  WEIGHTS, MIN_SIMILARITIES, VECTOR_ONLY_SIMILARITIES, LEXICAL_FLOORS, ANSWER_FLOORS) if alone >= least]
     return sorted(points, key=lambda p: -p.objective)
 
 
@@ -133,7 +140,7 @@ def frontier(points: list[Point]) -> list[Point]:
 
 
 def render(points: list[Point], questions: int, current: Fusion | None = None, most: int = 15) -> str:
-    head = "  weight  min   vec-only  lex-floor  recall@5  paraphrase  abstention"
+    head = "  weight  min   vec-only  lex-floor  answer  recall@5  paraphrase  abstention"
     lines = [f"fusion grid over {questions} tuning-half questions (test halves not queried)", "best first:", head]
     lines += [_line(p) for p in points[:most]]
     lines += ["best recall@5 for each number of abstention hits:", head, *(_line(p) for p in frontier(points))]
@@ -145,5 +152,6 @@ def render(points: list[Point], questions: int, current: Fusion | None = None, m
 def _line(p: Point) -> str:
     f = p.fusion
     floor = "—" if f.lexical_floor is None else f"{f.lexical_floor:.2f}"
-    return (f"  {f.vector_weight:>5.1f}  {f.min_similarity:.2f}  {f.vector_only_similarity:>8.2f}  {floor:>9}  "
+    answer = "—" if f.answer_floor is None else f"{f.answer_floor:.2f}"
+    return (f"  {f.vector_weight:>5.1f}  {f.min_similarity:.2f}  {f.vector_only_similarity:>8.2f}  {floor:>9}  {answer:>6}  "
             f"{p.recall_at_5:>8.2f}  {p.paraphrase_recall_at_5:>10.2f}  {p.abstention_hits}/{p.abstentions}")

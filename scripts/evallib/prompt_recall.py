@@ -34,7 +34,7 @@ from loreline.embed import default_embedder
 from loreline.home import using as loreline_home
 from loreline.store import Store
 
-from .retrieval import SETS, SPEC, fill
+from .retrieval import SETS, SPEC, fill, model_cues
 
 UNRELATED = (
     "What is the capital of France?",
@@ -133,16 +133,17 @@ def warm_shown(store: Store, prompt: str, project: str, floors: tuple[float, flo
 
 
 def warm_halves(floors: tuple[tuple[float, float], ...], seed: int = 7, halves: tuple[str, ...] = ("tune",),
-                words_too: bool = False) -> dict[str, Any]:
+                words_too: bool = False, with_cues: bool = False) -> dict[str, Any]:
     """Per floor and retrieval-set half: hit@3, precision and the prompts with no answer that got a
     memory (the unrelated prompts and the set's abstention questions). Floors are chosen on the
-    `tune` halves (with `UNRELATED`); the `test` halves go with `HELD_OUT_UNRELATED`."""
+    `tune` halves (with `UNRELATED`); the `test` halves go with `HELD_OUT_UNRELATED`. `with_cues`:
+    each memory carries the cues a model backend writes (`retrieval.model_cues`)."""
     out: dict[str, Any] = {}
     for number, spec_path in enumerate(SETS, start=1):
         spec = json.loads(spec_path.read_text(encoding="utf-8"))
         with tempfile.TemporaryDirectory(prefix="loreline-prompt-eval-") as tmp, loreline_home(Path(tmp)):
             with Store() as store:
-                keyed = fill(store, spec, seed, default_embedder())
+                keyed = fill(store, spec, seed, default_embedder(), model_cues(spec_path.name) if with_cues else None)
                 for half in halves:
                     asked = [q for q in spec["questions"] if q["split"] == half]
                     chatter = UNRELATED if half == "tune" else HELD_OUT_UNRELATED
@@ -174,13 +175,13 @@ def _warm_half(store: Store, spec: dict[str, Any], keyed: dict[int, tuple[str, s
 
 
 #: (floor, floor for the memories the hook's words chose); 1.0 turns the second off
-WARM_FLOORS = tuple((floor, worded) for floor in (0.4, 0.45, 0.5) for worded in (1.0, 0.3, 0.35, 0.4))
+WARM_FLOORS = tuple((floor, worded) for floor in (0.45, 0.5, 0.55, 0.6) for worded in (1.0, 0.35, 0.4, 0.45, 0.5))
 
 if __name__ == "__main__":
     from loreline.prompt_notes import FLOOR, WORD_FLOOR
 
     if "--warm-grid" in sys.argv[1:]:  # choosing the floor: tuning halves only
-        json.dump(warm_halves(WARM_FLOORS, halves=("tune",)), sys.stdout, indent=2)
+        json.dump(warm_halves(WARM_FLOORS, halves=("tune",), with_cues="--cues" in sys.argv[1:]), sys.stdout, indent=2)
     else:
         json.dump({"by words, as tuned": evaluate(),
                    "test halves, both ways": warm_halves(((FLOOR, WORD_FLOOR),), halves=("test",),

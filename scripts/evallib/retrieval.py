@@ -37,6 +37,8 @@ from loreline.store import Store, search
 from .dataset import EVAL_DIR
 
 SPEC = EVAL_DIR / "retrieval.json"
+#: the cues a model backend writes at distillation, written blind for every memory of the sets
+CUES = EVAL_DIR / "cues" / "model_cues.json"
 #: every retrieval set: the first, a larger second one written after the embedder was chosen,
 #: without running anything on it, and a third of everyday questions written blind
 #: (`tests/eval/check_retrieval_set.py` checks all three)
@@ -109,8 +111,20 @@ def distractors(n: int, seed: int) -> list[str]:
     return out
 
 
-def fill(store: Store, spec: dict[str, Any], seed: int, embedder: Embedder) -> dict[int, tuple[str, str]]:
-    """Store every memory of the spec; returns memory id → (key, project)."""
+def model_cues(spec_name: str) -> dict[str, str]:
+    """The retrieval cues a model backend would have written for each memory of a set
+    (`tests/eval/cues/model_cues.json`), as the distiller turns them into cue text."""
+    from loreline.distill.anthropic import cues
+
+    written = json.loads(CUES.read_text(encoding="utf-8")).get(spec_name, {})
+    return {key: cues(item.get("questions"), item.get("topics")) for key, item in written.items()}
+
+
+def fill(store: Store, spec: dict[str, Any], seed: int, embedder: Embedder,
+         cues: dict[str, str] | None = None) -> dict[int, tuple[str, str]]:
+    """Store every memory of the spec; returns memory id → (key, project). `cues` (memory key →
+    cue text, `model_cues`): stored as a model backend stores them, through the candidate's
+    cues; without them a memory has only the glossary's categories of the tools it names."""
     keyed: dict[int, tuple[str, str]] = {}
     items = [(m, spec["project"]) for m in spec["memories"]]
     items += [(m, spec["other_project"]) for m in spec["other_memories"]]
@@ -118,7 +132,8 @@ def fill(store: Store, spec: dict[str, Any], seed: int, embedder: Embedder) -> d
     items += [({"key": "", "kind": "episode", "text": t}, spec["project"]) for t in noise]
     with store.write():
         for index, (memory, project) in enumerate(items, start=1):
-            candidate = Candidate(memory["kind"], memory["text"], (Evidence(index, memory["text"]),), "eval@1")
+            candidate = Candidate(memory["kind"], memory["text"], (Evidence(index, memory["text"]),), "eval@1",
+                                  cues=(cues or {}).get(memory["key"], "") if memory["key"] else "")
             prov = Provenance("claude-code", "eval", "/eval/session.jsonl", index, index, memory["text"][:200], None)
             ctx = beliefs.Context(project, prov, (), f"eval-{index}")
             _, memory_id = beliefs.reconcile(store, candidate, ctx, embedder)
@@ -140,14 +155,16 @@ def by_fts(store: Store, question: str, project: str) -> list[int]:
 
 
 def evaluate(home: Path, spec_path: Path = SPEC, seed: int = 7,
-             only: dict[str, Callable[[], Embedder]] | None = None) -> Result:
+             only: dict[str, Callable[[], Embedder]] | None = None, with_cues: bool = False) -> Result:
+    """`with_cues`: each memory also carries the cues a model backend writes (`model_cues`)."""
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    cues = model_cues(spec_path.name) if with_cues else None
     methods: list[MethodScore] = []
     memories = 0
     for name, make in (only or candidates()).items():
         embedder = make()
         with loreline_home(home / name), Store() as store:
-            keyed = fill(store, spec, seed, embedder)
+            keyed = fill(store, spec, seed, embedder, cues)
             memories = len(keyed)
             if not methods:
                 methods.append(score("FTS only (bm25)", "—", by_fts, store, spec, keyed))

@@ -38,7 +38,7 @@ from . import curate
 
 from . import reversal
 from . import suggestions
-from .. import questions, records, staleness
+from .. import questions, records, staleness, vectors
 from ..embed import Embedder
 from ..errors import ModelOutputError
 from ..models import Candidate, Memory, Provenance
@@ -103,6 +103,8 @@ class Plan:
     offline: bool = False
     #: the vector stored for a new memory when it differs from `vector` (a model's cues embedded too)
     stored_vector: bytes | None = None
+    #: the vectors of a new memory's cue lines (`vectors.embed_cues`)
+    cue_vectors: list[bytes] = field(default_factory=list)
 
 
 def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None,
@@ -114,6 +116,7 @@ def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, j
     result = Plan(candidate, ctx, digest, embedder.embed(candidate.text) if vector is None else vector)
     if candidate.cues and vector is None:  # a given vector (a teammate's) was made with the cues
         result.stored_vector = embedder.embed(rows.embedded_text(candidate.text, candidate.cues))
+    result.cue_vectors = vectors.embed_cues(embedder, stored_cues(candidate))
     if rows.is_tombstoned(store, ctx.project, digest):
         result.forgotten = True
         return result
@@ -217,10 +220,16 @@ def _merge(store: Store, memory_id: int, ctx: Context) -> tuple[Outcome, int]:
     return Outcome.MERGED, memory_id
 
 
+def stored_cues(candidate: Candidate) -> str:
+    """The cues a new memory is stored with: its distiller's, or for the rules distiller's the
+    glossary's words for the tools it names."""
+    return candidate.cues or (questions.glossary_cues(candidate.text) if candidate.extractor.startswith("rules")
+                              else "")
+
+
 def _add(store: Store, p: Plan) -> int:
     ctx, candidate = p.ctx, p.candidate
-    cues = candidate.cues or (questions.glossary_cues(candidate.text) if candidate.extractor.startswith("rules")
-                              else "")
+    cues = stored_cues(candidate)
     memory_id = rows.insert(store, rows.NewMemory(
         project=ctx.project, kind=candidate.kind, text=candidate.text,
         observed_at=ctx.provenance.observed_at, extractor=candidate.extractor, cues=cues,
@@ -229,6 +238,7 @@ def _add(store: Store, p: Plan) -> int:
     _tie(store, ctx, memory_id)
     # a model's cues are embedded with the text; the glossary's add nothing the embedder does not
     search.put_vector(store, memory_id, p.stored_vector or p.vector)
+    search.put_cue_vectors(store, memory_id, p.cue_vectors)
     if ctx.hold:
         rows.hold(store, memory_id, ctx.hold)
     rows.audit(store, ctx.actor, "add", memory_id, after={"kind": candidate.kind, "text": candidate.text,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import vectors
 from ..embed import Embedder, default_embedder
 from ..errors import LorelineError
 from ..models import Memory
@@ -85,6 +86,7 @@ def set_cues(store: Store, memory_id: int, cues: str, actor: str = "user",
     with store.write():
         rows.set_cues(store, memory_id, cleaned)
         search.put_vector(store, memory_id, embedder.embed(rows.embedded_text(old.text, cleaned)))
+        vectors.put_cues(store, memory_id, embedder, cleaned)
         rows.audit(store, actor, "cues", memory_id, before={"cues": old.cues}, after={"cues": cleaned})
     return rows.get(store, memory_id)
 
@@ -102,6 +104,7 @@ def supersede_with(store: Store, old: Memory, text: str, actor: str, embedder: E
     rows.copy_sources(store, new_id, old.id, stamp)
     rows.set_status(store, old.id, "superseded", stamp)
     search.put_vector(store, new_id, embedder.embed(rows.embedded_text(text, old.cues)) if vector is None else vector)
+    search.copy_cue_vectors(store, old.id, new_id)  # the new version keeps the cues
     rows.audit(store, actor, action, new_id, before=_snapshot(old),
                after={"text": text, "replaces": old.id, **(details or {})})
     return new_id

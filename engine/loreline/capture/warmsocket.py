@@ -11,8 +11,8 @@ else can listen in on prompts or answer them. Used by the hook, the warm process
 
 from __future__ import annotations
 
+import _socket as socket  # the C module: `socket` builds its enums on import, milliseconds of the hook's CPU
 import os
-import socket
 import time
 
 from .. import home

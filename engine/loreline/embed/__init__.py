@@ -26,7 +26,12 @@ error line.
 from __future__ import annotations
 
 import functools
-from typing import Protocol
+
+TYPE_CHECKING = False  # the prompt hook reads the glossary through this package: typing costs it milliseconds
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object
 
 DEFAULT_MODEL = "minilm"
 MODELS = ("minilm", "hashing", "static")

@@ -13,7 +13,10 @@ import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # the prompt hook imports this module: typing costs it milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 GLOSSARY = Path(__file__).with_name("data") / "concepts.txt"
 

@@ -192,6 +192,7 @@ def _memories(store: Store, memories: list[dict[str, Any]], report: LoadReport,
         tables.set_chain(store, here, root or here, replaces)
         search.put_vector(store, here, embedder.embed(rows.embedded_text(str(record["text"]),
                                                                          str(record.get("cues") or ""))))
+        vectors.put_cues(store, here, embedder, str(record.get("cues") or ""))
     for record in memories:
         _children(store, ids[int(record["id"])], record, report)
     return ids

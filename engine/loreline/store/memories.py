@@ -349,6 +349,7 @@ def copy_sources(store: Store, new_id: int, old_id: int, stamp: str) -> None:
 def delete(store: Store, memory_id: int) -> None:
     """Remove a memory outright (only a merge's own result, when its resolution is reverted)."""
     store.conn.execute("DELETE FROM memory_vec WHERE memory_id = ?", (memory_id,))
+    store.conn.execute("DELETE FROM memory_cue_vec WHERE memory_id = ?", (memory_id,))
     store.conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
 
 
@@ -366,6 +367,15 @@ def texts_after(store: Store, after_id: int, limit: int) -> list[tuple[int, str,
     text is what is embedded (`embedded_text`: with the memory's cues)."""
     return [(int(r[0]), str(r[1]), embedded_text(str(r[2]), str(r[3] or ""))) for r in store.rows(
         "SELECT id, project, text, cues FROM memories WHERE id > ? ORDER BY id LIMIT ?", (after_id, limit))]
+
+
+def cues_of(store: Store, ids: Sequence[int]) -> dict[int, str]:
+    """Each memory's cues, by id (memories without any are left out)."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {int(r[0]): str(r[1]) for r in store.rows(
+        f"SELECT id, cues FROM memories WHERE id IN ({marks}) AND coalesce(cues, '') != ''", tuple(ids))}
 
 
 def statuses(store: Store, ids: Sequence[int]) -> dict[int, str]:

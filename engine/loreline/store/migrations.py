@@ -462,6 +462,24 @@ def _memory_cues(store: Store) -> None:
     store.conn.execute(MEMORY_CUES)
 
 
+CUE_VECTORS = """
+CREATE TABLE memory_cue_vec(
+    memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    line INTEGER NOT NULL,
+    embedding BLOB NOT NULL CHECK (length(embedding) BETWEEN 4 AND 16384 AND length(embedding) % 4 = 0),
+    PRIMARY KEY (memory_id, line)
+) WITHOUT ROWID;
+"""
+
+
+def _cue_vectors(store: Store) -> None:
+    """Each retrieval cue of a memory (a question it answers, its topic words: one a line) has its
+    own vector beside the memory's: a question is compared with the questions a memory answers,
+    not only with its statement, and a memory counts with its best similarity (`search.similarities`).
+    Stores from before have none until `loreline reembed` (or an edit of the cues) makes them."""
+    store.conn.execute(CUE_VECTORS)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -478,6 +496,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0013_audit_via", _audit_via),
     ("0014_session_id_indexes", _session_id_indexes),
     ("0015_memory_cues", _memory_cues),
+    ("0016_cue_vectors", _cue_vectors),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

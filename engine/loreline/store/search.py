@@ -2,7 +2,8 @@
 
 Both are restricted to one project (the full-text rows carry a project token; the KNN walks
 the project's memories and scores their vectors) and return ranked memory ids only; callers
-load rows.
+load rows. A memory's vectors are its own (`memory_vec`) and one per cue line (`memory_cue_vec`);
+its similarity to a query is its best one's.
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ KNN = (
     "FROM memories m CROSS JOIN memory_vec v ON v.memory_id = m.id "
     "WHERE m.project = ?2 ORDER BY distance NULLS LAST, v.memory_id LIMIT ?3"
 )
+#: the nearest cue vectors of a project (a memory's best cue), to merge with `KNN`'s
+CUE_KNN = (
+    "SELECT c.memory_id, min(vec_distance_cosine(c.embedding, ?1)) AS distance "
+    "FROM memories m CROSS JOIN memory_cue_vec c ON c.memory_id = m.id "
+    "WHERE m.project = ?2 GROUP BY c.memory_id ORDER BY distance NULLS LAST, c.memory_id LIMIT ?3"
+)
 
 
 def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, float]]:
@@ -74,21 +81,50 @@ def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, fl
     order, so their vectors are read in file order) and each vector is scored in C; the
     memories are the outer loop (CROSS JOIN), so another project's vectors are never read. A
     vector with no direction (all zero) has no distance and is left out."""
-    rows = store.rows(KNN, (vector, project, k))
-    return [(int(r[0]), float(r[1])) for r in rows if r[1] is not None]
+    best: dict[int, float] = {}
+    for sql in (KNN, CUE_KNN):
+        for mid, distance in store.rows(sql, (vector, project, k)):
+            if distance is not None and float(distance) < best.get(int(mid), 3.0):
+                best[int(mid)] = float(distance)
+    return sorted(best.items(), key=lambda pair: (pair[1], pair[0]))[:k]
 
 
 def similarities(store: Store, vector: bytes, memory_ids: list[int]) -> dict[int, float]:
-    """Cosine similarity of the given memories' vectors to `vector` (memories without one are
-    left out)."""
+    """Cosine similarity of the given memories to `vector`: each memory's best of its own vector
+    and its cue vectors (memories without any are left out)."""
     if not memory_ids:
         return {}
     marks = ",".join("?" * len(memory_ids))
-    rows = store.rows(f"SELECT memory_id, vec_distance_cosine(embedding, ?) FROM memory_vec "
-                      f"WHERE memory_id IN ({marks})", (vector, *memory_ids))
+    rows = store.rows(f"SELECT memory_id, min(vec_distance_cosine(embedding, ?1)) FROM ("
+                      f"SELECT memory_id, embedding FROM memory_vec WHERE memory_id IN ({marks}) UNION ALL "
+                      f"SELECT memory_id, embedding FROM memory_cue_vec WHERE memory_id IN ({marks})) "
+                      "GROUP BY memory_id", (vector, *memory_ids, *memory_ids))
     return {int(r[0]): 1.0 - float(r[1]) for r in rows if r[1] is not None}
+
+
+def copy_cue_vectors(store: Store, from_id: int, to_id: int) -> None:
+    """Give a memory's next version the same cue vectors (it keeps the cues)."""
+    store.conn.execute("INSERT OR REPLACE INTO memory_cue_vec(memory_id, line, embedding) "
+                       "SELECT ?, line, embedding FROM memory_cue_vec WHERE memory_id = ?", (to_id, from_id))
+
+
+def cued(store: Store, memory_ids: list[int]) -> set[int]:
+    """Those of the given memories that have cue vectors."""
+    if not memory_ids:
+        return set()
+    marks = ",".join("?" * len(memory_ids))
+    return {int(r[0]) for r in store.rows(f"SELECT DISTINCT memory_id FROM memory_cue_vec WHERE memory_id IN ({marks})",
+                                          tuple(memory_ids))}
 
 
 def put_vector(store: Store, memory_id: int, vector: bytes) -> None:
     """Store (or replace) a memory's vector; the memory's project comes from its row."""
     store.conn.execute("INSERT OR REPLACE INTO memory_vec(memory_id, embedding) VALUES(?, ?)", (memory_id, vector))
+
+
+def put_cue_vectors(store: Store, memory_id: int, vectors: list[bytes]) -> None:
+    """Replace a memory's cue vectors (one per cue line; none: the memory has no cues)."""
+    store.conn.execute("DELETE FROM memory_cue_vec WHERE memory_id = ?", (memory_id,))
+    for line, vector in enumerate(vectors):
+        store.conn.execute("INSERT INTO memory_cue_vec(memory_id, line, embedding) VALUES(?, ?, ?)",
+                           (memory_id, line, vector))

@@ -10,6 +10,9 @@ and the next KNN reads the vectors again. Projects over `MAX_VECTORS` vectors ar
 (the memory would be too much), nor are vectors of a width other than the query's: their KNN
 stays in SQL, and that choice is kept for the generation like a matrix.
 
+A memory's cue vectors (`memory_cue_vec`, one per cue line) are rows of the matrix too, next to
+its own vector; a memory's similarity is its best row's, as `search.knn` answers in SQL.
+
 Results are `search.knn`'s: (memory id, cosine distance), nearest first, ties by id, vectors
 with no direction left out.
 """
@@ -27,16 +30,22 @@ MAX_VECTORS = 50_000
 
 VECTORS_OF_PROJECT = (
     "SELECT v.memory_id, v.embedding FROM memories m JOIN memory_vec v ON v.memory_id = m.id "
-    "WHERE m.project = ? ORDER BY v.memory_id"
+    "WHERE m.project = ?1 UNION ALL "
+    "SELECT c.memory_id, c.embedding FROM memories m JOIN memory_cue_vec c ON c.memory_id = m.id "
+    "WHERE m.project = ?1 ORDER BY 1"
 )
-COUNT_OF_PROJECT = "SELECT count(*) FROM memories WHERE project = ?"
+#: the rows a project's matrix would have: one per memory and one per cue line
+COUNT_OF_PROJECT = ("SELECT (SELECT count(*) FROM memories WHERE project = ?1) + (SELECT count(*) FROM memories m "
+                    "JOIN memory_cue_vec c ON c.memory_id = m.id WHERE m.project = ?1)")
 
 
 @record(frozen=False)
 class _Held:
     generation: tuple[int, int]
-    ids: Any  # int64 memory ids; None: this project's KNN is answered in SQL
-    matrix: Any  # float32, one unit row per memory (rows of vectors with no direction dropped)
+    ids: Any  # int64 memory ids, one per row; None: this project's KNN is answered in SQL
+    matrix: Any  # float32, one unit row per vector (rows of vectors with no direction dropped)
+    #: where each memory's rows start, when some memory has more than one (its cue vectors)
+    starts: Any = None
 
 
 _lock = threading.Lock()
@@ -64,10 +73,13 @@ def knn(store: Store, vector: bytes, project: str, k: int) -> list[tuple[int, fl
     if norm == 0.0:
         return search.knn(store, vector, project, k)
     similarity = held.matrix @ (query / norm)
+    if held.starts is not None:  # cue vectors too: each memory's best row (its rows are adjacent)
+        similarity = np.maximum.reduceat(similarity, held.starts)
+    ids = held.ids if held.starts is None else held.ids[held.starts]
     count = min(k, len(similarity))
     top = np.argpartition(-similarity, count - 1)[:count] if count < len(similarity) else np.arange(len(similarity))
-    order = sorted(top.tolist(), key=lambda i: (-float(similarity[i]), int(held.ids[i])))
-    return [(int(held.ids[i]), 1.0 - float(similarity[i])) for i in order]
+    order = sorted(top.tolist(), key=lambda i: (-float(similarity[i]), int(ids[i])))
+    return [(int(ids[i]), 1.0 - float(similarity[i])) for i in order]
 
 
 def _generation(store: Store) -> tuple[int, int]:
@@ -94,7 +106,12 @@ def _load(store: Store, project: str, generation: tuple[int, int], width: int) -
     matrix = np.frombuffer(b"".join(blob for _, blob in blobs), dtype=np.float32).reshape(len(blobs), width)
     norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
     keep = norms > 0
-    return _keep(store, project, _Held(generation, ids[keep], (matrix[keep] / norms[keep, None]).astype(np.float32)))
+    ids = ids[keep]
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]]) if len(ids) else None
+    if starts is not None and len(starts) == len(ids):
+        starts = None
+    return _keep(store, project, _Held(generation, ids, (matrix[keep] / norms[keep, None]).astype(np.float32),
+                                       starts))
 
 
 def _keep(store: Store, project: str, held: _Held) -> _Held:

@@ -24,7 +24,7 @@ width, no vector) is embedded here.
 from __future__ import annotations
 
 
-from .. import beliefs
+from .. import beliefs, vectors
 from ..beliefs import curate
 from ..embed import Embedder
 from ..models import Candidate, Provenance
@@ -156,6 +156,7 @@ def _update(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> 
                                    action="team-edit", details={"author": row.author, "uid": row.uid}, vector=vector)
     if row.cues != old.cues:
         rows.set_cues(store, new_id, redact(row.cues))
+        vectors.put_cues(store, new_id, embedder, redact(row.cues))
     return "edited"
 
 
@@ -165,6 +166,7 @@ def _recued(store: Store, row: SharedMemory, link: Link, embedder: Embedder) -> 
     if current is None or current.cues == row.cues:
         return "unchanged"
     rows.set_cues(store, current.id, redact(row.cues))
+    vectors.put_cues(store, current.id, embedder, redact(row.cues))
     search.put_vector(store, current.id, their_vector(row, embedder)
                       or embedder.embed(rows.embedded_text(current.text, row.cues)))
     return "edited"

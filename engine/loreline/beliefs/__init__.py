@@ -104,7 +104,7 @@ class Plan:
     #: the vector stored for a new memory when it differs from `vector` (a model's cues embedded too)
     stored_vector: bytes | None = None
     #: the vectors of a new memory's cue lines (`vectors.embed_cues`)
-    cue_vectors: list[bytes] = field(default_factory=list)
+    cue_vectors: list[bytes] = records.field(default_factory=list)
 
 
 def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None,

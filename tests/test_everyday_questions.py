@@ -118,3 +118,44 @@ def test_the_prompt_hook_by_meaning_adds_the_memory(loreline_home: Path, project
             assert f"#{ids[memory]} " in _hook(loreline_home, payload, prompt, "meaning", f"m-{n}"), prompt
         assert _hook(loreline_home, payload, "What is the capital of France?", "meaning", "m-x") == ""
     assert warm_server.poll() is None
+
+
+def _texts() -> Iterator[str]:
+    """Questions and prompts in every shape the project holds: the retrieval sets' questions, the
+    model-written cue questions and the typed words of the real public sessions."""
+    root = Path(__file__).parent / "eval"
+    for name in ("retrieval.json", "retrieval2.json", "retrieval3.json"):
+        yield from (q["q"] for q in json.loads((root / name).read_text(encoding="utf-8"))["questions"])
+    for cues in json.loads((root / "cues" / "model_cues.json").read_text(encoding="utf-8")).values():
+        if isinstance(cues, dict):
+            yield from (q for memory in cues.values() for q in memory["questions"])
+    for path in sorted((root / "real" / "sessions").rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:  # a cut line of a real file
+                continue
+            content = record.get("message", {}).get("content") if record.get("type") == "user" else None
+            if isinstance(content, str):
+                yield from content[:4000].split("\n")
+
+
+def test_the_literal_word_shortcut_changes_no_answer() -> None:
+    """`topics` searches a phrasing's pattern only when the text holds one of its literal words
+    (`questions.anchors`); over thousands of real questions and prompts, that finds exactly what
+    searching every pattern finds."""
+    import re
+
+    compiled = [(re.compile(pattern), categories) for pattern, categories in questions.INTENTS]
+    texts = [t for t in _texts() if t.strip()]
+    assert len(texts) > 3000
+    differ = []
+    for text in texts:
+        lowered = text.lower()
+        full = {c for pattern, categories in compiled if pattern.search(lowered) for c in categories}
+        fast = {c for anchors, pattern, categories in questions._intents()
+                if any(a in lowered for a in anchors) and re.search(pattern, lowered) for c in categories}
+        if full != fast:
+            differ.append(text)
+    assert differ == []
+    assert all(questions.anchors(pattern) for pattern, _ in questions.INTENTS)

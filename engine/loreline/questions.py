@@ -78,6 +78,11 @@ COMMON = frozenset({"store", "settings", "media", "dashboards", "charts", "stubs
                     "vulnerabilities", "buckets", "router", "notebooks", "written in", "project file", "editor",
                     "ide", "bi", "store", "traces and spans", "wheels", "lsp", "spa", "ssr", "e2e"})
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#./-]*")
+_ESCAPE = re.compile(r"\\[A-Za-z]")
+_OPTIONAL = re.compile(r"[a-z0-9][?*]")
+_LITERAL = re.compile(r"[a-z0-9]{2,}")
+#: literal words of `INTENTS` too common to tell anything, and word endings ("(?:ped|ping)")
+_FILLER = frozenset("in do we to es ies how should get are an of on or ter ting ped ping".split())
 _MAX_QUESTION = 4000
 
 
@@ -108,8 +113,10 @@ def topics(question: str) -> tuple[str, ...]:
     for phrase, category in _phrases():
         if phrase <= words:
             found.setdefault(category, None)
-    for pattern, categories in _intents():
-        if pattern.search(lowered):
+    for anchors, pattern, categories in _intents():
+        # a pattern is compiled (on its first search in this process) only for a question that
+        # holds one of its literal words: the prompt hook runs in a new process for every prompt
+        if any(anchor in lowered for anchor in anchors) and re.search(pattern, lowered):
             for category in categories:
                 found.setdefault(category, None)
     known = _categories()
@@ -191,5 +198,16 @@ def _phrases() -> tuple[tuple[frozenset[str], str], ...]:
 
 
 @functools.lru_cache(maxsize=1)
-def _intents() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
-    return tuple((re.compile(pattern), categories) for pattern, categories in INTENTS)
+def _intents() -> tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]:
+    """(literal words, pattern, categories) of every everyday phrasing (`anchors`)."""
+    return tuple((anchors(pattern), pattern, categories) for pattern, categories in INTENTS)
+
+
+def anchors(pattern: str) -> tuple[str, ...]:
+    """The literal words of an `INTENTS` pattern, its escapes (`\\b`, `\\w`) and optional letters
+    ("prs?" → "pr") left out: every text the pattern matches holds at least one of them, so a text
+    holding none need not be searched. Filler words and word endings (`_FILLER`) are left out too:
+    every alternative of every pattern has another literal word, which it must match.
+    `tests/test_everyday_questions.py` checks that the shortcut changes no answer."""
+    source = _OPTIONAL.sub(" ", _ESCAPE.sub(" ", pattern))
+    return tuple(sorted(set(_LITERAL.findall(source)) - _FILLER))

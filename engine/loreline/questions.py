@@ -138,7 +138,9 @@ def split_cues(memory_text: str, cues: str) -> tuple[str, str]:
     lines = _lines()
     glossary = set(lines.values())
     own = [line for line in cues.splitlines() if line.strip() and line.strip() not in glossary]
-    return "\n".join(own), "\n".join(concepts.categories(memory_text + "\n" + "\n".join(own)))
+    # `named`, not `categories`: the prompt hook builds its index with this, and must not compile
+    # the glossary's pattern (half a second) to do it
+    return "\n".join(own), "\n".join(concepts.named(memory_text + "\n" + "\n".join(own)))
 
 
 def is_topic(term: str) -> bool:

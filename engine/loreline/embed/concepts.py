@@ -78,15 +78,16 @@ def categories(text: str) -> list[str]:
 
 _EDGE = "\"'`,;:!?()[]{}<>*"
 MAX_TERM_WORDS = 3
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def named(text: str) -> list[str]:
     """`categories` for a short text (a question) without compiling the glossary's pattern: its
     whitespace-separated words (edge punctuation stripped, a final full stop too) and runs of up
-    to `MAX_TERM_WORDS` of them looked up whole. Cheap enough for the prompt hook, which must not
-    pay the pattern's compilation on every prompt."""
+    to `MAX_TERM_WORDS` of them looked up whole; "Ruff's" is "ruff"). Cheap enough for the prompt
+    hook, which must not pay the pattern's compilation (half a second) on a prompt or an index build."""
     category_of = _terms()
-    words = [w.strip(_EDGE).rstrip(".").lower() for w in text.split()]
+    words = [_POSSESSIVE.sub("", w.strip(_EDGE).rstrip(".").lower()) for w in text.split()]
     seen: dict[str, None] = {}
     i = 0
     while i < len(words):

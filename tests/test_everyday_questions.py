@@ -165,8 +165,9 @@ def test_the_prompt_index_is_built_without_the_glossarys_pattern() -> None:
     """The prompt hook builds its index with `split_cues`; compiling the glossary's pattern would
     cost it half a second. The cheap lookup finds the same categories ("Ruff's" → linter)."""
     code = ("from loreline.questions import split_cues\nfrom loreline.embed import concepts\n"
-            "own, topics = split_cues(\"Ruff's DTZ rules reject naive datetimes; we use pnpm.\", 'which linter?')\n"
+            "own, topics = split_cues(\"Ruff's DTZ rules reject naive datetimes; pnpm/yarn workspaces; "
+            "pytest,and mypy.\", 'which linter?')\n"
             "assert concepts._glossary.cache_info().currsize == 0, 'compiled'\nprint(topics)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert set(done.stdout.split("\n")) >= {"linter", "javascript package manager"}, done.stdout
+    assert set(done.stdout.split("\n")) >= {"linter", "javascript package manager", "test framework"}, done.stdout

@@ -140,8 +140,9 @@ def test_a_session_saved_twice_is_not_saying_it_again(tmp_path: Path) -> None:
     paths = []
     for n in (1, 2):
         s = ClaudeSession(project)
-        for prompt in ("Set up the invoice export.", SUGGESTED_DECISION, "Now add the CSV writer.",
-                       "Then wire it into the nightly job."):
+        for prompt in ("Set up the invoice export for the billing service, please.", SUGGESTED_DECISION,
+                       "Now add the CSV writer next to the existing PDF writer.",
+                       "Then wire it into the nightly job that sends the statements.", "yes", "continue"):
             s.user(prompt)
             s.assistant("Done.")
         paths.append(s.write(tmp_path / f"copy-{n}.jsonl"))
@@ -149,3 +150,59 @@ def test_a_session_saved_twice_is_not_saying_it_again(tmp_path: Path) -> None:
         pipeline.import_sessions(store, [(p, "claude-code") for p in paths], pipeline.Options(distiller=RulesDistiller()))
         statuses = {str(st) for (st,) in store.rows("SELECT status FROM memories")}
     assert statuses == {"held"}
+
+
+def test_sessions_sharing_only_short_replies_are_not_copies(tmp_path: Path) -> None:
+    """"yes", "continue" and the like are said in every session: they do not make two sessions one."""
+    project = str(tmp_path / "billing")
+    paths = []
+    for n, task in enumerate(("Draft the refund endpoint for the billing API.",
+                              "Add pagination to the invoice list in the admin area."), start=1):
+        s = ClaudeSession(project)
+        for prompt in (task, SUGGESTED_DECISION, "yes", "continue", "ok go ahead"):
+            s.user(prompt)
+            s.assistant("Done.")
+        paths.append(s.write(tmp_path / f"own-{n}.jsonl"))
+    with Store() as store:
+        pipeline.import_sessions(store, [(p, "claude-code") for p in paths], pipeline.Options(distiller=RulesDistiller()))
+        statuses = {str(text): str(st) for st, text in store.rows("SELECT status, text FROM memories")}
+    assert statuses[SUGGESTED_DECISION] == "active"
+
+
+def test_folding_a_source_the_memory_already_has_keeps_one_and_imports_on(tmp_path: Path) -> None:
+    from loreline.store import memories as rows
+
+    first_path, second_path, _ = two_sessions(tmp_path, SUGGESTED_DECISION, "We use uv for this project, never pip.")
+    with Store() as store:
+        pipeline.import_sessions(store, [(first_path, "claude-code"), (second_path, "claude-code")],
+                                 pipeline.Options(distiller=RulesDistiller()))
+        (a,), (b,) = store.rows("SELECT id FROM memories ORDER BY id LIMIT 2")
+        with store.write():
+            rows.add_sources_of(store, int(b), int(a))
+            rows.add_sources_of(store, int(b), int(a))  # the same lines again: no second source, no error
+        n = store.scalar("SELECT count(*) FROM provenance WHERE memory_id = ?", (int(b),))
+    assert n == 2
+
+
+def test_a_held_suggestion_does_not_retire_an_active_decision_on_its_own(tmp_path: Path) -> None:
+    """An offline reversal ("… instead …") that only the rules found waits with its conflict for a
+    person; the decision it would replace stays active meanwhile."""
+    from loreline.store import memories as rows
+
+    project = str(tmp_path / "billing")
+    s = ClaudeSession(project)
+    s.user("We decided to use Redis for the job queue because it is already deployed.")
+    s.assistant("Noted.")
+    first = s.write(tmp_path / "first.jsonl")
+    s2 = ClaudeSession(project)
+    s2.user("From now on we use Postgres for the job queue instead of Redis.")
+    s2.assistant("Noted.")
+    second = s2.write(tmp_path / "second.jsonl")
+    with Store() as store:
+        pipeline.import_sessions(store, [(first, "claude-code")], pipeline.Options(distiller=RulesDistiller()))
+        (decision,) = store.rows("SELECT id FROM memories")
+        with store.write():
+            rows.release_hold(store, int(decision[0]))  # a person approved it
+        pipeline.import_sessions(store, [(second, "claude-code")], pipeline.Options(distiller=RulesDistiller()))
+        status = store.scalar("SELECT status FROM memories WHERE id = ?", (int(decision[0]),))
+    assert status == "active"

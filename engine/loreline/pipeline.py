@@ -267,13 +267,20 @@ def _import_chunk(
             report.chunks_replayed += 1
         else:
             merged_into: set[int] = set()
+            waiting: list[tuple[int, str]] | None = None  # the project's suggestions, read once per chunk
             for plan in plans:
                 outcome, memory_id = beliefs.apply(store, plan, _embedder(store, options))
                 _count(report, outcome)
-                if memory_id is not None and plan.candidate.confidence >= suggestions.ACTIVE_CONFIDENCE and options.suggest:
-                    said = repeated.signature(plan.candidate.evidence[0].quote if plan.candidate.evidence else plan.candidate.text)
-                    suggestions.fold(store, project, memory_id, lambda text: repeated.says_again(repeated.signature(text), [said]),
-                                     options.actor)
+                if (memory_id is not None and options.suggest and plan.ctx.hold is None
+                        and outcome is not beliefs.Outcome.CONFLICTED
+                        and plan.candidate.confidence >= suggestions.ACTIVE_CONFIDENCE):
+                    if waiting is None:
+                        waiting = suggestions.waiting(store, project)
+                    said = repeated.signature(plan.candidate.evidence[0].quote if plan.candidate.evidence
+                                              else plan.candidate.text)
+                    suggestions.fold(store, project, memory_id,
+                                     lambda text: repeated.says_again(repeated.signature(text), [said]),
+                                     waiting, options.actor)
                 if outcome in (beliefs.Outcome.MERGED, beliefs.Outcome.KNOWN_SOURCE) and memory_id is not None:
                     merged_into.add(memory_id)
             if isinstance(options.distiller, Metered):  # a model read these lines: the rules' guesses give way

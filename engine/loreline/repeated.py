@@ -59,6 +59,7 @@ MAX_LEN = 400
 #: file, saved twice)
 COPY_SHARE = 0.5
 COPY_MIN = 3
+COPY_MIN_CHARS = 40
 POLICY = "said-again@1"
 #: said in two sessions: stored active, whatever the distiller's own confidence
 CONFIDENCE = 0.9
@@ -157,7 +158,9 @@ def earlier(store: Store, project: str, path: Path, turns: Iterable[Turn] = ()) 
 
 
 def _prompts(turns: Iterable[Turn]) -> set[str]:
-    return {turn.text.strip().lower() for turn in turns if turn.speaker == "user"}
+    """The person's turns long enough to tell two sessions apart ("yes", "continue" are not)."""
+    return {text for turn in turns if turn.speaker == "user"
+            and len(text := turn.text.strip().lower()) >= COPY_MIN_CHARS}
 
 
 def _copy(mine: set[str], theirs: set[str]) -> bool:

@@ -67,11 +67,12 @@ def by_words(db: str, project: str, words: list[str], covered: set[int] | None =
                     [words, *groups] if groups else None)
 
 
-def by_meaning(project: str, prompt: str, seen: set[int], words: list[int]) -> list[tuple[int, str, str]] | None:
+def by_meaning(project: str, prompt: str, seen: set[int], words: list[int] | None) -> list[tuple[int, str, str]] | None:
     """The warm process's notes, or None when it cannot answer now (then the words' choice
     stands); `words`: the memories the prompt's words chose, which it keeps at a lower
-    similarity; `seen`: those the session already received, which it leaves out. A prompt that
-    found no process running starts one for the next."""
+    similarity (None: it works them out itself, as the hook would); `seen`: those the session
+    already received, which it leaves out. A prompt that found no process running starts one
+    for the next."""
     from . import warm
 
     text = prompt[:MAX_PROMPT_CHARS].encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
@@ -118,7 +119,11 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     by words when it cannot answer; "words" only by words; "off" adds nothing."""
     prompt = payload.get("prompt")
     session_id = payload.get("session_id")
-    words = asked(prompt) if isinstance(prompt, str) and how != "off" else []
+    if not isinstance(prompt, str) or how == "off":
+        return None
+    # by meaning, the warm process chooses by words as well, so the categories are worked out
+    # here only when the prompt has no plain words of its own, or when the process cannot answer
+    words = (terms(prompt) or asked(prompt)) if how == "meaning" else asked(prompt)
     db = os.path.abspath(home.db_path())
     if not words or not isinstance(prompt, str) or not os.path.isfile(db):
         return None
@@ -131,14 +136,15 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     if how != "meaning":
         rows = by_words(db, project, words, groups=groups)
     else:  # the warm process's answer, when it gives one, replaces the words' choice
-        from loreline.capture.hookread import covered_in_store
+        meant = by_meaning(project, prompt, seen, None)  # it runs the words path itself (`chosen_by_words`)
+        if meant is not None:
+            rows = meant
+        else:
+            from loreline.capture.hookread import chosen_by_words
 
-        # what the session loads from CLAUDE.md or MEMORY.md counts as shown (as for the words)
-        covered = covered_in_store(db, project)
-        rows = by_words(db, project, words, covered, groups)
-        seen = seen | covered
-        meant = by_meaning(project, prompt, seen, [row[0] for row in rows])
-        rows = rows if meant is None else meant
+            # what the session loads from CLAUDE.md or MEMORY.md counts as shown (as for the words)
+            rows, covered = chosen_by_words(db, project, prompt, str(home.state_dir() / "prompt-index"))
+            seen = seen | covered
     chosen = pick(rows, seen)
     if not chosen:
         return None

@@ -56,7 +56,7 @@ def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
         except (FileNotFoundError, ConnectionRefusedError):
             return None, False
         request = {"v": PROTOCOL, "loreline": __version__, "project": project, "prompt": prompt, "limit": limit,
-                   "words": words or [], "shown": (shown or [])[-MAX_SHOWN:]}
+                   "words": words, "shown": (shown or [])[-MAX_SHOWN:]}
         client.sendall(json.dumps(request).encode("ascii") + b"\n")
         answer = read_line(client, deadline, MAX_ANSWER)
     except (OSError, ValueError):

@@ -4,8 +4,9 @@ The prompt hook cannot load the sentence model within its budget, so this proces
 model and the store open and answers one question per connection on a Unix socket
 (`loreline_hooks.warmsocket.socket_path()`): one JSON line in,
 `{"v": 1, "loreline": VERSION, "project": KEY, "prompt": TEXT, "limit": N, "words": [IDS],
-"shown": [IDS]}` (`words`: the memories the hook chose by the prompt's words; `shown`: those the
-session already received), one JSON line out, `{"ok": true, "meaning": true, "notes": [[id, kind,
+"shown": [IDS]}` (`words`: the memories the hook chose by the prompt's words, or null: this
+process runs the hook's words path itself, `hookread.chosen_by_words`, and adds what the session
+loads from a native file to `shown`; `shown`: those the session already received), one JSON line out, `{"ok": true, "meaning": true, "notes": [[id, kind,
 text, similarity], …]}` (the engine's `Loreline.prompt_notes`, `prompt_notes.for_prompt`).
 `"meaning": false` says the store's embedder compares spelling only, and the hook then chooses by
 words; a bad request gets `{"ok": false, "error": …}` and the process carries on.
@@ -244,6 +245,12 @@ def answer(api: Loreline, raw: bytes) -> dict[str, Any]:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         return {"ok": False, "error": f"limit must be a whole number from 1 to {MAX_LIMIT}"}
     words, shown = request.get("words", []), request.get("shown", [])
+    if words is None and _ids(shown, MAX_SHOWN):  # the hook left the words path to this process
+        try:
+            words, shown = _by_words(project, prompt, shown)
+        except Exception as err:  # a busy or damaged store: say so, keep serving
+            log_error("warm", err)
+            return {"ok": False, "error": "recall failed; see the hook error log"}
     if not _ids(words, MAX_WORDS) or not _ids(shown, MAX_SHOWN):
         return {"ok": False, "error": f"words and shown must be lists of memory ids (at most {MAX_WORDS} and "
                                       f"{MAX_SHOWN})"}
@@ -256,6 +263,17 @@ def answer(api: Loreline, raw: bytes) -> dict[str, Any]:
         return {"ok": True, "meaning": False, "notes": []}
     return {"ok": True, "meaning": True,
             "notes": [[memory.id, memory.kind, memory.text, round(similarity, 4)] for memory, similarity in notes]}
+
+
+def _by_words(project: str, prompt: str, shown: list[int]) -> tuple[list[int], list[int]]:
+    """The hook's words path, run here (`hookread.chosen_by_words`, the same index and rules):
+    the memories the prompt's words choose, and `shown` with what the session loads from a
+    native file added."""
+    from loreline.capture.hookread import chosen_by_words
+
+    rows, covered = chosen_by_words(os.path.abspath(home.db_path()), project, prompt,
+                                    str(home.state_dir() / "prompt-index"))
+    return [row[0] for row in rows][:MAX_WORDS], [*shown, *sorted(covered - set(shown))]
 
 
 def _recall(api: Loreline, request: dict[str, Any]) -> dict[str, Any]:

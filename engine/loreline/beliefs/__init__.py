@@ -183,7 +183,8 @@ def apply(store: Store, p: Plan, embedder: Embedder) -> tuple[Outcome, int | Non
     if p.offline:
         for memory, reason in reversal.targets(store, p.candidate, ctx.project, ctx.provenance.observed_at):
             p.contradicts.append((memory.id, reason))
-            p.verdicts[memory.id] = ("keep_new", reason)
+            if ctx.hold is None:  # held (a suggestion, or review asked): the conflict waits for a person
+                p.verdicts[memory.id] = ("keep_new", reason)
     memory_id = _add(store, p)
     live = [(mid, reason) for mid, reason in p.contradicts if _still_active(store, mid) is not None]
     for existing_id, reason in live:

@@ -62,19 +62,29 @@ def confirm(store: Store, memory_id: int, actor: str = "import") -> bool:
     return True
 
 
+def waiting(store: Store, project: str) -> list[tuple[int, str]]:
+    """(id, text) of the project's suggestions that wait for review, unpinned (what `fold` reads)."""
+    return rows.held_with_reason(store, project, SUGGESTED)
+
+
 def fold(store: Store, project: str, memory_id: int, says_again: Callable[[str], bool],
-         actor: str = "import") -> int:
-    """Inside the caller's write transaction: the project's suggestions that the active memory
-    `memory_id` says again (`says_again(text)`) become sources of it and leave the inbox, so the
-    person is not asked about what they already settled. Returns how many were folded in."""
+         waiting: list[tuple[int, str]], actor: str = "import") -> int:
+    """Inside the caller's write transaction: the project's suggestions (`waiting`: what the
+    function `waiting` read, once per chunk, kept up to date here) that the active
+    memory `memory_id` says again (`says_again(text)`) become sources of it and leave the inbox,
+    so the person is not asked about what they already settled. A suggestion in a conflict, or
+    pinned, stays. Returns how many were folded in."""
+    if rows.statuses(store, [memory_id]).get(memory_id) != "active":
+        return 0
     folded = 0
-    for held_id, text in rows.held_with_reason(store, project, SUGGESTED):
+    for held_id, text in list(waiting):
         if held_id == memory_id or not says_again(text) or rows.in_conflict(store, held_id):
             continue
         rows.add_sources_of(store, memory_id, held_id)
         rows.audit(store, actor, "replace", held_id, before={"status": "held", "hold_reason": SUGGESTED},
                    after={"status": "removed", "reason": f"said again: now a source of #{memory_id}"})
         rows.delete(store, held_id)
+        waiting.remove((held_id, text))
         folded += 1
     return folded
 

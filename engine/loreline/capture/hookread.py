@@ -144,6 +144,22 @@ def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int
                            for i, kind, text in ranked if int(i) not in covered]
 
 
+def chosen_by_words(db: str, project: str, prompt: str, cache: str) -> tuple[list[tuple[int, str, str]], set[int]]:
+    """The prompt's words path in one call, as the hook runs it: (the memories the prompt's words
+    choose, the memories the session loads from a native file, left out). The warm process runs
+    it too when the hook asks it to (`loreline_warm`), so the hook skips it when meaning answers."""
+    from ..recall_rules import CANDIDATES, MAX_INDEXED, asked, parts, relevant
+
+    covered = covered_in_store(db, project)
+    words = asked(prompt)
+    if not words:
+        return [], covered
+    groups = parts(prompt)
+    searched = list(dict.fromkeys([*words, *(t for g in groups for t in g)]))
+    found = prompt_candidates(db, project, searched, MAX_INDEXED, CANDIDATES, cache, covered)
+    return relevant(*found, [words, *groups] if groups else None), covered
+
+
 def covered_in_store(db: str, project: str) -> set[int]:
     """`covered_ids` from the store itself (the prompt index holds no native coverage)."""
     conn = _connect(db)

@@ -79,6 +79,7 @@ def categories(text: str) -> list[str]:
 _EDGE = "\"'`,;:!?()[]{}<>*"
 MAX_TERM_WORDS = 3
 _POSSESSIVE = re.compile(r"['’]s$")
+_JOINED = re.compile(r"[/,]")
 
 
 def named(text: str) -> list[str]:
@@ -87,7 +88,13 @@ def named(text: str) -> list[str]:
     to `MAX_TERM_WORDS` of them looked up whole; "Ruff's" is "ruff"). Cheap enough for the prompt
     hook, which must not pay the pattern's compilation (half a second) on a prompt or an index build."""
     category_of = _terms()
-    words = [_POSSESSIVE.sub("", w.strip(_EDGE).rstrip(".").lower()) for w in text.split()]
+    words = []
+    for raw in text.split():
+        word = _POSSESSIVE.sub("", raw.strip(_EDGE).rstrip(".").lower())
+        if word in category_of or not _JOINED.search(word):
+            words.append(word)
+        else:  # "pnpm/yarn", "pytest,and": each part on its own
+            words.extend(_POSSESSIVE.sub("", part.strip(_EDGE).rstrip(".")) for part in _JOINED.split(word) if part)
     seen: dict[str, None] = {}
     i = 0
     while i < len(words):

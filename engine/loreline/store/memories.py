@@ -440,14 +440,16 @@ def root_of(store: Store, memory_id: int) -> int | None:
 
 
 def held_with_reason(store: Store, project: str, reason: str) -> list[tuple[int, str]]:
-    """(id, text) of the project's memories held with `reason`."""
+    """(id, text) of the project's memories held with `reason` that nobody pinned."""
     return [(int(str(i)), str(t)) for i, t in store.rows(
-        "SELECT id, text FROM memories WHERE project = ? AND status = 'held' AND hold_reason = ?", (project, reason))]
+        "SELECT id, text FROM memories WHERE project = ? AND status = 'held' AND hold_reason = ? AND pinned = 0",
+        (project, reason))]
 
 
 def add_sources_of(store: Store, memory_id: int, other_id: int) -> None:
-    """`memory_id` gains every source and file of `other_id` (without replay keys)."""
-    store.conn.execute("INSERT INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
+    """`memory_id` gains every source and file of `other_id` (without replay keys); a source it
+    already has (the same lines of the same session) stays one."""
+    store.conn.execute("INSERT OR IGNORE INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
                        "excerpt, observed_at, replay_key, created_at) SELECT ?, tool, session_id, session_path, "
                        "line_start, line_end, excerpt, observed_at, NULL, ? FROM provenance WHERE memory_id = ?",
                        (memory_id, now(), other_id))

@@ -539,14 +539,12 @@ def test_the_process_runs_the_words_path_itself_as_the_hook_would(loreline_home:
                                                                   server: subprocess.Popen[bytes]) -> None:
     """`"words": null`: the process chooses by words with the hook's own code, so the hook need
     not; the notes are those it gives when the hook sends the words' choice."""
-    from loreline import home
     from loreline.capture.hookread import chosen_by_words
 
     folder, _ = project
     key = _project_key(folder)
     for prompt in ("which node version is pinned?", f"which node version is pinned? also, {BY_MEANING}", UNRELATED):
-        rows, covered = chosen_by_words(str(loreline_home / "loreline.db"), key, prompt,
-                                        str(home.state_dir() / "prompt-index"))
+        rows, covered = chosen_by_words(str(loreline_home / "loreline.db"), key, prompt)
         given = _ask(_request(folder, prompt, limit=3, words=[r[0] for r in rows], shown=sorted(covered)))
         itself = _ask(_request(folder, prompt, limit=3, words=None, shown=[]))
         assert given["ok"] and itself["ok"] and itself["notes"] == given["notes"], prompt

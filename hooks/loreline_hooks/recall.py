@@ -59,12 +59,9 @@ def by_words(db: str, project: str, words: list[str], covered: set[int] | None =
     """The memories the prompt's words choose (`relevant` over the prompt index's matches),
     minus those the session loads from a native file (`covered`, read when not given);
     `groups`: what each sentence of a longer prompt is searched for (`parts`)."""
-    from loreline.capture.hookread import prompt_candidates
+    from loreline.capture import hookread
 
-    cache = str(home.state_dir() / "prompt-index")
-    searched = list(dict.fromkeys([*words, *(t for g in groups or () for t in g)]))
-    return relevant(*prompt_candidates(db, project, searched, MAX_ROWS, CANDIDATES, cache, covered),
-                    [words, *groups] if groups else None)
+    return hookread.by_words(db, project, words, covered, groups)
 
 
 def by_meaning(project: str, prompt: str, seen: set[int], words: list[int] | None) -> list[tuple[int, str, str]] | None:
@@ -143,7 +140,7 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
             from loreline.capture.hookread import chosen_by_words
 
             # what the session loads from CLAUDE.md or MEMORY.md counts as shown (as for the words)
-            rows, covered = chosen_by_words(db, project, prompt, str(home.state_dir() / "prompt-index"))
+            rows, covered = chosen_by_words(db, project, prompt)
             seen = seen | covered
     chosen = pick(rows, seen)
     if not chosen:

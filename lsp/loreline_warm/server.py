@@ -271,8 +271,7 @@ def _by_words(project: str, prompt: str, shown: list[int]) -> tuple[list[int], l
     native file added."""
     from loreline.capture.hookread import chosen_by_words
 
-    rows, covered = chosen_by_words(os.path.abspath(home.db_path()), project, prompt,
-                                    str(home.state_dir() / "prompt-index"))
+    rows, covered = chosen_by_words(os.path.abspath(home.db_path()), project, prompt)
     return [row[0] for row in rows][:MAX_WORDS], [*shown, *sorted(covered - set(shown))]
 
 

@@ -144,20 +144,37 @@ def prompt_candidates(db: str, project: str, terms: Sequence[str], max_rows: int
                            for i, kind, text in ranked if int(i) not in covered]
 
 
-def chosen_by_words(db: str, project: str, prompt: str, cache: str) -> tuple[list[tuple[int, str, str]], set[int]]:
+def index_folder() -> str:
+    """Where the prompt index lives (a private folder of the state dir)."""
+    from .. import home
+
+    return str(home.state_dir() / "prompt-index")
+
+
+def by_words(db: str, project: str, words: list[str], covered: set[int] | None = None,
+             groups: list[list[str]] | None = None) -> list[tuple[int, str, str]]:
+    """The memories a prompt's `words` choose (`relevant` over the prompt index's matches), minus
+    those the session loads from a native file (`covered`, read when not given); `groups`: what
+    each sentence of a longer prompt is searched for (`recall_rules.parts`)."""
+    from ..recall_rules import CANDIDATES, MAX_INDEXED, relevant
+
+    cache = index_folder()
+    searched = list(dict.fromkeys([*words, *(t for g in groups or () for t in g)]))
+    found = prompt_candidates(db, project, searched, MAX_INDEXED, CANDIDATES, cache, covered)
+    return relevant(*found, [words, *groups] if groups else None)
+
+
+def chosen_by_words(db: str, project: str, prompt: str) -> tuple[list[tuple[int, str, str]], set[int]]:
     """The prompt's words path in one call, as the hook runs it: (the memories the prompt's words
     choose, the memories the session loads from a native file, left out). The warm process runs
     it too when the hook asks it to (`loreline_warm`), so the hook skips it when meaning answers."""
-    from ..recall_rules import CANDIDATES, MAX_INDEXED, asked, parts, relevant
+    from ..recall_rules import asked, parts
 
     covered = covered_in_store(db, project)
     words = asked(prompt)
     if not words:
         return [], covered
-    groups = parts(prompt)
-    searched = list(dict.fromkeys([*words, *(t for g in groups for t in g)]))
-    found = prompt_candidates(db, project, searched, MAX_INDEXED, CANDIDATES, cache, covered)
-    return relevant(*found, [words, *groups] if groups else None), covered
+    return by_words(db, project, words, covered, parts(prompt)), covered
 
 
 def covered_in_store(db: str, project: str) -> set[int]:

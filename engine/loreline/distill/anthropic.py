@@ -138,12 +138,11 @@ class ModelClient(MeteredCaller):
     SERVICE = "the Anthropic API"
 
     def __init__(self, settings: Settings, key: str, key_source: str, *, meter: UsageMeter | None = None) -> None:
+        super().__init__(meter)
         self.settings = settings
-        self.meter = meter
         self._key = key
         self._key_source = key_source
         self._sdk: Any = None
-        self._down: str | None = None
 
     def __repr__(self) -> str:  # never show the key
         return f"ModelClient(model={self.settings.model!r}, key from {self._key_source})"

@@ -6,7 +6,8 @@ the same run is refused at once with `RateLimitedError`, so an import defers its
 sessions instead of waiting on each. Every call is checked against the daily cap before it
 is made (`UsageMeter.before_call`) and its tokens recorded after (`UsageMeter.record`), also
 when the answer then turns out unusable: those tokens were spent. A client supplies `SERVICE`
-(how errors name it), `_answer` (make the call) and `_accept` (take the tool input out).
+(how errors name it), `_answer` (make the call) and `_accept` (take the tool input out), and
+passes its meter to `__init__`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from . import UsageMeter
 class MeteredCaller:
     SERVICE: ClassVar[str] = "the model"
 
-    meter: UsageMeter | None
-    _down: str | None
+    def __init__(self, meter: UsageMeter | None) -> None:
+        self.meter = meter
+        self._down: str | None = None  # why the service gave up earlier in this run
 
     def call_tool(self, tool: Mapping[str, Any], system: str, user: str, *,
                   max_tokens: int | None = None) -> tuple[dict[str, Any], Usage]:

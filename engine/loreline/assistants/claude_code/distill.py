@@ -74,9 +74,8 @@ class CodeClient(MeteredCaller):
     SERVICE = "Claude Code"
 
     def __init__(self, settings: CodeSettings, *, meter: UsageMeter | None = None) -> None:
+        super().__init__(meter)
         self.settings = settings
-        self.meter = meter
-        self._down: str | None = None
 
     def __repr__(self) -> str:
         return f"CodeClient(model={self.settings.model!r}, cli={str(self.settings.cli)!r})"

@@ -79,9 +79,8 @@ class CodexClient(MeteredCaller):
     SERVICE = "Codex"
 
     def __init__(self, settings: CodexSettings, *, meter: UsageMeter | None = None) -> None:
+        super().__init__(meter)
         self.settings = settings
-        self.meter = meter
-        self._down: str | None = None
 
     def __repr__(self) -> str:
         return f"CodexClient(model={self.settings.model or CODEX_DEFAULT!r}, cli={str(self.settings.cli)!r})"

@@ -338,12 +338,7 @@ def copy_sources(store: Store, new_id: int, old_id: int, stamp: str) -> None:
     """A new version carries its predecessor's pin, provenance (without replay keys) and files."""
     store.conn.execute("UPDATE memories SET pinned = (SELECT pinned FROM memories WHERE id = ?) WHERE id = ?",
                        (old_id, new_id))
-    store.conn.execute("INSERT INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
-                       "excerpt, observed_at, replay_key, created_at) SELECT ?, tool, session_id, session_path, "
-                       "line_start, line_end, excerpt, observed_at, NULL, ? FROM provenance WHERE memory_id = ?",
-                       (new_id, stamp, old_id))
-    store.conn.execute("INSERT OR IGNORE INTO memory_files(memory_id, path) SELECT ?, path FROM memory_files "
-                       "WHERE memory_id = ?", (new_id, old_id))
+    add_sources_of(store, new_id, old_id, stamp)
 
 
 def delete(store: Store, memory_id: int) -> None:
@@ -446,13 +441,13 @@ def held_with_reason(store: Store, project: str, reason: str) -> list[tuple[int,
         (project, reason))]
 
 
-def add_sources_of(store: Store, memory_id: int, other_id: int) -> None:
-    """`memory_id` gains every source and file of `other_id` (without replay keys); a source it
-    already has (the same lines of the same session) stays one."""
+def add_sources_of(store: Store, memory_id: int, other_id: int, stamp: str | None = None) -> None:
+    """`memory_id` gains every source and file of `other_id` (without replay keys, recorded at
+    `stamp`, else now); a source it already has (the same lines of the same session) stays one."""
     store.conn.execute("INSERT OR IGNORE INTO provenance(memory_id, tool, session_id, session_path, line_start, line_end, "
                        "excerpt, observed_at, replay_key, created_at) SELECT ?, tool, session_id, session_path, "
                        "line_start, line_end, excerpt, observed_at, NULL, ? FROM provenance WHERE memory_id = ?",
-                       (memory_id, now(), other_id))
+                       (memory_id, stamp or now(), other_id))
     store.conn.execute("INSERT OR IGNORE INTO memory_files(memory_id, path) SELECT ?, path FROM memory_files "
                        "WHERE memory_id = ?", (memory_id, other_id))
 

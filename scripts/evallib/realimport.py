@@ -57,9 +57,7 @@ def score_half(half: str, real: Path = realset.REAL) -> realset.HalfScore:
 
 def _judge(result: realset.HalfScore, text: str, sources: list[tuple[str, int]], labels: list[realset.Label],
            forbidden: set[tuple[str, int]], parsed: dict[str, Transcript], real: Path) -> None:
-    lowered = text.lower()
-    hit = [lab for lab in labels for session, line in sources
-           if lab.session == session and lab.line == line and all(k.lower() in lowered for k in lab.keywords)]
+    hit = [lab for session, line in sources for lab in realset.matching(labels, session, line, text)]
     session, line = sources[0] if sources else ("", 0)
     memory = realset.Memory(session, line, "", text)
     result.memories += 1
@@ -76,7 +74,8 @@ def _judge(result: realset.HalfScore, text: str, sources: list[tuple[str, int]],
 
 
 def render(score: realset.HalfScore) -> str:
-    rate = f"{score.precision:.2f}" if score.memories else "—"
+    from .backendrun import rate
+
     return (f"rules through import on the real set's {score.half} half: {score.sessions} sessions, {score.labels} "
-            f"labels\n  active after import: {score.memories} memories, precision {rate}, recall {score.recall:.2f}, "
+            f"labels\n  active after import: {score.memories} memories, precision {rate(score)}, recall {score.recall:.2f}, "
             f"forbidden {len(score.forbidden)}")

@@ -132,14 +132,19 @@ def _judge(result: HalfScore, memory: Memory, labels: list[Label], forbidden: se
     if is_forbidden(memory, forbidden, t):
         result.forbidden.append(memory)
         return
-    lowered = memory.text.lower()
-    hit = [lab for lab in labels if lab.session == memory.session and lab.line == memory.line
-           and all(k.lower() in lowered for k in lab.keywords)]
+    hit = matching(labels, memory.session, memory.line, memory.text)
     if hit:
         result.hits += 1
         result.found.update(hit)
     else:
         result.false_positives.append(memory)
+
+
+def matching(labels: list[Label], session: str, line: int, text: str) -> list[Label]:
+    """The labels a memory citing `line` of `session` with this `text` hits: same line, every keyword."""
+    lowered = text.lower()
+    return [lab for lab in labels if lab.session == session and lab.line == line
+            and all(k.lower() in lowered for k in lab.keywords)]
 
 
 def is_forbidden(memory: Memory, forbidden: set[tuple[str, int]], t: Transcript) -> bool:

@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from loreline import home as loreline_home
-from loreline import transcripts
+from loreline.assistants import registry
 from loreline.store import Store
 from tests.conftest import ROOT
 
@@ -84,7 +84,7 @@ def test_the_committed_set_is_consistent() -> None:
     for label in labels:
         assert label.session in sessions and label.keywords
         path = realset.session_file(label.session)
-        turn = next((u for u in transcripts.parse(path).transcript.turns
+        turn = next((u for u in registry.parse(path).transcript.turns
                      if u.line_start <= label.line <= u.line_end), None)
         if turn is None:  # the user's words inside a tool result: the line itself must hold them
             raw = path.read_text(encoding="utf-8").splitlines()[label.line - 1].lower()

@@ -14,7 +14,7 @@ import pytest
 from loreline.chunk import chunk, render
 from loreline.pipeline import clean_turns
 from loreline.samples.builder import ClaudeSession
-from loreline.transcripts import parse
+from loreline.assistants.registry import parse
 from tests.conftest import loreline_exe, subprocess_env
 from tests.transcripts_helpers import (
     REAL_ROOT, cursor_assistant, cursor_user, environment, response, session_meta, text, tool_use, write_jsonl,

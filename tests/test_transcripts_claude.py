@@ -13,7 +13,7 @@ import pytest
 from loreline.models import ParseStats
 from loreline.samples.builder import ClaudeSession
 from loreline.assistants.claude_code import sessions as claude_code
-from loreline.transcripts import parse
+from loreline.assistants.registry import parse
 from tests.transcripts_helpers import REAL_ROOT, shape
 
 CC = REAL_ROOT / "claude-code"

@@ -14,7 +14,7 @@ import pytest
 from loreline.errors import UnknownFormatError
 from loreline.models import ParseStats
 from loreline.assistants.codex import sessions as codex
-from loreline.transcripts import detect, parse
+from loreline.assistants.registry import detect, parse
 from loreline.transcripts.jsonl import ReadPosition
 from tests.transcripts_helpers import (
     REAL_ROOT, STAMP, agent_event, call_output, envelope, environment, function_call, item_message, response,

@@ -17,8 +17,10 @@ from loreline.errors import TranscriptMissingError, UnknownFormatError
 from loreline.models import ParseStats
 from loreline.samples.builder import ClaudeSession
 from loreline.assistants.cursor import sessions as cursor
-from loreline.transcripts import DETECT_RECORDS, DETECTORS, READERS, detect, generic, parse
-from loreline.transcripts.discover import Window, discover, discover_all
+from loreline.assistants.registry import DETECTORS, READERS, detect, parse
+from loreline.transcripts import DETECT_RECORDS, generic
+from loreline.assistants.registry import discover, discover_all
+from loreline.transcripts.discover import Window
 from loreline.transcripts.jsonl import MAX_LINE_BYTES, ReadPosition, iter_records
 from tests.transcripts_helpers import (
     REAL_ROOT, cursor_assistant, cursor_user, response, session_meta, shape, text, tool_use, write_jsonl,

@@ -15,7 +15,7 @@ from loreline.chunk import render
 from loreline.models import ParseStats, Turn
 from loreline.pipeline import clean_turns
 from loreline.assistants.codex import sessions as codex
-from loreline.transcripts import parse
+from loreline.assistants.registry import parse
 from loreline.transcripts.tool_words import user_words
 from tests.transcripts_helpers import (
     REAL_ROOT, cursor_user, envelope, environment, item_message, response, session_meta, shape, user_event,

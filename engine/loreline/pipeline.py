@@ -161,12 +161,13 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
                 ledger.touch(store, str(path), check.size, check.mtime_ns)
         report.unchanged += 1
         return
-    from . import repeated, transcripts
+    from . import repeated
+    from .assistants import registry
 
     grown = check.state is ledger.State.GROWN and check.entry is not None
     start = check.entry.context if grown and check.entry else None
     context_until = check.entry.end.line if grown and check.entry else 0
-    parsed = transcripts.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
+    parsed = registry.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
     t = parsed.transcript
     if options.paused is not None and options.paused.holds(path, t.session_id):
         report.left_out.append((str(path), paused.REASON))  # named apart from its id: known once read
@@ -197,16 +198,17 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
 
 
 def _project(t: Transcript, entry: ledger.Entry | None) -> str:
-    """The session's project: its cwd; else what the ledger knew; else (Cursor) the one
-    existing folder its slug can name; else unknown."""
+    """The session's project: its cwd; else what the ledger knew; else what the assistant can
+    tell from where the file lives (its format's `project_guess`: Cursor's slug); else unknown."""
     if t.cwd:
         return project_key(t.cwd)
     if entry is not None:
         return entry.project
-    if t.tool == "cursor":
-        from .assistants.cursor.sessions import cwd_from_slug
+    from .assistants import registry
 
-        return project_key(cwd_from_slug(Path(t.path)))
+    form = registry.formats().get(t.tool)
+    if form is not None and form.project_guess is not None:
+        return project_key(form.project_guess(Path(t.path)))
     return project_key(None)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from loreline import transcripts
+from loreline.assistants import registry
 from loreline.chunk import chunk
 from loreline.distill.anthropic import AnthropicDistiller, ModelClient, Settings
 from loreline.pipeline import clean_turns
@@ -43,7 +43,7 @@ def measure(name: str, paths: list[Path]) -> Cost:
     distiller = AnthropicDistiller(ModelClient(Settings(), "unused", "nowhere"))  # never called: estimate only
     calls = tokens = 0
     for path in paths:
-        t = transcripts.parse(path).transcript
+        t = registry.parse(path).transcript
         for piece in chunk(clean_turns(t.turns), session_id=t.session_id, path=t.path):
             calls += 1
             tokens += distiller.estimate(piece)

@@ -1,6 +1,6 @@
 """The real labelled set (`tests/eval/real/`): public sessions, hand labels, a fixed split.
 
-Each session is parsed the way an import reads it (`transcripts.parse`), its turns cleaned
+Each session is parsed the way an import reads it (`registry.parse`), its turns cleaned
 (`pipeline.clean_turns`) and chunked (`chunk.chunk`), each chunk handed to the distiller;
 candidates then go through evidence validation exactly as on import. A memory is:
 - forbidden when it cites a line labelled forbidden, an assistant line, a line of a
@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loreline.assistants import registry
 from loreline import evidence, transcripts
 from loreline.distill import Distiller
 from loreline.chunk import chunk
@@ -90,7 +91,7 @@ def load_labels(real: Path = REAL) -> tuple[list[Label], set[tuple[str, int]]]:
 
 def memories(distiller: Distiller, session: str, real: Path = REAL) -> tuple[list[Memory], Transcript]:
     """What the distiller would store from one session, after evidence validation."""
-    t = transcripts.parse(session_file(session, real)).transcript
+    t = registry.parse(session_file(session, real)).transcript
     out: list[Memory] = []
     for piece in chunk(clean_turns(t.turns), session_id=t.session_id, path=t.path):
         accepted, _ = evidence.validate(distiller.distill(piece), piece, has_secret=contains_secret)

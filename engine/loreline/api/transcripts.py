@@ -9,7 +9,7 @@ from ..privacy.display import printable
 from ..privacy.identifiers import stored
 from ..privacy.redact import redact_counts
 from ..privacy.sanitize import sanitize_counts
-from ..transcripts import READERS, parse
+from ..assistants.registry import READERS, parse
 
 __all__ = ["READERS", "chunk", "clean_turns", "parse", "printable", "redact_counts", "render", "sanitize_counts",
            "stored"]

@@ -8,7 +8,7 @@ import argparse
 from ..errors import StoreError
 from ..names import BACKENDS, NATIVE
 from .common import emit_json
-from .imports import add_home_options, homes_of
+from .import_options import add_home_options, homes_of
 
 TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from . import Change, backup_once, check_writable, installed_script, locked, manifest, real_path, write_atomic
-from ..assistants.claude_code import install as cc
+from . import jsonfile
 
 NAME = "loreline"
 USER_KEY = "(user)"
@@ -34,7 +34,7 @@ def loreline_argv() -> list[str]:
 
 def connect_json(path: Path, key: str, tool: str, wanted: dict[str, Any]) -> Change:
     with locked():
-        text, data = cc.read(path)
+        text, data = jsonfile.read(path)
         servers = _servers(data, key, create=True, path=path)
         assert servers is not None  # create=True makes it or raises
         record = manifest.recorded(real_path(path), tool)
@@ -48,7 +48,7 @@ def connect_json(path: Path, key: str, tool: str, wanted: dict[str, Any]) -> Cha
             check_writable(path)
             servers[NAME] = wanted
             backup = backup_once(path)
-            write_atomic(path, cc.dump(data, text))
+            write_atomic(path, jsonfile.dump(data, text))
         remember(path, tool, key, wanted, record)
     return Change(path, changed, backup, detail="MCP server" if changed else "MCP server already registered")
 
@@ -57,7 +57,7 @@ def disconnect_json(path: Path, key: str, tool: str, entry: dict[str, Any], abse
     with locked():
         if not path.exists():
             return Change(path, False, detail=absent)
-        text, data = cc.read(path)
+        text, data = jsonfile.read(path)
         servers = _servers(data, key, create=False, path=path)
         record = manifest.recorded(real_path(path), tool)
         current = None if servers is None else servers.get(NAME)
@@ -67,7 +67,7 @@ def disconnect_json(path: Path, key: str, tool: str, entry: dict[str, Any], abse
             check_writable(path)
             del servers[NAME]
             backup = backup_once(path)
-            write_atomic(path, cc.dump(data, text))
+            write_atomic(path, jsonfile.dump(data, text))
         forget(path, tool, key, record)
     return Change(path, ours, backup, detail="MCP server" if ours else "no Loreline MCP server")
 

@@ -6,14 +6,18 @@ own login (`claude -p`, the `claude-code` backend)."""
 from __future__ import annotations
 
 import glob
+from collections.abc import Callable
 from pathlib import Path
 
-from ..base import Applied, Assistant, Connector, LoginBackend, ProjectMemory, SessionFormat
+from ...config import Setting
+from . import folder
+from ..base import Applied, Assistant, AutoMemory, Connector, LoginBackend, ProjectMemory, SessionFormat
 
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from typing import Any
 
+    from ...native import NativeFile
     from ...transcripts.discover import Discovery, Found
 
 NAME = "claude-code"
@@ -52,6 +56,29 @@ def memory_files(root: Path) -> list[Path]:
     from . import claude_md
 
     return claude_md.user_files(root)
+
+
+def memory_reader() -> Callable[[Path, Path], list[NativeFile]]:
+    from . import claude_md
+
+    return claude_md.read_user
+
+
+def _auto_memory() -> AutoMemory:
+    from . import auto_memory as memory
+
+    return AutoMemory(memory.TOOL, memory.memory_dirs, memory.folder_of, memory.project_of, memory.files,
+                      memory.read, memory.INDEX, memory.loaded_part, memory.LOAD_LINES, memory.LOAD_BYTES,
+                      memory.enabled)
+
+
+#: the settings of its login backend (`login.py`)
+SETTINGS = (
+    ("distill.claude_code_model", Setting(str, "claude-haiku-4-5", "model the claude-code backend asks "
+                                          "Claude Code for (a full name or an alias such as haiku)")),
+    ("distill.claude_path", Setting(str, "", "the `claude` CLI the claude-code backend drives; empty means "
+                                    "`claude` on PATH")),
+)
 
 
 def connect(project: Path | None) -> Applied:
@@ -98,9 +125,10 @@ def status() -> dict[str, Any]:
 
 
 ASSISTANT = Assistant(
-    name=NAME, label="Claude Code", home_default=".claude", home_env="CLAUDE_CONFIG_DIR",
+    name=NAME, label="Claude Code", home_default=folder.DEFAULT, home_env=folder.ENV,
     home_option="--claude-dir", find_sessions=find_sessions, locate_session=locate_session,
-    memory_files=memory_files, session_format=session_format, project_memory=project_memory,
+    memory_files=memory_files, memory_reader=memory_reader, session_format=session_format,
+    project_memory=project_memory, auto_memory=_auto_memory,
     connector=Connector(connect, disconnect, status, summary="settings.json hooks", project_scope=True),
-    distill_backend="claude-code", login_backend=login_backend,
+    distill_backend="claude-code", login_backend=login_backend, settings=SETTINGS,
 )

@@ -232,8 +232,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("every assistant", ("loreline.assistants.registry",)),
     ("adapters", ("loreline.assistants.claude_code", "loreline.assistants.codex", "loreline.assistants.cursor",
                   "loreline.assistants.gemini")),
-    ("what an assistant provides, native memory, connectors", ("loreline.assistants", "loreline.native",
-                                                              "loreline.connect")),
+    ("assistant contract, native memory, connectors", ("loreline.assistants", "loreline.native",
+                                                  "loreline.connect")),
     ("memory", ("loreline.beliefs", "loreline.capture.jobs", "loreline.team", "loreline.portable",
                 "loreline.inbox", "loreline.prompt_notes", "loreline.recall", "loreline.usage", "loreline.staleness",
                 "loreline.vectors", "loreline.evidence", "loreline.chunk")),
@@ -397,3 +397,37 @@ def _strongly_connected(start: str, runs: dict[str, list[str]], index: dict[str,
                     break
             if len(group) > 1:
                 found.append(sorted(group))
+
+
+def diagram(graph: dict[str, dict[str, str]],
+            layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> str:
+    """The layers as they are, top first: each with its members, how many modules it holds and
+    which layers below it its modules import; then the graph's size, its circles and the
+    imports that run back up (docs/layout.md shows this text; `scripts/layers` prints it)."""
+    members: dict[int, int] = {}
+    reaches: dict[int, set[int]] = {}
+    kinds: dict[str, int] = {}
+    for importer, edges in graph.items():
+        low = layer_of(importer, layers)
+        if low is None:
+            continue
+        members[low] = members.get(low, 0) + 1
+        for imported, how in edges.items():
+            high = layer_of(imported, layers)
+            kinds[how] = kinds.get(how, 0) + 1
+            if high is not None and high != low:
+                reaches.setdefault(low, set()).add(high)
+    lines: list[str] = []
+    for index, (title, names) in enumerate(layers):
+        lines.append(f"{index + 1:>2}. {title} ({members.get(index, 0)} modules)")
+        lines.append(f"      {', '.join(names)}")
+        below = sorted(reaches.get(index, set()))
+        if below:
+            lines.append("      └─ imports ▼ " + " · ".join(f"{i + 1} {layers[i][0]}" for i in below))
+    total = sum(kinds.values())
+    lines.append("")
+    lines.append(f"{len(graph)} modules, {total} imports: {kinds.get(TOP, 0)} at a module's top, "
+                 f"{kinds.get(FUNCTION, 0)} inside functions, {kinds.get(TYPE, 0)} for types only, "
+                 f"{kinds.get(PARENT, 0)} of a module's own packages")
+    lines.append(f"{len(cycles(graph))} import circles, {len(climbs(graph, layers))} imports that run back up")
+    return "\n".join(lines)

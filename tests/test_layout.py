@@ -326,3 +326,31 @@ def test_the_layer_list_names_each_layer_once_and_every_name_once() -> None:
     assert len(names) == len(set(names)) and len({title for title, _ in rules.LAYERS}) == len(rules.LAYERS)
     known = rules.graph_modules()
     assert [name for name in names if name not in known] == []  # each names a real module or package
+
+
+LAYOUT_DOC = ROOT / "docs" / "layout.md"
+
+
+def test_the_layer_picture_in_the_docs_is_the_code_s() -> None:
+    """docs/layout.md shows the picture `scripts/layers.py` prints from the layer list and the
+    real graph: a module moved, added or imported across a layer changes it, and this fails."""
+    text = LAYOUT_DOC.read_text(encoding="utf-8")
+    found = re.search(r"<!-- layers:begin[^>]*-->\n```text\n(.*?)\n```\n<!-- layers:end -->", text, re.S)
+    assert found is not None, "docs/layout.md lost its layer picture (python scripts/layers.py write)"
+    assert found.group(1) == rules.diagram(rules.import_graph()), "run: python scripts/layers.py write"
+
+
+def test_the_picture_changes_when_an_import_crosses_a_layer(tmp_path: Path) -> None:
+    graph = _planted_app(tmp_path)
+    before = rules.diagram(graph, PLANTED_LAYERS)
+    assert "1 import circles, 2 imports that run back up" in before and "└─ imports ▼ 2 middle" in before
+    graph["app.front"]["app.base"] = rules.TOP
+    assert "└─ imports ▼ 2 middle · 3 bottom" in rules.diagram(graph, PLANTED_LAYERS)
+
+
+def test_the_table_of_who_decides_what_names_real_modules() -> None:
+    text = LAYOUT_DOC.read_text(encoding="utf-8")
+    table = text.split("## Who decides what", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`(loreline(?:\.\w+)*)`", table)
+    known = rules.graph_modules()
+    assert len(named) >= 18 and [n for n in named if n not in known] == []

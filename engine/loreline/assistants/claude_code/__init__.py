@@ -86,18 +86,19 @@ def connect(project: Path | None) -> Applied:
     their content back, so a failure changes nothing."""
     from . import install as claude_code
     from . import mcp
-    from ...connect import all_or_nothing, created_file
+    from ...connect import all_or_nothing, created_file, kept_original
 
-    path = claude_code.settings_path(project)
+    path, config = claude_code.settings_path(project), mcp.claude_config_path()
     shared = claude_code.shared_project_path(project) if project is not None else path
-    with all_or_nothing(path, shared, mcp.claude_config_path()):
+    with all_or_nothing(path, shared, config), kept_original(path, config):
         with created_file(path, NAME):
             hooks = claude_code.connect(path)
         moved: tuple[Any, ...] = ()
         if project is not None:
             legacy = claude_code.disconnect(shared) if claude_code.installed(shared) else None
             moved = (legacy,) if legacy is not None and legacy.changed else ()
-        server = mcp.connect_claude(project)
+        with created_file(config, NAME):
+            server = mcp.connect_claude(project)
     if project is not None:
         claude_code.ignore_local_settings(project)
     return Applied(hooks, moved, server)
@@ -106,13 +107,14 @@ def connect(project: Path | None) -> Applied:
 def disconnect(project: Path | None) -> Applied:
     from . import install as claude_code
     from . import mcp
-    from ...connect import all_or_nothing, remove_if_created
+    from ...connect import all_or_nothing, given_back, remove_if_created
 
-    path = claude_code.settings_path(project)
-    with all_or_nothing(path, mcp.claude_config_path()):
+    path, config = claude_code.settings_path(project), mcp.claude_config_path()
+    with all_or_nothing(path, config), given_back(path, config):
         hooks = claude_code.disconnect(path)
         server = mcp.disconnect_claude(project)
     remove_if_created(path, NAME)
+    remove_if_created(config, NAME)
     return Applied(hooks, (), server)
 
 

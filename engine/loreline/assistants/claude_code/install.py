@@ -6,11 +6,11 @@ commit, so this machine's absolute paths never reach a teammate (`.claude/settin
 shared file, only loses entries an older Loreline put there). Each event in `HOOKS` gets one
 group holding one command handler `<absolute loreline-hook> <Event>` with a short timeout.
 
-The file is parsed and written back as JSON: keys keep their order and the indentation width
-(spaces or tabs), line endings and final newline are kept, but spacing inside a line, number
-spellings (`1e3`) and escapes (`\\u00e9`) come out in Python's canonical form, and a key repeated
-in one object keeps its last value. See `loreline.connect` for ownership, backup, symlink,
-lock and atomic-write rules.
+The file is parsed as JSON and written back by editing its text (`connect.jsonfile.rewritten`):
+Loreline's entries are added after their neighbours, laid out like them, and cut out again on
+disconnect, every other character as it was; only a file whose text cannot be edited so (a key
+repeated in one object) is laid out anew, keeping key order, indentation and line endings. See
+`loreline.connect` for ownership, backup, symlink, lock and atomic-write rules.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from ...errors import ConfigError
 from ...records import record
 from ...connect import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
-from ...connect.jsonfile import dump, load, read
+from ...connect.jsonfile import load, read, rewritten
 
 TOOL = "claude-code"
 
@@ -126,7 +126,7 @@ def connect(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) -> Ch
         if touched:
             check_writable(path)
             backup = backup_once(path)
-            write_atomic(path, dump(data, text))
+            write_atomic(path, rewritten(data, text))
         if record != wanted:
             manifest.save(real, tool, wanted)
     if not touched:
@@ -154,7 +154,7 @@ def disconnect(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) ->
                 del data["hooks"]
             check_writable(path)
             backup = backup_once(path)
-            write_atomic(path, dump(data, text))
+            write_atomic(path, rewritten(data, text))
         if record.entries or record.created:
             manifest.save(real, tool, None)
     if not removed:

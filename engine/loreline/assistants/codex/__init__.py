@@ -81,9 +81,10 @@ def memory_files(root: Path) -> list[Path]:
 
 def connect(project: Path | None) -> Applied:
     from . import install as codex, mcp
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, kept_original
 
-    with all_or_nothing(codex.hooks_path(), codex.config_path()):
+    files = (codex.hooks_path(), codex.config_path())
+    with all_or_nothing(*files), kept_original(*files):
         hooks, *moved = codex.connect()
         server = mcp.connect()
     return Applied(hooks, tuple(moved), server)
@@ -91,9 +92,10 @@ def connect(project: Path | None) -> Applied:
 
 def disconnect(project: Path | None) -> Applied:
     from . import install as codex, mcp
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, given_back
 
-    with all_or_nothing(codex.hooks_path(), codex.config_path()):
+    files = (codex.hooks_path(), codex.config_path())
+    with all_or_nothing(*files), given_back(*files):
         hooks, *rest = codex.disconnect()
         server = mcp.disconnect()
     return Applied(hooks, tuple(rest), server)

@@ -73,20 +73,20 @@ def memory_files(root: Path) -> list[Path]:
 
 def connect(project: Path | None) -> Applied:
     from . import install as gemini
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, kept_original
 
     path = gemini.settings_path()
-    with all_or_nothing(path):
+    with all_or_nothing(path), kept_original(path):
         hooks, server = gemini.connect(path)
     return Applied(hooks, (), server)
 
 
 def disconnect(project: Path | None) -> Applied:
     from . import install as gemini
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, given_back
 
     path = gemini.settings_path()
-    with all_or_nothing(path):
+    with all_or_nothing(path), given_back(path):
         hooks, server = gemini.disconnect(path)
     return Applied(hooks, (), server)
 

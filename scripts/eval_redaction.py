@@ -174,6 +174,59 @@ def evaluate_prose(split: str) -> dict[str, Any]:
     }
 
 
+def evaluate_commands(split: str) -> dict[str, Any]:
+    """Recall and changed look-alikes on one half of the command-line corpus
+    (tests/corpus/redaction/commands/commands.jsonl: command lines from public repositories and
+    tldr pages, secrets replaced by fakes of their shape). Lines go through `redact_command`,
+    as Loreline's account of the commands a session ran does. A secret counts as removed when
+    its exact substring is gone; recall is over secrets (a line may hold several). A look-alike
+    line is changed when `redact_command` returns it different at all."""
+    from loreline.privacy.commands import redact_command
+
+    path = CORPUS / "commands" / "commands.jsonl"
+    rows = [r for r in (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+            if r["split"] == split] if path.exists() else []
+    forms: dict[str, dict[str, int]] = defaultdict(lambda: {"secrets": 0, "removed": 0, "neg": 0, "changed": 0})
+    misses, false_positives = [], []
+    lines_caught = 0
+    for row in rows:
+        out = redact_command(row["text"])
+        stats = forms[row["form"]]
+        if row["label"] == "pos":
+            kept = [secret for secret in row["secrets"] if secret in out]
+            stats["secrets"] += len(row["secrets"])
+            stats["removed"] += len(row["secrets"]) - len(kept)
+            lines_caught += not kept
+            if kept:
+                misses.append({"form": row["form"], "source": row["source"], "text": row["text"], "out": out})
+        else:
+            stats["neg"] += 1
+            if out != row["text"]:
+                stats["changed"] += 1
+                false_positives.append({"form": row["form"], "source": row["source"], "text": row["text"], "out": out})
+    secrets = sum(s["secrets"] for s in forms.values())
+    removed = sum(s["removed"] for s in forms.values())
+    return {
+        "split": split, "lines": sum(1 for r in rows if r["label"] == "pos"), "lines_caught": lines_caught,
+        "secrets": secrets, "removed": removed, "recall": removed / max(secrets, 1),
+        "negatives": sum(s["neg"] for s in forms.values()), "false_positives": len(false_positives),
+        "forms": {k: dict(v) for k, v in sorted(forms.items())},
+        "misses": misses, "false_positive_lines": false_positives,
+    }
+
+
+def print_commands(result: dict[str, Any], show_misses: bool) -> None:
+    print(f"command-line corpus, {result['split']} half: recall {result['recall']:.3f} "
+          f"({result['removed']}/{result['secrets']} secrets; {result['lines_caught']}/{result['lines']} lines whole), "
+          f"look-alikes changed {result['false_positives']}/{result['negatives']}")
+    if show_misses:
+        for form, s in result["forms"].items():
+            print(f"  {form:18} removed {s['removed']}/{s['secrets']}  changed {s['changed']}/{s['neg']}")
+        for key in ("misses", "false_positive_lines"):
+            for item in result[key]:
+                print(f"\n[commands {key}] {json.dumps(item, ensure_ascii=False)}")
+
+
 def print_prose(result: dict[str, Any], show_misses: bool) -> None:
     print(f"prose-secrets corpus, {result['split']} half: recall {result['recall']:.3f} "
           f"({result['caught']}/{result['positives']}), false positives {result['false_positives']}/{result['negatives']}")

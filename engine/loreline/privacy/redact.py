@@ -46,6 +46,7 @@ from collections import Counter
 from math import log2
 
 from . import patterns as P
+from .commands import scan_commands
 from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
 from .onetime import DIGIT_MARKS, scan_onetime
 from .passwords import LOGIN_RE, scan_passwords
@@ -69,6 +70,13 @@ def redact(text: str) -> str:
     return _redact_counts(text, spans)[0] if spans else text  # most text holds no secret
 
 
+def redact_with(text: str, whole_commands: bool = False) -> str:
+    """`redact`, reading every line as a shell command when `whole_commands` (the caller knows
+    the text is command lines: `privacy.commands.redact_command`)."""
+    spans = _find(text, whole_commands)
+    return _redact_counts(text, spans, whole_commands)[0] if spans else text
+
+
 def redact_counts(text: str) -> tuple[str, dict[str, int]]:
     """The redacted text and how many secrets of each family were replaced.
 
@@ -79,12 +87,12 @@ def redact_counts(text: str) -> tuple[str, dict[str, int]]:
     return _redact_counts(text, _find(text))
 
 
-def _redact_counts(text: str, spans: list[Span]) -> tuple[str, dict[str, int]]:
+def _redact_counts(text: str, spans: list[Span], whole: bool = False) -> tuple[str, dict[str, int]]:
     out, counts = _replace(text, spans)
     for _ in range(2):
         if out is text:
             break
-        again, more = _redact_once(out)
+        again, more = _replace(out, _find(out, whole))
         if again is out:
             break
         out = again
@@ -117,7 +125,7 @@ def contains_secret(text: str) -> bool:
     return bool(_find(text))
 
 
-def _find(text: str) -> list[Span]:
+def _find(text: str, whole: bool = False) -> list[Span]:
     if len(text) < 6:
         return []
     ascii_text = text.isascii()
@@ -126,6 +134,7 @@ def _find(text: str) -> list[Span]:
     _scan_tokens(text, raw, spans)
     low = raw.lower()
     found = scan_names(text, low, spans)
+    vetoes = scan_commands(text, low, spans, whole)
     words = scan_prose(text, low, spans)
     folded = None if ascii_text else fold(text)
     # the gates of `passwords` and `onetime`, here to spare most texts two calls: a password
@@ -146,6 +155,8 @@ def _find(text: str) -> list[Span]:
         _scan_putty(text, spans)
     if colon:  # URLs, query strings and `curl -u user:pass` all need one
         _scan_urls(text, raw, low, spans)
+    if vetoes and spans:  # what the command rules know holds no secret overrules a guess
+        spans = [s for s in spans if not any(v0 <= s[0] and s[1] <= v1 for v0, v1 in vetoes)]
     return _merge(text, spans) if spans else spans
 
 
@@ -230,6 +241,8 @@ def _token_placeholder(secret: str) -> bool:
     low = secret.lower()
     if "example" in low or "xxxx" in low or "****" in low or "..." in secret:
         return True
+    if "your" in low and ("token" in low or "key" in low or "here" in low):
+        return True  # `ghp_YourPersonalAccessTokenHere`
     if any(part in low for part in ("abcdefgh", "12345678", "01234567")):
         return True
     return len(secret) >= 16 and _entropy(secret) < 2.5
@@ -395,4 +408,4 @@ def _odd_backslashes(text: str, index: int) -> bool:
     return count % 2 == 1
 
 
-__all__ = ["redact", "redact_counts", "contains_secret"]
+__all__ = ["redact", "redact_counts", "redact_with", "contains_secret"]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .context import placeholder
+from .context import key_shaped, looks_random, placeholder
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -76,6 +76,8 @@ _PROMPTING = frozenset("psql pg_dump pg_dumpall pg_restore pg_basebackup created
                        "vacuumdb reindexdb clusterdb pgbench".split())
 # flags a `<tool> [auth|registry] login` command takes a secret with
 _LOGIN_FLAGS = frozenset("-p -t -k --password --token --api-key --apikey".split())
+_CREDENTIAL_WORDS = frozenset("token login register encrypt unlock auth apikey api-key password passwd secret "
+                               "passphrase".split())
 _STDIN_READERS = ("--password-stdin", "--with-token", "--token-stdin", "chpasswd", "passwd", "--stdin")
 _CREDENTIAL_FLAGS = frozenset("-C --credential --credentials --creds --auth -auth -a --basic-auth -basic-auth "
                               "--http-auth --proxy-user".split())
@@ -98,7 +100,7 @@ def _re(name: str) -> re.Pattern[str]:
 
 _SOURCES = {
     "word": r"""(?:[^\s"'`]|"(?:[^"\\\n]|\\.){0,400}"|'[^'\n]{0,400}'|`[^`\n]{0,400}`)+""",
-    "number": r"[\d.:/\[\]-]{1,40}|\d{1,5}(?:-\d{1,5})?",
+    "number": r"\d{1,5}(?:[-:]\d{1,5}){0,2}|[\d.]{7,15}:\d{1,5}(?::\d{1,5})?|[\d.:/\[\]-]{1,40}[.:/\[\]-][\d.:/\[\]-]{0,40}",
     "impacket": r"""(?:[\w.-]{1,64}[/\\]{1,2})?[\w.$-]{1,64}:(?P<pw>[^\s@:'"/]{1,128})@(?=[\w.\[-])""",
     "impacket_bare": r"""[A-Za-z][\w.-]{0,63}/[\w.$-]{1,64}:(?P<pw>[^\s@'"/]{1,128})""",
     "user_pw": r"""(?:[\w.-]{1,64}[/\\]{1,2})?[\w.@$-]{1,64}(?P<sep>[:%])(?P<pw>[^\s'"]{1,128})""",
@@ -106,6 +108,9 @@ _SOURCES = {
     "long_flag": r"(?P<flag>--?[A-Za-z][\w-]{2,64})(?:=(?P<value>.{0,4096}))?",
     "buildkit": r"(?:id|src|source|env|type|target|required|mode|uid|gid)=",
     "redirect": r"\d?[<>]|&|\|",
+    # a value that is (or is built from) a reference: `$X`, `${X}`, `$(cmd)`, `` `cmd` ``, `#{x}`,
+    # `{{ x }}`, `%X%`, `$env:X`, `' + x + '`
+    "reference": r"\$[{(A-Za-z_$]|\\\$|`|#\{|\{\{|%[A-Za-z_]\w*%|\$env:|['\"] ?\+|\+ ?['\"]",
 }
 # one scan of the lower-cased bytes: the flags and words that can carry a secret on a command line
 _GATE_SOURCE = (rb"(?:^|[\s'\"`(])(?:-[a-z]{1,3}\b|--?[a-z][a-z0-9-]{2,40}(?:=|\s)|/[pu][:\s])|pass:|:_auth|"
@@ -243,6 +248,9 @@ def _veto(text: str, seg: list[Word], i: int, names: list[str], vetoes: list[tup
             or (bare in ("--password", "-w") and any(n in _PROMPTING for n in names[:i]))
             or (bare in ("--password", "-p") and _mysql_prompt(names[:i], after[2]))):
         vetoes.append((after[0], after[1]))
+    if bare in ("--secret", "--secret-id", "--secret-name", "--name", "--id") and any(
+            n in ("secrets", "secret", "secretsmanager", "keyvault") for n in names[1:i]):
+        vetoes.append((w_start, after[1]))  # `gcloud secrets ... --secret=db-password`: a secret's name
     if bare in ("--secret", "--mount") and _re("buildkit").match(after[2].strip("'\"")):
         vetoes.append((after[0], after[1]))
     if _re("redirect").match(after[2]):
@@ -281,17 +289,22 @@ def _long_flag(text: str, seg: list[Word], i: int, spans: list[Span]) -> None:
     if low.endswith(_NOT_VALUE_SUFFIXES) or low.startswith(_BOOLEAN_PREFIXES):
         return
     family = classify(flag)
-    if family not in _SECRET_FAMILIES and not (family or "").endswith(("-key", "-token", "-secret")):
-        if not low.endswith(("-pass", "pass", "-pw", "passwd")):
+    if family == "key":
+        value = match.group("value") or (seg[i + 1][2] if i + 1 < len(seg) else "")
+        if not key_shaped(value.strip("'\"")):
+            return
+    elif family not in _SECRET_FAMILIES and not (family or "").endswith(("-key", "-token", "-secret")):
+        if not low.endswith(("-pass", "pass", "-pw", "passwd", "passcode", "-otp", "-pin")):
             if match.group("value") is not None and "=" in match.group("value"):
                 _name_value(text, w_start + len(flag) + 1, w_end, spans)
             return
     if match.group("value") is not None:
         value_start = w_start + len(flag) + 1
         if value_start < w_end:
-            _value_word(text, (value_start, w_end, text[value_start:w_end]), spans, user_pass=family == "credentials")
+            _value_word(text, (value_start, w_end, text[value_start:w_end]), spans, numbers=False,
+                        user_pass=family == "credentials")
     elif i + 1 < len(seg):
-        _value_word(text, seg[i + 1], spans, user_pass=family == "credentials")
+        _value_word(text, seg[i + 1], spans, numbers=False, user_pass=family == "credentials")
 
 
 def _value_word(text: str, word: Word, spans: list[Span], numbers: bool = True, user_pass: bool = False) -> None:
@@ -361,6 +374,11 @@ def _name_value(text: str, start: int, end: int, spans: list[Span]) -> None:
 
 def _positional(text: str, seg: list[Word], names: list[str], spans: list[Span]) -> None:
     plain = [w for w in seg if not w[2].startswith("-")]
+    for before, word in zip(plain[1:], plain[2:]):  # `<tool> token X`, `<tool> register X`: a generated X
+        value = word[2].strip("'\"")
+        if before[2].lower().lstrip("-") in _CREDENTIAL_WORDS and "=" not in value and (
+                key_shaped(value) or looks_random(value)):
+            _value_word(text, word, spans, numbers=False)
     for index, name in enumerate(names):
         rule = _POSITIONAL.get(name)
         if rule is not None:
@@ -430,6 +448,12 @@ def _stdin_literal(text: str, seg: list[Word], following: list[Word], spans: lis
         here = words.index("<<<")
         if here + 1 < len(seg):
             _value_word(text, seg[here + 1], spans, numbers=False)
+    encoder = bool(following) and _basename(following[0][2]) in ("base64", "openssl")
+    if encoder and _basename(seg[0][2]) in ("echo", "printf"):  # `echo -n user:secret | base64`: a Basic header
+        literal = [w for w in seg[1:] if not w[2].startswith("-")]
+        if literal and ":" in literal[-1][2]:
+            _user_secret(text, literal[-1], spans)
+        return
     if len(seg) >= 2 and _basename(seg[0][2]) in ("echo", "yes", "printf") and following and any(
             w[2].startswith(_STDIN_READERS) or _basename(w[2]) in ("chpasswd", "passwd") for w in following):
         literal = [w for w in seg[1:] if not w[2].startswith("-")]
@@ -439,7 +463,7 @@ def _stdin_literal(text: str, seg: list[Word], following: list[Word], spans: lis
 
 
 def _basename(word: str) -> str:
-    bare = word.strip("'\"`(").lower()
+    bare = word.strip("'\"`()").lower()
     return bare.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
 
 
@@ -460,8 +484,10 @@ def _add(text: str, start: int, end: int, spans: list[Span], unquote: bool = Fal
     if unquote:
         start, end = _unquote(text, start, end)
     value = text[start:end]
-    if end <= start or placeholder(value) or value.startswith(("$", "\\$", "%", "{{", "<", "[REDACTED")):
+    if end <= start or placeholder(value) or value.startswith(("%", "<", "[REDACTED")) or _re("reference").search(value):
         return
+    if value.isalpha() and value.isupper():
+        return  # `PASSWORD`, `APIKEY`: the name of a value, written where it goes
     spans.append((start, end, "password" if len(value) < 24 else "secret", _PRIORITY))
 
 

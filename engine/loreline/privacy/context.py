@@ -528,6 +528,8 @@ def placeholder(value: str) -> bool:
         return True  # `[PASSWORD]`, `<user:password>`, `,.:-!`
     if len(set(low)) <= (1 if len(low) < 6 else 2):
         return True  # `yyy`, `aaaaaaaa`, `11111111`
+    if value.strip().isalpha() and value.strip().isupper() and len(low) <= 24:
+        return True  # `PASSWORD`, `APIKEY`, `MYTOKEN`: the name of the value, not the value
     if _TEMPLATE_WORD_RE.fullmatch(value.strip()):
         return True  # `ACCESS_TOKEN`, `YOUR_API_KEY`: the name of the value, not the value
     if len(low) >= 16 and len(set(low)) <= 6 and max(low.count(c) for c in set(low)) * 2 > len(low):

@@ -310,6 +310,8 @@ def _line_end(text: str, index: int) -> int:
 
 
 def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
+    if P.URL_GATE_RE.search(raw):
+        _url_path_tokens(text, spans)
     if b"@" in raw and P.URL_GATE_RE.search(raw):
         for match in P.URL_CRED_RE.finditer(text):
             password = match.group("pw")
@@ -334,6 +336,39 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             start = flag.start() - (flag.start() > 0 and low[flag.start() - 1] == 0x2D)  # --user
             if start > 0 and low[start - 1] in b" \t":
                 _curl_user(text, flag.end(), spans)
+
+
+_URL_PATH: list[re.Pattern[str]] = []
+_SLUG_PART_RE = re.compile(r"[A-Za-z][a-z]*\d{0,2}|\d{1,4}")
+
+
+def _url_path_tokens(text: str, spans: list[Span]) -> None:
+    """A login, magic-link, password-reset, invitation or verification link whose token is a
+    path segment (`https://host/portal/login/<token>`, `/reset-password/<token>`,
+    `/invite/<token>`, `/auth/magic/<token>`): the segment after the login-ish one goes when it
+    looks generated (20+ letters and digits, varied; or 32+ hex), not a slug of words
+    (`/invite/team-onboarding-2024`), a route (`/login/sso.action`) or a template (`:token`)."""
+    if not _URL_PATH:
+        _URL_PATH.append(re.compile(
+            r"(?i)https?://[^\s/?#\"'<>]{1,253}(?:/[^\s/?#\"'<>]{0,128}){0,8}?/"
+            r"(?:log-?in|sign-?in|auth|magic(?:-?link)?|reset(?:-password)?|password-reset|password/reset|invite|"
+            r"invitation|accept-invite|join|verify(?:-email)?|confirm(?:-email)?|activate|activation|unlock|"
+            r"one-time-login|onetime|otp|sso|access)/"
+            r"(?P<tok>[A-Za-z0-9_-]{16,512})(?=[/?#\s\"'`)>\].,;]|$)"))
+    for match in _URL_PATH[0].finditer(text):
+        token = match.group("tok")
+        if _generated(token) and not _token_placeholder(token):
+            spans.append((match.start("tok"), match.end("tok"), "login-token", _CONTEXT))
+
+
+def _generated(token: str) -> bool:
+    parts = [part for part in re.split(r"[-_]", token) if part]
+    if all(_SLUG_PART_RE.fullmatch(part) for part in parts):
+        return False  # a slug of words: `team-onboarding-2024`, `oauth2-device-flow`
+    if len(token) >= 32 and all(c in "0123456789abcdefABCDEF" for c in token):
+        return True
+    return (len(token) >= 20 and any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+            and len(set(token)) >= 12)
 
 
 def _scheme_before(low: bytes, index: int) -> str:

@@ -14,6 +14,11 @@ The prose-secrets corpus (tests/corpus/redaction/prose/prose_secrets.jsonl: secr
 sentences in nine languages and their look-alikes, see its SOURCES.md) is reported per split
 too; a changed look-alike there also makes the exit status 1.
 
+The command-line corpus (tests/corpus/redaction/commands/commands.jsonl: command lines from
+public repositories and tldr pages, see its SOURCES.md) is reported per split through
+`privacy.commands.redact_command`: recall over secrets and look-alike lines changed (reported,
+not gated).
+
 The external corpus (tests/corpus/redaction/external/samples.jsonl: samples from the public
 test data of secret scanners, see its SOURCES.md) is reported apart, per split: `tune` is the
 half rules were adjusted on, `test` the held-out half that the figures in docs/benchmarks.md
@@ -300,6 +305,11 @@ def write_docs(path: Path, result: dict[str, Any]) -> None:
         rows.append(f"| prose-secrets corpus, **{split}** half{' (held out)' if split == 'test' else ' (rules tuned on it)'} | "
                     f"{e['recall']:.3f} ({e['caught']}/{e['positives']}) | "
                     f"{e['false_positives'] / max(e['negatives'], 1):.3f} ({e['false_positives']}/{e['negatives']}) |")
+    for split in ("test", "tune"):
+        e = result["commands"][split]
+        rows.append(f"| command-line corpus, **{split}** half{' (held out)' if split == 'test' else ' (rules tuned on it)'} | "
+                    f"{e['recall']:.3f} ({e['removed']}/{e['secrets']} secrets) | "
+                    f"{e['false_positives'] / max(e['negatives'], 1):.3f} ({e['false_positives']}/{e['negatives']} look-alikes changed) |")
     hidden = ", ".join(f"{k} {v['n'] - v['failed']}/{v['n']}" for k, v in result["hidden_splits"].items())
     body = "\n".join([
         "<!-- redaction:start -->",
@@ -329,6 +339,14 @@ def write_docs(path: Path, result: dict[str, Any]) -> None:
         "exit and error codes, digests, UUIDs, SRI strings, images, versions, colours, dates). It was split",
         "by a fixed hash before any rule was written. Per-group and per-language figures:",
         "`scripts/eval redaction --external both`.",
+        "",
+        "The command-line corpus (`tests/corpus/redaction/commands/SOURCES.md`) holds 575 command lines",
+        "from public repositories (shell scripts, CI steps, Dockerfiles, READMEs) and tldr pages, every",
+        "secret replaced by a fake of its shape, and look-alikes (references, placeholders, port flags,",
+        "digests, commit ids, UUIDs, `--password-stdin`, `--token-file`, `mysql -p db`). Lines go through",
+        "`privacy.commands.redact_command`; recall counts secrets removed, the rate counts look-alike lines",
+        "changed. Split by source file before any rule was written. Per-form figures and every miss:",
+        "`scripts/eval redaction --external both --misses`.",
         "<!-- redaction:end -->",
     ])
     text = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -392,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     splits = ("tune", "test") if args.external == "both" or args.docs else (args.external,)
     result["external"] = {split: evaluate_external(split) for split in splits}
     result["prose"] = {split: evaluate_prose(split) for split in splits}
+    result["commands"] = {split: evaluate_commands(split) for split in splits}
     if args.bench:
         result["bench_mb_per_s"] = bench()
     if args.json:
@@ -404,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
         for prose in result["prose"].values():
             print()
             print_prose(prose, args.misses)
+        for commands in result["commands"].values():
+            print()
+            print_commands(commands, args.misses)
         if args.bench:
             b = result["bench_mb_per_s"]
             print(f"throughput on {b['megabytes']:.2f} MB of ordinary text: redact {b['redact']:.0f} MB/s, "

@@ -113,9 +113,9 @@ _SOURCES = {
     "reference": r"\$[{(A-Za-z_$]|\\\$|`|#\{|\{\{|%[A-Za-z_]\w*%|\$env:|['\"] ?\+|\+ ?['\"]",
 }
 # one scan of the lower-cased bytes: the flags and words that can carry a secret on a command line
-_GATE_SOURCE = (rb"(?:^|[\s'\"`(])(?:-[a-z]{1,3}\b|--?[a-z][a-z0-9-]{2,40}(?:=|\s)|/[pu][:\s])|pass:|:_auth|"
-                rb"[a-z0-9_]=|<<<|\|[ \t]*(?:chpasswd|passwd)|htpasswd|rabbitmqctl|wpa_passphrase|create_ap|"
-                rb"idevicebackup2|vault[ \t]+login|[:%][^\s@:/]{1,128}@")
+# a flag that can carry a secret (` -p x`, ` --db-password`): its literal ` -` lets `re` skip ahead
+# in C; `@`, `pass:`, `/p:` and `<<<` are looked for apart, only when present
+_GATE_SOURCE = rb" -(?:-?[a-z][a-z0-9-]{0,30}?(?:pass|pw|token|secret|key|auth|cred)|[a-z]{1,3}[ \t]+[^\s-])"
 
 
 def scan_commands(text: str, low: bytes, spans: list[Span], whole: bool = False) -> list[tuple[int, int]]:
@@ -124,18 +124,37 @@ def scan_commands(text: str, low: bytes, spans: list[Span], whole: bool = False)
     spec, the database `mysql -p db` names), which overrule a guess of the general scans.
     With `whole`, every line is a command (the caller knows); otherwise only lines that read as one."""
     vetoes: list[tuple[int, int]] = []
+    if whole:
+        start = 0
+        while start <= len(text):
+            end = text.find("\n", start)
+            end = len(text) if end == -1 else end
+            _scan_line(text, start, end, spans, vetoes)
+            start = end + 1
+        return vetoes
     gate = _compiled.get("gate")
     if gate is None:
-        gate = _compiled["gate"] = re.compile(_GATE_SOURCE, re.MULTILINE)
+        gate = _compiled["gate"] = re.compile(_GATE_SOURCE)
+    hits = [m.start() for m in gate.finditer(low)]  # type: ignore[union-attr]
+    if b"@" in low:  # `user:secret@host`, `DOMAIN\\user%secret@host`
+        at = _compiled.get("at")
+        if at is None:
+            at = _compiled["at"] = re.compile(rb"[%:][^\s@:/'\"]{1,128}@[a-z0-9\[]")
+        hits += [m.start() for m in at.finditer(low)]  # type: ignore[union-attr]
+    for literal in (b"pass:", b"/p:", b"<<<"):
+        index = low.find(literal)
+        while index != -1:
+            hits.append(index)
+            index = low.find(literal, index + 1)
     done = -1
-    for hit in gate.finditer(low):  # type: ignore[union-attr]
-        if hit.start() < done:
+    for hit in sorted(hits):
+        if hit < done:
             continue
-        start = text.rfind("\n", 0, hit.start()) + 1
-        end = text.find("\n", hit.end())
+        start = text.rfind("\n", 0, hit) + 1
+        end = text.find("\n", hit)
         end = len(text) if end == -1 else end
         done = end
-        if whole or _reads_as_command(text, start, end):
+        if _reads_as_command(text, start, end):
             _scan_line(text, start, end, spans, vetoes)
     return vetoes
 

@@ -89,7 +89,7 @@ def scan_onetime(text: str, low: bytes, marks: bytes, digits: bool, folded: Fold
             or folded is not None and _any(b"", folded, (), _RECOVERY_OTHER)):
         _recovery(text, spans)
     if code != -1 or folded is not None:
-        recovery_lists(text, spans)
+        recovery_lists(text, low, code, folded is not None, spans)
 
 
 def _any(low: bytes, folded: Folded | None, words: tuple[bytes, ...],
@@ -182,16 +182,27 @@ def _recovery(text: str, spans: list[Span]) -> None:
             spans.append((match.start(), match.end(), "recovery-code", _PRIORITY))
 
 
-def recovery_lists(text: str, spans: list[Span]) -> None:
+def recovery_lists(text: str, low: bytes, code: int, other_script: bool, spans: list[Span]) -> None:
     """A lead-in line that speaks of recovery, backup or 2FA codes ("Here are your recovery
     codes:", "Ihre Wiederherstellungscodes:", "您的恢复码："), then one code per line:
     `xxxxx-xxxxx` or 8-10 letters and digits (a list marker or backquotes around it allowed;
     blank lines right after the lead-in skipped). Three codes or more, most holding a digit,
     none an ordinary word; the list ends at the first line that is not a code."""
-    for lead in _lead_in_re().finditer(text):
-        line_end = text.find("\n", lead.end())
-        if line_end == -1:
-            return
+    starts = []
+    while code != -1:  # the lines holding `cod` (codes, códigos, codici), then those in other scripts
+        starts.append(code)
+        code = low.find(b"cod", low.find(b"\n", code) + 1 or len(low))
+    if other_script:
+        starts += [m.start() for m in re.finditer("códig|код|コード|码", text)]
+    done = -1
+    for index in sorted(starts):
+        line_start = text.rfind("\n", 0, index) + 1
+        line_end = text.find("\n", index)
+        if line_end == -1 or line_start <= done:
+            continue
+        done = line_start
+        if _lead_in_re().search(text, line_start, line_end) is None:
+            continue
         codes: list[re.Match[str]] = []
         pos = line_end + 1
         while pos < len(text) and text[pos] == "\n" and not codes:
@@ -216,10 +227,10 @@ def _lead_in_re() -> re.Pattern[str]:
     pattern = _compiled.get("lead")
     if pattern is None:  # compiled on first use: most texts never reach here
         pattern = _compiled["lead"] = re.compile(
-            r"(?im)^[^\n]{0,120}?(?:(?:recovery|backup|2fa|two-factor|mfa|one-time)[ -]?(?:[a-z]+[ -]){0,2}codes?"
+            r"(?i)(?:(?:recovery|backup|2fa|two-factor|mfa|one-time)[ -]?(?:[a-z]+[ -]){0,2}codes?"
             r"|wiederherstellungscodes|backup-codes|codes de r[ée]cup[ée]ration|c[óo]digos de (?:recuperaci[óo]n|"
             r"recupera[çc][ãa]o|respaldo)|codici di (?:recupero|backup)|резервн\w* код|код\w* восстановлени"
-            r"|リカバリー?コード|バックアップコード|恢复码|备用码|复原码)[^\n]{0,120}$")
+            r"|リカバリー?コード|バックアップコード|恢复码|备用码|复原码)")
     return pattern
 
 

@@ -87,7 +87,8 @@ _BOOLEAN_PREFIXES = ("--with-", "--no-", "--show-", "--print-", "--generate-", "
                      "--skip-", "--use-", "--ask-", "--prompt-", "--allow-", "--require-", "--reset-")
 _SECRET_FAMILIES = frozenset(["password", "secret", "token", "api-key", "auth-token", "credentials"])
 
-_compiled: dict[str, re.Pattern[str] | re.Pattern[bytes]] = {}
+_compiled: dict[str, re.Pattern[str]] = {}
+_compiled_bytes: dict[str, re.Pattern[bytes]] = {}
 
 
 def _re(name: str) -> re.Pattern[str]:
@@ -95,7 +96,7 @@ def _re(name: str) -> re.Pattern[str]:
     pattern = _compiled.get(name)
     if pattern is None:
         pattern = _compiled[name] = re.compile(_SOURCES[name])
-    return pattern  # type: ignore[return-value]
+    return pattern
 
 
 _SOURCES = {
@@ -115,7 +116,7 @@ _SOURCES = {
 # one scan of the lower-cased bytes: the flags and words that can carry a secret on a command line
 # a flag that can carry a secret (` -p x`, ` --db-password`): its literal ` -` lets `re` skip ahead
 # in C; `@`, `pass:`, `/p:` and `<<<` are looked for apart, only when present
-_GATE_SOURCE = rb" -(?:-?[a-z][a-z0-9-]{0,30}?(?:pass|pw|token|secret|key|auth|cred)|[a-z]{1,3}[ \t]+[^\s-])"
+_GATE_SOURCE = rb" -(?:-?[a-z0-9-]{0,30}?(?:pass|pw|token|secret|key|auth|cred)|[a-z]{1,3}[ \t]+[^\s-])"
 
 
 def scan_commands(text: str, low: bytes, spans: list[Span], whole: bool = False) -> list[tuple[int, int]]:
@@ -132,15 +133,15 @@ def scan_commands(text: str, low: bytes, spans: list[Span], whole: bool = False)
             _scan_line(text, start, end, spans, vetoes)
             start = end + 1
         return vetoes
-    gate = _compiled.get("gate")
+    gate = _compiled_bytes.get("gate")
     if gate is None:
-        gate = _compiled["gate"] = re.compile(_GATE_SOURCE)
-    hits = [m.start() for m in gate.finditer(low)]  # type: ignore[union-attr]
+        gate = _compiled_bytes["gate"] = re.compile(_GATE_SOURCE)
+    hits = [m.start() for m in gate.finditer(low)]
     if b"@" in low:  # `user:secret@host`, `DOMAIN\\user%secret@host`
-        at = _compiled.get("at")
+        at = _compiled_bytes.get("at")
         if at is None:
-            at = _compiled["at"] = re.compile(rb"[%:][^\s@:/'\"]{1,128}@[a-z0-9\[]")
-        hits += [m.start() for m in at.finditer(low)]  # type: ignore[union-attr]
+            at = _compiled_bytes["at"] = re.compile(rb"[%:][^\s@:/'\"]{1,128}@[a-z0-9\[]")
+        hits += [m.start() for m in at.finditer(low)]
     for literal in (b"pass:", b"/p:", b"<<<"):
         index = low.find(literal)
         while index != -1:
@@ -183,14 +184,14 @@ def _scan_line(text: str, start: int, end: int, spans: list[Span], vetoes: list[
             _scan_line(text, w_start + 1, w_end - 1, spans, vetoes, depth + 1)
     segment: list[Word] = []
     segments: list[list[Word]] = []
-    for word in words:
-        bare = word[2].rstrip(";")
-        if word[2] in _SEPARATORS:
+    for item in words:
+        bare = item[2].rstrip(";")
+        if item[2] in _SEPARATORS:
             segments.append(segment)
             segment = []
         else:
-            segment.append(word if bare == word[2] else (word[0], word[0] + len(bare), bare))
-            if bare != word[2]:
+            segment.append(item if bare == item[2] else (item[0], item[0] + len(bare), bare))
+            if bare != item[2]:
                 segments.append(segment)
                 segment = []
     segments.append(segment)
@@ -204,6 +205,7 @@ def _scan_segment(text: str, seg: list[Word], spans: list[Span], vetoes: list[tu
     names = [_basename(w[2]) for w in seg]
     user = any(w[2] in _USER_FLAGS or w[2].startswith(("/u:", "/U:")) for w in seg)
     login = "login" in names
+    names = _Facts(names)  # what the segment's words say, worked out once: linear in its length
     for i, (w_start, w_end, word) in enumerate(seg):
         after = seg[i + 1] if i + 1 < len(seg) else None
         if word.startswith("-") or word.startswith("/"):
@@ -220,11 +222,11 @@ def _scan_segment(text: str, seg: list[Word], spans: list[Span], vetoes: list[tu
     _positional(text, seg, names, spans)
 
 
-def _flag(text: str, seg: list[Word], i: int, names: list[str], user: bool, login: bool,
+def _flag(text: str, seg: list[Word], i: int, names: _Facts, user: bool, login: bool,
           spans: list[Span]) -> None:
     w_start, w_end, word = seg[i]
     after = seg[i + 1] if i + 1 < len(seg) else None
-    table = _table_flags(names[:i])
+    table = names.table
     if word.startswith(("/p:", "/P:", "/password:")) and any(w[2].startswith(("/u:", "/U:")) for w in seg):
         value = text[text.find(":", w_start) + 1:w_end]
         if "=" not in value:
@@ -236,9 +238,8 @@ def _flag(text: str, seg: list[Word], i: int, names: list[str], user: bool, logi
             _add(text, w_start + len(flag) - 1, w_end, spans, unquote=True)
             return
     if after is not None and (word in table or (login and word in _LOGIN_FLAGS)
-                              or (user and word in _PASSWORD_SHORT and not _mysql_prompt(names[:i], after[2]))):
-        mysql = any(n.startswith(("mysql", "mariadb")) for n in names[:i])
-        _value_word(text, after, spans, numbers=not (word in table or mysql or (login and word in _LOGIN_FLAGS)))
+                              or (user and word in _PASSWORD_SHORT and not _mysql_prompt(names.mysql, after[2]))):
+        _value_word(text, after, spans, numbers=not (word in table or names.mysql or (login and word in _LOGIN_FLAGS)))
         return
     if word in _CREDENTIAL_FLAGS or (word in ("-U", "--user", "-u") and after is not None and "%" in after[2]):
         if after is not None:
@@ -252,7 +253,7 @@ def _flag(text: str, seg: list[Word], i: int, names: list[str], user: bool, logi
     _long_flag(text, seg, i, spans)
 
 
-def _veto(text: str, seg: list[Word], i: int, names: list[str], vetoes: list[tuple[int, int]]) -> None:
+def _veto(text: str, seg: list[Word], i: int, names: _Facts, vetoes: list[tuple[int, int]]) -> None:
     """What follows a flag that takes no secret: the next word is not one."""
     w_start, w_end, word = seg[i]
     after = seg[i + 1] if i + 1 < len(seg) else None
@@ -264,12 +265,13 @@ def _veto(text: str, seg: list[Word], i: int, names: list[str], vetoes: list[tup
         return
     bare = low.split("=", 1)[0]
     if (bare.endswith("-stdin") or bare.startswith(_BOOLEAN_PREFIXES)
-            or (bare in ("--password", "-w") and any(n in _PROMPTING for n in names[:i]))
-            or (bare in ("--password", "-p") and _mysql_prompt(names[:i], after[2]))):
+            or (bare in ("--password", "-w") and names.prompting)
+            or (bare in ("--password", "-p") and _mysql_prompt(names.mysql, after[2]))):
         vetoes.append((after[0], after[1]))
-    if bare in ("--secret", "--secret-id", "--secret-name", "--name", "--id") and any(
-            n in ("secrets", "secret", "secretsmanager", "keyvault") for n in names[1:i]):
+    if bare in ("--secret", "--secret-id", "--secret-name", "--name", "--id") and names.manager:
         vetoes.append((w_start, after[1]))  # `gcloud secrets ... --secret=db-password`: a secret's name
+    if bare == "--secret" and names.pulumi:
+        vetoes.append((after[0], after[1]))  # `pulumi config set --secret KEY value`: KEY names it
     if bare in ("--secret", "--mount") and _re("buildkit").match(after[2].strip("'\"")):
         vetoes.append((after[0], after[1]))
     if _re("redirect").match(after[2]):
@@ -283,10 +285,22 @@ def _table_flags(names: list[str]) -> tuple[str, ...]:
     return flags
 
 
-def _mysql_prompt(names: list[str], value: str) -> bool:
+class _Facts(list[str]):
+    """The basenames of a command's words, with what they say worked out once."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(names)
+        self.table = _table_flags(names)
+        self.mysql = any(n.startswith(("mysql", "mariadb")) for n in names)
+        self.prompting = any(n in _PROMPTING for n in names)
+        self.manager = any(n in ("secrets", "secret", "secretsmanager", "keyvault") for n in names[1:])
+        self.pulumi = "pulumi" in names
+
+
+def _mysql_prompt(mysql: bool, value: str) -> bool:
     """`mysql -p db`: the password is asked for and `db` is the database, unless the word after
     `-p` cannot be a database name (digits only, a symbol, upper case with digits)."""
-    if not any(n.startswith(("mysql", "mariadb")) for n in names):
+    if not mysql:
         return False
     bare = value.strip("'\"")
     if bare.isdigit() and len(bare) >= 4:
@@ -468,8 +482,9 @@ def _stdin_literal(text: str, seg: list[Word], following: list[Word], spans: lis
         if here + 1 < len(seg):
             _value_word(text, seg[here + 1], spans, numbers=False)
     encoder = bool(following) and _basename(following[0][2]) in ("base64", "openssl")
-    if encoder and _basename(seg[0][2]) in ("echo", "printf"):  # `echo -n user:secret | base64`: a Basic header
-        literal = [w for w in seg[1:] if not w[2].startswith("-")]
+    echo = [i for i, w in enumerate(seg) if _basename(w[2]) in ("echo", "printf")]
+    if encoder and echo:  # `echo -n user:secret | base64`: a Basic header
+        literal = [w for w in seg[echo[-1] + 1:] if not w[2].startswith("-")]
         if literal and ":" in literal[-1][2]:
             _user_secret(text, literal[-1], spans)
         return
@@ -482,7 +497,7 @@ def _stdin_literal(text: str, seg: list[Word], following: list[Word], spans: lis
 
 
 def _basename(word: str) -> str:
-    bare = word.strip("'\"`()").lower()
+    bare = word.strip("'\"`()$").lower()
     return bare.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
 
 

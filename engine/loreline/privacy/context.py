@@ -148,6 +148,8 @@ def _hit(scan: _Scan, low: bytes, keyword: int, last_name: int) -> int:
     start = keyword - P.NAME_CHARS_REV.match(low[max(0, keyword - 64):keyword][::-1]).end()  # type: ignore[union-attr]
     if start == last_name or (start >= 10 and text.startswith(P.MARKER_PREFIX, start - 10)):
         return start  # the same name twice, or the family name inside one of our markers
+    if start and (text[start - 1] == "$" or text.endswith("${", 0, start)):
+        return start  # `$PASSWORD`, `${API_KEY}`: a reference to a value, not a name given one
     if text.endswith("://", 0, start):
         return start  # a URL's user (`https://__token__:...@`): the URL scan reads its password
     end = _NAME_END_RE.match(low, keyword).end()  # type: ignore[union-attr]

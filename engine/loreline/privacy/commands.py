@@ -114,9 +114,10 @@ _SOURCES = {
     "reference": r"\$[{(A-Za-z_$]|\\\$|`|#\{|\{\{|%[A-Za-z_]\w*%|\$env:|['\"] ?\+|\+ ?['\"]",
 }
 # one scan of the lower-cased bytes: the flags and words that can carry a secret on a command line
-# a flag that can carry a secret (` -p x`, ` --db-password`): its literal ` -` lets `re` skip ahead
+# a flag that can carry a secret (` -p x`, ` -pX`, ` -w x`, ` --db-password`, ` -upw`): its literal ` -` lets `re` skip ahead
 # in C; `@`, `pass:`, `/p:` and `<<<` are looked for apart, only when present
-_GATE_SOURCE = rb" -(?:-?[a-z0-9-]{0,30}?(?:pass|pw|token|secret|key|auth|cred)|[a-z]{1,3}[ \t]+[^\s-])"
+_GATE_SOURCE = (rb" -(?:-?[a-z0-9-]{0,30}?(?:pass|pw|token|secret|key|auth|cred)|[pwakxtb](?:[ \t]+[^\s-]|[^\s=-]{3})"
+                rb"|hp[^\s]|[uo]pw[ \t])")
 
 
 def scan_commands(text: str, low: bytes, spans: list[Span], whole: bool = False) -> list[tuple[int, int]]:

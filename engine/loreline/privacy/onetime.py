@@ -57,6 +57,9 @@ _UNITS = re.compile(r"\s?(?:ms|s|sec|secs|seconds|minutes|min|mins|px|em|mb|kb|g
 _RECOVERY_WORDS: tuple[bytes, ...] = (b"recovery", b"backup", b"two-factor", b"2fa", b"wiederherstell",
                                       b"r?cup?ration", b"recupera")
 _RECOVERY_OTHER = (("códigos de rec",), ("резервн", "восстановлен"), ("リカバリ", "バックアップ", "恢复码", "备用码", "复原码"))
+# words one of which a lead-in to a list of codes holds (its regex, `_lead_in_re`, says where)
+_LEAD_WORDS: tuple[bytes, ...] = (b"recover", b"backup", b"2fa", b"two-factor", b"mfa", b"one-time",
+                                  b"wiederherstell", b"cup?ration", b"recuper", b"respaldo")
 _RECOVERY_RE = re.compile(
     r"(?<![\w-])(?:[0-9a-f]{5}-[0-9a-f]{5}|[A-Za-z0-9]{10}-[A-Za-z0-9]{10}|\d{4} \d{4}|\d{8})(?![\w-])")
 
@@ -88,7 +91,8 @@ def scan_onetime(text: str, low: bytes, marks: bytes, digits: bool, folded: Fold
     if (code != -1 and low.find(b"codes", code) != -1 and _any(low, None, _RECOVERY_WORDS, _RECOVERY_OTHER)
             or folded is not None and _any(b"", folded, (), _RECOVERY_OTHER)):
         _recovery(text, spans)
-    if code != -1 or folded is not None:
+    if (code != -1 or folded is not None) and (any(word in low for word in _LEAD_WORDS) or (
+            folded is not None and _any(b"", folded, (), _RECOVERY_OTHER))):
         recovery_lists(text, low, code, folded is not None, spans)
 
 

@@ -104,6 +104,19 @@ def note_observed(store: Store, memory_id: int, observed_at: str | None) -> None
         )
 
 
+#: who wrote cues a model wrote, in their audit row (`model:<backend>`)
+MODEL_CUES_ACTOR = "model:"
+
+
+def without_model_cues(store: Store) -> list[tuple[int, str, str]]:
+    """Active memories no model wrote cues for (made by the rules, a person, elsewhere; the audit
+    says when a model wrote them later): id, kind, text."""
+    return [(int(i), str(k), str(t)) for i, k, t in store.rows(
+        "SELECT id, kind, text FROM memories WHERE status = 'active' AND extractor NOT LIKE '%/distill-v%' "
+        "AND id NOT IN (SELECT memory_id FROM audit WHERE action = 'cues' AND memory_id IS NOT NULL "
+        "AND json_extract(after, '$.written_by') LIKE 'model:%') ORDER BY id")]
+
+
 def mark_asked(store: Store, memory_id: int) -> None:
     """The person explicitly asked to keep this memory (`asked`)."""
     store.conn.execute("UPDATE memories SET asked = 1 WHERE id = ? AND asked = 0", (memory_id,))

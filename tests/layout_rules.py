@@ -245,6 +245,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("settings", ("loreline.config", "loreline.keys", "loreline.remembered", "loreline.home")),
     ("foundation", ("loreline", "loreline.records", "loreline.errors", "loreline.names", "loreline.models")),
 )
+#: circles another change brought in that its owner is to take out, each with why it may stay
+#: until then (a test fails once one is gone, so the list only shrinks)
+KNOWN_CIRCLES: dict[tuple[str, ...], str] = {
+    ("loreline.privacy.commands", "loreline.privacy.redact"):
+        "redact imports the command rules; commands.redact_command calls redact_with back inside a function "
+        "(the redaction work owns both modules)",
+}
 #: where the packages of the graph live
 GRAPH_ROOTS = (ROOT / "engine", ROOT / "lsp", ROOT / "hooks")
 TOP, FUNCTION, TYPE, PARENT = "top", "function", "type", "package"

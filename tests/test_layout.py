@@ -257,7 +257,13 @@ def test_every_module_has_a_layer() -> None:
 
 
 def test_no_import_circle_in_the_engine_the_servers_or_the_hooks() -> None:
-    assert rules.cycles(rules.import_graph()) == []
+    assert [c for c in rules.cycles(rules.import_graph()) if tuple(c) not in rules.KNOWN_CIRCLES] == []
+
+
+def test_every_known_circle_is_still_there() -> None:
+    """A circle taken out leaves the list too: the exceptions only shrink."""
+    found = [tuple(c) for c in rules.cycles(rules.import_graph())]
+    assert [c for c in rules.KNOWN_CIRCLES if c not in found] == []
 
 
 def test_no_import_runs_back_up_a_layer() -> None:

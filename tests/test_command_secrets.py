@@ -187,10 +187,25 @@ def _eval_module() -> Any:
     return module
 
 
-def test_the_command_corpus_halves() -> None:
-    evaluate = _eval_module().evaluate_commands
-    tune, test = evaluate("tune"), evaluate("test")
-    assert tune["lines"] >= 150 and test["lines"] >= 130 and tune["negatives"] >= 120 and test["negatives"] >= 120
-    assert tune["recall"] >= 0.98 and tune["false_positives"] == 0, (tune["misses"], tune["false_positive_lines"])
-    # the held-out half is reported, not tuned: a floor below today's figure catches a regression
-    assert test["recall"] >= 0.93 and test["false_positives"] <= 5
+def _corpus_rows() -> list[dict[str, Any]]:
+    import json
+
+    path = ROOT / "tests" / "corpus" / "redaction" / "commands" / "commands.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_round_one_keeps_its_halves_and_is_all_tuning_material_now() -> None:
+    """Round 1's test half was seen while its rules were fixed: it is labelled as such and tuned on."""
+    import hashlib
+
+    first = [r for r in _corpus_rows() if r["round"] == 1]
+    assert len(first) == 575 and all(r["split"] == "tune" for r in first)
+    for row in first:
+        odd = hashlib.sha256(("loreline-commands-2026" + row["source"]).encode()).digest()[0] & 1
+        assert row["half"] == ("round 1 test, now tuning" if odd else "round 1 tune")
+
+
+def test_the_command_corpus_tuning_material() -> None:
+    tune = _eval_module().evaluate_commands("tune")
+    assert tune["lines"] >= 290 and tune["negatives"] >= 270
+    assert tune["recall"] >= 0.97 and tune["false_positives"] <= 4, (tune["misses"], tune["false_positive_lines"])

@@ -209,3 +209,18 @@ def test_the_command_corpus_tuning_material() -> None:
     tune = _eval_module().evaluate_commands("tune")
     assert tune["lines"] >= 290 and tune["negatives"] >= 270
     assert tune["recall"] >= 0.97 and tune["false_positives"] <= 4, (tune["misses"], tune["false_positive_lines"])
+
+
+def test_round_two_is_a_fresh_held_out_half_from_new_sources() -> None:
+    """Round 2 shares no source file and no line with round 1, and every row of it is held out."""
+    rows = _corpus_rows()
+    first = [r for r in rows if r["round"] == 1]
+    second = [r for r in rows if r["round"] == 2]
+    assert all(r["split"] == "test" and r["half"] == "round 2 test" for r in second)
+    assert len(second) >= 300 and sum(r["label"] == "pos" for r in second) >= 150
+    assert not {r["source"] for r in second} & {r["source"] for r in first}
+    assert not {r["text"] for r in second} & {r["text"] for r in first}
+    assert not any(r["source"].startswith("tldr-pages/") for r in second)
+    for row in second:  # every secret is labelled where it sits
+        assert [row["text"][a:b] for a, b in row["spans"]] == row["secrets"]
+        assert (row["label"] == "pos") == bool(row["secrets"])

@@ -46,7 +46,7 @@ from collections import Counter
 from math import log2
 
 from . import patterns as P
-from .commands import scan_commands
+from .command_rules import scan_commands
 from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
 from .onetime import DIGIT_MARKS, scan_onetime
 from .passwords import LOGIN_RE, scan_passwords

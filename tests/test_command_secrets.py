@@ -224,3 +224,27 @@ def test_round_two_is_a_fresh_held_out_half_from_new_sources() -> None:
     for row in second:  # every secret is labelled where it sits
         assert [row["text"][a:b] for a, b in row["spans"]] == row["secrets"]
         assert (row["label"] == "pos") == bool(row["secrets"])
+
+
+def _best_time(run: Any, text: str, repeat: int) -> float:
+    import time
+
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("unit", ["mysql -u root -p ", "redis-cli -a x ", "--secret id=x ", "xfreerdp /p:b "])
+@pytest.mark.parametrize("run", [redact, redact_command], ids=["redact", "redact_command"])
+def test_redaction_time_grows_linearly_with_a_long_command_line(run: Any, unit: str) -> None:
+    """Sixteen times the text takes about sixteen times as long: a command's words are looked at
+    a bounded number of times and vetoes are checked by bisection. (Looping over every word of
+    a command for each flag made `redact("mysql -u root -p " * 4000)` take seconds: a ratio near
+    250.) Measured against a small input in the same run, so a slow machine does not matter."""
+    small, large = unit * 250, unit * 4000
+    run(small)  # patterns compiled, caches warm
+    ratio = _best_time(run, large, 2) / max(_best_time(run, small, 5), 1e-4)
+    assert ratio < 64, f"{ratio:.0f}x the time for 16x the text"

@@ -141,14 +141,10 @@ def _scan_line(text: str, start: int, end: int, spans: list[Span], vetoes: list[
 
 
 def _scan_segment(text: str, seg: list[Word], spans: list[Span], vetoes: list[tuple[int, int]]) -> None:
-    names = [basename(w[2]) for w in seg]
-    user = any(w[2] in _USER_FLAGS or w[2].startswith(("/u:", "/U:")) for w in seg)
-    login = "login" in names
-    names = _Facts(names)  # what the segment's words say, worked out once: linear in its length
+    names = _Facts(seg)  # what the command's words say, worked out once: linear in its length
     for i, (w_start, w_end, word) in enumerate(seg):
-        after = seg[i + 1] if i + 1 < len(seg) else None
         if word.startswith("-") or word.startswith("/"):
-            _flag(text, seg, i, names, user, login, spans)
+            _flag(text, seg, i, names, spans)
             _veto(text, seg, i, names, vetoes)
         elif word.lower().startswith(("pass:", "'pass:", '"pass:')):
             value = unquote(text, w_start, w_end)
@@ -161,12 +157,11 @@ def _scan_segment(text: str, seg: list[Word], spans: list[Span], vetoes: list[tu
     positional(text, seg, names, spans)
 
 
-def _flag(text: str, seg: list[Word], i: int, names: _Facts, user: bool, login: bool,
-          spans: list[Span]) -> None:
+def _flag(text: str, seg: list[Word], i: int, names: _Facts, spans: list[Span]) -> None:
     w_start, w_end, word = seg[i]
     after = seg[i + 1] if i + 1 < len(seg) else None
-    table = names.table
-    if word.startswith(("/p:", "/P:", "/password:")) and any(w[2].startswith(("/u:", "/U:")) for w in seg):
+    table, user, login = names.table, names.user, names.login
+    if word.startswith(("/p:", "/P:", "/password:")) and names.windows_user:
         value = text[text.find(":", w_start) + 1:w_end]
         if "=" not in value:
             add(text, text.find(":", w_start) + 1, w_end, spans)
@@ -217,19 +212,18 @@ def _veto(text: str, seg: list[Word], i: int, names: _Facts, vetoes: list[tuple[
         vetoes.append((after[0], after[1]))
 
 
-def _table_flags(names: list[str]) -> tuple[str, ...]:
-    flags: tuple[str, ...] = ()
-    for name in names:
-        flags += SECRET_FLAGS.get(name, ())
-    return flags
-
-
 class _Facts(list[str]):
-    """The basenames of a command's words, with what they say worked out once."""
+    """The basenames of a command's words, with what they say worked out once (each fact is
+    a set or a flag, so looking one up does not walk the words again)."""
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, seg: list[Word]) -> None:
+        names = [basename(w[2]) for w in seg]
         super().__init__(names)
-        self.table = _table_flags(names)
+        # the flags whose value is a secret for the commands named here, each once
+        self.table = tuple(dict.fromkeys(flag for name in names for flag in SECRET_FLAGS.get(name, ())))
+        self.windows_user = any(w[2].startswith(("/u:", "/U:")) for w in seg)
+        self.user = self.windows_user or any(w[2] in _USER_FLAGS for w in seg)
+        self.login = "login" in names
         self.mysql = any(n.startswith(("mysql", "mariadb")) for n in names)
         self.prompting = any(n in _PROMPTING for n in names)
         self.manager = any(n in ("secrets", "secret", "secretsmanager", "keyvault") for n in names[1:])

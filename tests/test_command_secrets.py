@@ -58,6 +58,13 @@ PLANTED = [
     ("choco apikey --source https://push.chocolatey.org -k lZHF5Ru0tLIeXTqCZ2pIXsrYti9w", "lZHF5Ru0tLIeXTqCZ2pIXsrYti9w",
      "choco apikey"),
     ("sh 'docker login -u admin -p yellow 35.175.142.195:8083'", "yellow", "35.175.142.195:8083"),
+    # the families round 2 of the corpus generalised from the tuning material
+    ("wget --user= --password=Tq8mWz3v http://files.corp/a.tgz", "Tq8mWz3v", "wget --user= --password="),
+    ("oathtool --totp -w 2 --base32 KRUGKIDROVUWG2ZA", "KRUGKIDROVUWG2ZA", "--totp -w 2 --base32 "),
+    ("keyctl-cli auth --client-id 7f3a -s Qw8ZkL2mNp4RtY6vBx9C", "Qw8ZkL2mNp4RtY6vBx9C", "--client-id 7f3a -s "),
+    ("steamcmd +login deploybot Vq7nRt2mKx +quit", "Vq7nRt2mKx", "+login deploybot "),
+    ("security unlock-keychain -p Lk4vTq9zW login.keychain", "Lk4vTq9zW", " login.keychain"),
+    ("networksetup -setairportnetwork en1 Harbour-5G tidal-crane-88", "tidal-crane-88", "en1 Harbour-5G "),
 ]
 
 LOOK_ALIKES = [
@@ -95,6 +102,16 @@ LOOK_ALIKES = [
     "vault login -method=userpass username=admin",
     "dotnet build /p:Configuration=Release /p:Version=1.2.3",
     "git show origin/main:README.md",
+    "redis-cli -a \"$$(cat /run/secrets/redis_pw)\" ping",
+    "MYSQL_PWD='database-password' mysql -u backup",
+    'export PGPASSWORD="${DB_PASSWORD:?DB_PASSWORD is required}"',
+    "gcloud sql users set-password app --instance=db --password=$(gcloud secrets versions access latest "
+    "--secret=app-db-pass)",
+    "tool auth --client-id 3f2c9a1 -s 254770f5-8904-4dba-91ec-ccc3fc1626e5",
+    "security find-generic-password -s wifi -w",
+    'oathtool --totp --now "2024-02-29 16:21:00" --base32 "$TOTP_KEY"',
+    "docker build --secret id=db_pass,src=db_password.txt -t myapp .",
+    "psql --host db.internal -p 8443 -U jdoe --password appdb",
 ]
 
 
@@ -206,9 +223,11 @@ def test_round_one_keeps_its_halves_and_is_all_tuning_material_now() -> None:
 
 
 def test_the_command_corpus_tuning_material() -> None:
+    """Round 1 both halves, the rules' tuning material (the held-out round 2 is reported by
+    `scripts/eval redaction`, not held to a figure here)."""
     tune = _eval_module().evaluate_commands("tune")
     assert tune["lines"] >= 290 and tune["negatives"] >= 270
-    assert tune["recall"] >= 0.97 and tune["false_positives"] <= 4, (tune["misses"], tune["false_positive_lines"])
+    assert tune["recall"] >= 0.98 and tune["false_positives"] == 0, (tune["misses"], tune["false_positive_lines"])
 
 
 def test_round_two_is_a_fresh_held_out_half_from_new_sources() -> None:

@@ -3,7 +3,8 @@
 * **positional secrets of known commands**: `htpasswd -b file user X`, `htpasswd -nb user X`,
   `rabbitmqctl add_user user X`, `wpa_passphrase ssid X`, `create_ap ... ssid X`,
   `idevicebackup2 encryption on X`, `vault login X`, `pulumi config set --secret key X`,
-  `npm config set //host/:_authToken X`, `netsh ... key=X`;
+  `npm config set //host/:_authToken X`, `netsh ... key=X`, `networksetup -setairportnetwork dev
+  ssid X`, the key an OTP generator is given (`oathtool --totp --base32 X`);
 * **a generated word after a credential subcommand**: `<tool> token X`, `<tool> register X`;
 * **a literal piped or fed to a command that reads a secret from stdin**: `echo X | docker
   login --password-stdin`, `yes X | passwd`, `gh auth login --with-token <<< X`,
@@ -85,6 +86,26 @@ def _pulumi(text: str, seg: list[Word], index: int, plain: list[Word], spans: li
             value_word(text, seg[i + 2], spans, numbers=False)
 
 
+# oathtool's options that take a value: the words after them are not the key
+_OATH_VALUED = frozenset("-d --digits -w --window -s --time-step-size -S --start-time -N --now -c --counter".split())
+
+
+def _otp_key(text: str, seg: list[Word], index: int, plain: list[Word], spans: list[Span]) -> None:
+    """`oathtool --totp --base32 KEY [OTP]`: an OTP generator's arguments are the shared key."""
+    for i in range(index + 1, len(seg)):
+        word = seg[i][2]
+        if not word.startswith("-") and seg[i - 1][2] not in _OATH_VALUED:
+            value_word(text, seg[i], spans, numbers=False)
+
+
+def _wifi_join(text: str, seg: list[Word], index: int, plain: list[Word], spans: list[Span]) -> None:
+    """`networksetup -setairportnetwork DEVICE NETWORK PASSWORD`: joining a Wi-Fi network, the
+    passphrase comes after the network's name (as with `wpa_passphrase` and `create_ap`)."""
+    for i, word in enumerate(seg):
+        if word[2].lower() == "-setairportnetwork" and i + 3 < len(seg):
+            value_word(text, seg[i + 3], spans, numbers=False)
+
+
 def _netsh(text: str, seg: list[Word], index: int, plain: list[Word], spans: list[Span]) -> None:
     for w_start, w_end, word in seg[index + 1:]:
         if word.lower().startswith("key=") and len(word) > 4:
@@ -94,7 +115,7 @@ def _netsh(text: str, seg: list[Word], index: int, plain: list[Word], spans: lis
 _POSITIONAL: dict[str, Rule] = {
     "htpasswd": _htpasswd, "rabbitmqctl": _rabbitmq, "wpa_passphrase": _last_of_three, "create_ap": _last_of_three,
     "idevicebackup2": _after_words("encryption", "on"), "vault": _after_words("login"), "pulumi": _pulumi,
-    "netsh": _netsh,
+    "netsh": _netsh, "oathtool": _otp_key, "networksetup": _wifi_join,
 }
 
 

@@ -17,7 +17,7 @@ import re
 
 from .command_positional import positional, stdin_literal
 from .command_values import add, pattern, user_secret, value_word
-from .context import key_shaped
+from .context import key_shaped, looks_random
 from .shellwords import Span, Word, basename, lazy_patterns, segments, unquote, words
 
 _USER_FLAGS = frozenset("-u -U --user --username -l --login -D /u /U --user1 --user2 -login".split())
@@ -53,6 +53,14 @@ _NOT_VALUE_SUFFIXES = ("-stdin", "-file", "-path", "-env", "-id", "-name", "-url
 _BOOLEAN_PREFIXES = ("--with-", "--no-", "--show-", "--print-", "--generate-", "--rotate-", "--revoke-",
                      "--skip-", "--use-", "--ask-", "--prompt-", "--allow-", "--require-", "--reset-")
 _SECRET_FAMILIES = frozenset(["password", "secret", "token", "api-key", "auth-token", "credentials"])
+# a secret manager's flags that name a secret rather than give one
+_SECRET_NAME_FLAGS = frozenset("--secret --secret-id --secret-name --name --id".split())
+# flags that name who a secret belongs to (besides the user flags): a generated value beside one is its secret
+_IDENTITY_FLAGS = frozenset("--client-id --app-id --application-id --api-id --key-id --access-key-id --access-key "
+                            "--consumer-key --account-id".split())
+# subcommand words of a login or a credential store (`security create-keychain -p X`, `tool unlock -p X`)
+_STORE_WORDS = ("keychain", "password", "passwd", "passphrase")
+_PREFIX_WORDS = frozenset("$ # > % sudo time exec nohup env".split())
 
 _pattern = lazy_patterns({
     "impacket": r"""(?:[\w.-]{1,64}[/\\]{1,2})?[\w.$-]{1,64}:(?P<pw>[^\s@:'"/]{1,128})@(?=[\w.\[-])""",
@@ -143,7 +151,9 @@ def _scan_line(text: str, start: int, end: int, spans: list[Span], vetoes: list[
 def _scan_segment(text: str, seg: list[Word], spans: list[Span], vetoes: list[tuple[int, int]]) -> None:
     names = _Facts(seg)  # what the command's words say, worked out once: linear in its length
     for i, (w_start, w_end, word) in enumerate(seg):
-        if word.startswith("-") or word.startswith("/"):
+        if word in ("-login", "+login"):
+            _login_pair(text, seg, i, spans)
+        elif word.startswith("-") or word.startswith("/"):
             _flag(text, seg, i, names, spans)
             _veto(text, seg, i, names, vetoes)
         elif word.lower().startswith(("pass:", "'pass:", '"pass:')):
@@ -184,7 +194,25 @@ def _flag(text: str, seg: list[Word], i: int, names: _Facts, spans: list[Span]) 
         if any(not c.isalpha() for c in glued) or any(c.isupper() for c in glued):
             add(text, w_start + 2, w_end, spans)
             return
+    if names.identity and after is not None and len(word) == 2 and word[1].isalpha() and _generated(text, after):
+        value_word(text, after, spans, numbers=False)  # `dexter auth --client-id ID -s <generated>`
+        return
     _long_flag(text, seg, i, spans)
+
+
+def _generated(text: str, word: Word) -> bool:
+    """A value that looks generated, not written: mixed case and digits, 16+ characters."""
+    start, end = unquote(text, word[0], word[1])
+    value = text[start:end]
+    return looks_random(value) and key_shaped(value)
+
+
+def _login_pair(text: str, seg: list[Word], i: int, spans: list[Span]) -> None:
+    """`steam -login USER PASSWORD`, `steamcmd +login USER PASSWORD`: a login flag given the
+    user and the password as its next two words."""
+    pair = seg[i + 1:i + 3]
+    if len(pair) == 2 and not any(w[2].startswith(("-", "+")) for w in pair):
+        value_word(text, pair[1], spans, numbers=False)
 
 
 def _veto(text: str, seg: list[Word], i: int, names: _Facts, vetoes: list[tuple[int, int]]) -> None:
@@ -192,18 +220,21 @@ def _veto(text: str, seg: list[Word], i: int, names: _Facts, vetoes: list[tuple[
     w_start, w_end, word = seg[i]
     after = seg[i + 1] if i + 1 < len(seg) else None
     low = word.lower()
-    if low.endswith("=") and after is not None:  # `--password= --execute=...`: an empty value
-        vetoes.append((after[0], after[1]))
-        return
+    bare = low.split("=", 1)[0]
+    if bare in _SECRET_NAME_FLAGS and names.manager:  # `gcloud secrets ... --secret=db-password`: a secret's name
+        vetoes.append((w_start, w_end) if "=" in low else (w_start, after[1] if after is not None else w_end))
+    if low.startswith("--"):  # a long flag's name is never a secret (its value is judged on its own)
+        vetoes.append((w_start, w_start + len(bare) + ("=" in low)))
     if after is None:
         return
-    bare = low.split("=", 1)[0]
+    if low.endswith("="):  # `--password= --execute=...`: an empty value; a flag after it is its own
+        if not after[2].startswith("-"):
+            vetoes.append((after[0], after[1]))
+        return
     if (bare.endswith("-stdin") or bare.startswith(_BOOLEAN_PREFIXES)
             or (bare in ("--password", "-w") and names.prompting)
             or (bare in ("--password", "-p") and _mysql_prompt(names.mysql, after[2]))):
         vetoes.append((after[0], after[1]))
-    if bare in ("--secret", "--secret-id", "--secret-name", "--name", "--id") and names.manager:
-        vetoes.append((w_start, after[1]))  # `gcloud secrets ... --secret=db-password`: a secret's name
     if bare == "--secret" and names.pulumi:
         vetoes.append((after[0], after[1]))  # `pulumi config set --secret KEY value`: KEY names it
     if bare in ("--secret", "--mount") and pattern("buildkit").match(after[2].strip("'\"")):
@@ -223,11 +254,28 @@ class _Facts(list[str]):
         self.table = tuple(dict.fromkeys(flag for name in names for flag in SECRET_FLAGS.get(name, ())))
         self.windows_user = any(w[2].startswith(("/u:", "/U:")) for w in seg)
         self.user = self.windows_user or any(w[2] in _USER_FLAGS for w in seg)
-        self.login = "login" in names
+        self.identity = self.user or any(w[2].split("=", 1)[0] in _IDENTITY_FLAGS for w in seg)
+        # a login, or a subcommand that creates or unlocks a credential store, takes its secret by flag
+        self.login = "login" in names or _store_word(_subcommand(seg))
         self.mysql = any(n.startswith(("mysql", "mariadb")) for n in names)
         self.prompting = any(n in _PROMPTING for n in names)
         self.manager = any(n in ("secrets", "secret", "secretsmanager", "keyvault") for n in names[1:])
         self.pulumi = "pulumi" in names
+
+
+def _subcommand(seg: list[Word]) -> str:
+    """The word after the command's name (past `sudo`, a prompt, `NAME=value` words), or ""."""
+    index = 0
+    while index < len(seg) and (seg[index][2] in _PREFIX_WORDS or "=" in seg[index][2]):
+        index += 1
+    return seg[index + 1][2] if index + 1 < len(seg) else ""
+
+
+def _store_word(word: str) -> bool:
+    """A subcommand (a bare lower-case word, `create-keychain`, `unlock`) that works on a
+    credential store; not a flag, a `NAME=value` word, a quoted prompt or a path."""
+    return (word == "unlock" or any(w in word for w in _STORE_WORDS)) and word[:1].isalpha() and (
+        word.replace("-", "").isalpha() and word.islower())
 
 
 def _mysql_prompt(mysql: bool, value: str) -> bool:

@@ -11,19 +11,25 @@ off its value) cut into commands at `|`, `||`, `&&`, `;`. Forms, each with its l
   same command names a user (`-u`, `-U`, `--user`, `--username`, `-l`, `/u`, `-D`): `rdesktop -u
   me -p X`, `ldapsearch -D dn -w X`. Numbers and port maps stay (`docker run -u 1000 -p
   8080:80`, `psql -U me -p 5432`); `mysql -p db` stays (it prompts; `db` is the database);
+* **a generated value beside an identity**: any one-letter flag whose value looks generated
+  (mixed case and digits, 16+ characters) in a command that names a user or a client, app or
+  key id (`tool auth --client-id ID -s X`); a UUID or a commit id there stays;
 * **commands whose flag takes a secret** (`SECRET_FLAGS`): `sshpass -p`, `redis-cli -a`,
   `7z -pX`, `rar -hpX`, `zip -P`, `pdfinfo -upw`, `snmpwalk -A`, `<tool> login -p/-t`, and any
   `pass:X` (OpenSSL's form);
 * **long flags named for a secret** (`--password X`, `--api-key=X`, `-computer-pass X`,
   `--client-secret X`), whatever the value looks like; not `--password-stdin`, `--token-file
-  path`, a flag given a reference (`$X`, `${X}`, `$(...)`), a path, or a BuildKit mount spec
-  (`--secret id=npmrc,src=.npmrc`); `--credential user:X` / `--auth user:X` keep the user;
+  path`, a flag given a reference (`$X`, `${X}`, `$$(...)` in a Makefile, `$(...)`), a path, a
+  BuildKit mount spec (`--secret id=npmrc,src=.npmrc`) or nothing (`--user= --password=X`: the
+  empty `--user=` takes no word, `--password=X` is read on its own); a long flag's own name is
+  never a secret; `--credential user:X` / `--auth user:X` keep the user;
 * **user:password arguments**: `DOMAIN/user:X@host` (impacket tools, DSNs), `user:X` after a
   credential flag, `DOMAIN\\user%X` after `-U`/`--user` (Samba); not `image:tag@sha256:...`;
 * **positional secrets of known commands**: `htpasswd -b file user X`, `htpasswd -nb user X`,
   `rabbitmqctl add_user user X`, `wpa_passphrase ssid X`, `create_ap ... ssid X`,
   `idevicebackup2 encryption on X`, `vault login X`, `pulumi config set --secret key X`,
-  `npm config set //host/:_authToken X`;
+  `npm config set //host/:_authToken X`, `networksetup -setairportnetwork dev ssid X`, the key
+  an OTP generator is given (`oathtool --totp --base32 X`);
 * **a literal piped or fed to a command that reads a secret from stdin**: `echo X | docker
   login --password-stdin`, `yes X | passwd`, `gh auth login --with-token <<< X`;
 * **`NAME=value` words** whose name holds a secret (`PGPASSWORD=x psql`, `--from-literal=

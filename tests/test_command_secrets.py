@@ -230,6 +230,15 @@ def test_the_command_corpus_tuning_material() -> None:
     assert tune["recall"] >= 0.98 and tune["false_positives"] == 0, (tune["misses"], tune["false_positive_lines"])
 
 
+def test_the_command_corpus_held_out_half() -> None:
+    """Round 2 is reported, not tuned (its misses are not fixed one by one): a floor just below
+    the figure measured once (0.813, 148/182 secrets; 24/308 look-alikes changed) catches a
+    regression."""
+    test = _eval_module().evaluate_commands("test")
+    assert test["lines"] >= 150 and test["negatives"] >= 300
+    assert test["recall"] >= 0.80 and test["false_positives"] <= 26
+
+
 def test_round_two_is_a_fresh_held_out_half_from_new_sources() -> None:
     """Round 2 shares no source file and no line with round 1, and every row of it is held out."""
     rows = _corpus_rows()

@@ -250,7 +250,7 @@ def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), label
     out: dict[str, list[ProjectResult]] = {}
     for half in halves:
         out[half] = []
-        for name in split[half]:
+        for name in (split[half] if half in split else data["model_subset"]["test"]):
             project = projects[name]
             base = docs.ROOT / project["root"] if "root" in project else root
             out[half].append(replay_project(name, [base / s for s in project["sessions"]], list(project["repeats"]),

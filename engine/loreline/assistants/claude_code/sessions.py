@@ -28,7 +28,11 @@ Dropped, each counted by reason in `ParseStats.dropped`:
 
 One API message is written as one line per content block sharing `message.id`; those
 lines are merged into one assistant turn spanning them. File paths named by tool calls
-are kept on the assistant turn as metadata only.
+are kept on the assistant turn as metadata only. A tool call worth an action line
+(`transcripts.actions`: `Bash`, the edit tools, any call the person refuses) becomes an action
+turn on its line, ending the assistant turn there (the message's later text starts a new one);
+its `tool_result` (matched by `tool_use_id`: `is_error`, `Exit code N`, a rejection) fills in
+its outcome.
 """
 
 from __future__ import annotations
@@ -36,9 +40,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...models import ParseStats
+from ...transcripts import actions
 from ...transcripts.base import (IDE_OPEN, LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected,
                    take_ide_blocks)
-from ...transcripts.tool_words import user_words
+from ...transcripts.tool_words import is_refusal, result_text, user_words
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -221,6 +226,8 @@ class ClaudeCodeReader(ReaderBase):
                 rest.append(block)
                 continue
             call = block.get("tool_use_id")
+            if self.builder.waits_for(call):
+                self.builder.resolve(call, tool_result(block))
             name = self._calls.get(call) if isinstance(call, str) else None
             said = user_words(block.get("content"), name, structured)
             words = strip_injected(said[1], self.stats) if said is not None else ""
@@ -237,7 +244,8 @@ class ClaudeCodeReader(ReaderBase):
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
-        parts = content_blocks(message.get("content"), self.stats, self._calls)
+        uses: list[dict[str, Any]] = []
+        parts = content_blocks(message.get("content"), self.stats, self._calls, uses)
         if parts is None:
             return
         texts, files = parts
@@ -245,7 +253,19 @@ class ClaudeCodeReader(ReaderBase):
         same = msg_id is not None and msg_id == self._pending_id
         self._pending_id = msg_id
         text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
-        self.builder.add_assistant(text, lineno, stamp, files, merge=same)
+        calls = [(use.get("id"), actions.call(use.get("name"), use.get("input"))) for use in uses]
+        shown = any(found is not None and found.origin for _, found in calls)
+        self.builder.add_assistant(text, lineno, stamp, files, merge=same, extend=not shown)
+        for key, found in calls:
+            self.builder.add_action(found, lineno, stamp, key if isinstance(key, str) else None)
+
+
+def tool_result(block: dict[str, Any]) -> actions.Result:
+    """What a `tool_result` block says of its call: refused, failed (`is_error`), its output."""
+    content = block.get("content")
+    if is_refusal(content):
+        return actions.Result(denied=True)
+    return actions.Result(result_text(content), failed=block.get("is_error") is True)
 
 
 def noise_reason(text: str) -> str | None:

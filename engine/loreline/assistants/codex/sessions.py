@@ -23,9 +23,15 @@ Never a turn: developer/system messages (`role:developer`, where hook context su
 SessionStart note arrives), injected user messages (`environment-context`, `agents-md`,
 `interrupt`, `shell-command`, …), the IDE wrapper around a request (`ide-context`: only the
 text after `## My request for Codex:` is kept), Loreline's own `<loreline-memories>`
-block, reasoning, tool calls and their output, compaction summaries (`compacted`) and the
-summariser's own answer (`compaction-output`). Tool calls are read for the files they
-touch (structured arguments, `apply_patch` headers, simple read commands in shell calls).
+block, reasoning, tool output, compaction summaries (`compacted`) and the summariser's own
+answer (`compaction-output`). Tool calls are read for the files they touch (structured
+arguments, `apply_patch` headers, simple read commands in shell calls), and a call worth an
+action line (`transcripts.actions`: `shell`, `shell_command`, `exec_command`,
+`local_shell_call`, `apply_patch`) becomes an action turn in both streams; its outcome comes
+from the `function_call_output` / `custom_tool_call_output` with its `call_id` (the exit code
+in the output's metadata or framing; `exec command rejected by user` and `patch rejected by
+user` are the person's refusals) or from the `exec_command_end` / `patch_apply_end` event,
+whichever comes first.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from typing import IO, Any
 import orjson
 
 from ...models import ParseStats, Turn
+from ...transcripts import actions, outcomes
 from ...transcripts.base import IDE_REASON, LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
 
 ENVELOPE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted",
@@ -73,6 +80,8 @@ _PIECE = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([^'"\\]+)""")
 _OPERATORS = frozenset("&|;<>")
 _READ_COMMAND = re.compile(r"(?:^|[\s;&|/(])(?:%s)\s" % "|".join(sorted(READ_PROGRAMS)))
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+#: what Codex writes as the output of a call the person refused at its approval prompt
+REFUSALS = ("exec command rejected by user", "patch rejected by user")
 
 
 def looks_like(record: dict[str, Any]) -> bool:
@@ -135,8 +144,8 @@ class CodexReader:
         chosen, other = (self._items, self._events) if self._saw_items else (self._events, self._items)
         for reason, n in chosen.dropped.items():
             self.stats.drop(reason, n)
-        self._items.builder.finish()
-        self._events.builder.finish()
+        self._items.builder.finish(self.cwd)
+        self._events.builder.finish(self.cwd)
         turns = chosen.builder.turns
         if chosen is self._items and self._events.user_texts:
             turns = self._paired(turns)
@@ -220,8 +229,12 @@ class CodexReader:
             if files:
                 self._items.builder.add_files(files)
                 self._events.builder.add_files(files)
+            self._action(lineno, item, stamp)
         elif kind in OUTPUT_TYPES:
             self.stats.drop("tool-output")
+            key = item.get("call_id")
+            if self._items.builder.waits_for(key):
+                self._resolve(key, output_result(item.get("output")))
         elif kind == "reasoning":
             self.stats.drop("reasoning")
         else:
@@ -242,6 +255,19 @@ class CodexReader:
                 self._message(self._events, lineno, role, item.get("content"), stamp)
         else:
             self.stats.drop(f"event:{kind}" if isinstance(kind, str) else "event:unknown")
+            if kind in ("exec_command_end", "patch_apply_end") and self._items.builder.waits_for(payload.get("call_id")):
+                self._resolve(payload["call_id"], event_result(payload))
+
+    def _action(self, lineno: int, item: dict[str, Any], stamp: str | None) -> None:
+        found = call_action(item)
+        key = item.get("call_id", item.get("id"))
+        key = key if isinstance(key, str) else None
+        for stream in (self._items, self._events):
+            stream.builder.add_action(found, lineno, stamp, key)
+
+    def _resolve(self, key: str, result: actions.Result) -> None:
+        for stream in (self._items, self._events):
+            stream.builder.resolve(key, result)
 
     def _event_user(self, lineno: int, payload: dict[str, Any], stamp: str | None) -> None:
         kind = payload.get("kind")
@@ -333,6 +359,55 @@ def _after(text: str, label: str) -> str:
 
 
 # -- files touched by tool calls ---------------------------------------------------
+
+
+def call_action(item: dict[str, Any]) -> actions.Call | None:
+    """The action a Codex tool call is: a patch's files edited, a shell command ran, or a call
+    shown only if refused."""
+    name = item.get("name")
+    name = name if isinstance(name, str) else ""
+    if item.get("type") == "custom_tool_call":
+        patch = item.get("input")
+        return actions.edit_call("apply_patch", patch_paths(patch)) if isinstance(patch, str) else None
+    if item.get("type") == "local_shell_call":
+        action = item.get("action")
+        args: Any = action if isinstance(action, dict) else {}
+        name, workdir = "local_shell_call", args.get("working_directory")
+    else:
+        args = _arguments(item.get("arguments"))
+        args = args if isinstance(args, dict) else {}
+        workdir = args.get("workdir")
+    if name == "apply_patch" and isinstance(args.get("input"), str):
+        return actions.edit_call("apply_patch", patch_paths(args["input"]))
+    command = args.get("command", args.get("cmd"))
+    if name in actions.SHELL_TOOLS or name == "local_shell_call":
+        line = actions.command_line(command)
+        if "*** Begin Patch" in line:
+            return actions.edit_call("apply_patch", patch_paths(line))
+        return actions.shell_call(name, command, workdir if isinstance(workdir, str) else None)
+    return actions.call(name, args)
+
+
+def output_result(raw: Any) -> actions.Result:
+    """What a `function_call_output` / `custom_tool_call_output` says of its call."""
+    text, code = outcomes.codex_output(raw)
+    if text.strip() in REFUSALS:
+        return actions.Result(denied=True)
+    failed = code not in (None, 0) or text.startswith(("apply_patch verification failed", "patch rejected"))
+    return actions.Result(text, failed=failed, exit_code=code)
+
+
+def event_result(payload: dict[str, Any]) -> actions.Result:
+    """What an `exec_command_end` / `patch_apply_end` event says of its call."""
+    output = next((payload[k] for k in ("aggregated_output", "formatted_output", "stderr", "stdout")
+                   if isinstance(payload.get(k), str) and payload[k]), "")
+    if output.strip() in REFUSALS:
+        return actions.Result(denied=True)
+    if payload.get("type") == "patch_apply_end":
+        return actions.Result(output, failed=payload.get("success") is False)
+    code = payload.get("exit_code")
+    code = code if isinstance(code, int) else None
+    return actions.Result(output, failed=code not in (None, 0), exit_code=code)
 
 
 def call_paths(item: dict[str, Any]) -> list[str]:

@@ -53,6 +53,12 @@ def account(turns: Sequence[Turn]) -> list[Entry]:
     return entries
 
 
+def left_out(turns: Sequence[Turn]) -> int:
+    """How many actions (after folding) the account leaves out to stay within its bound."""
+    folded = _folded(turns)
+    return sum(1 for turn in folded if turn.speaker == ACTION) - len(_kept(folded))
+
+
 def _folded(turns: Sequence[Turn]) -> list[Turn]:
     """The turns with each repeated action counted at its first occurrence, `(×N)`."""
     counts: dict[str, int] = {}

@@ -22,7 +22,7 @@ else:
 #: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
 ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
 #: the speaker of a turn that records what the assistant did (`loreline.transcripts.actions`)
-ACTION = "action"
+ACTION: Speaker = "action"
 #: what an action turn records: a shell command ran, a file was written or edited, a tool call
 #: the person refused; each is shown to a model, and on every surface, under its label
 ACTION_LABELS: dict[str, str] = {"ran": "RAN", "edited": "EDITED", "denied": "DENIED"}

@@ -107,14 +107,15 @@ class TurnBuilder:
         """Fill in the outcome of the call with id `key`; False when no such call waits."""
         index = self._calls.get(key)
         quiet = self._quiet.get(key)
-        if index is None and quiet is None:
+        state = self._actions[index] if index is not None else quiet[2] if quiet is not None else None
+        if state is None:
             return False
         from .actions import resolve
 
-        resolve(self._actions[index] if index is not None else quiet[2], result)  # type: ignore[index]
+        resolve(state, result)
         return True
 
-    def waits_for(self, key: object) -> bool:
+    def waits_for(self, key: object) -> TypeGuard[str]:
         """Whether a call with id `key` was added (its result is worth reading)."""
         return isinstance(key, str) and (key in self._calls or key in self._quiet)
 

@@ -28,6 +28,9 @@ NO_RESULT = "no result"
 BACKGROUND = "running in background"
 #: how Claude Code answers a command started with `run_in_background`
 BACKGROUND_STARTS = ("Command running in background with ID:",)
+INTERRUPTED = "interrupted"
+#: what Claude Code appends to the output of a command the person stopped
+INTERRUPTED_MARK = "[Request interrupted by user"
 MAX_ERROR = 160
 HEAD_CHARS = 32_000
 TAIL_CHARS = 8_000
@@ -38,7 +41,7 @@ _EXIT = re.compile(r"^(?:Exit code:? |Process exited with code |Exit Code: )(-?\
 _FRAME = re.compile(r"^(?:Exit code:? -?\d+|Process exited with code -?\d+|Exit Code: .*|Wall time: .*|Chunk ID: .*"
                     r"|Original token count: .*|Total output lines: .*|Command: .*|Directory: .*|Signal: .*"
                     r"|Background PIDs: .*|Process Group PGID: .*|Error: \(none\)|Output: \(empty\)|Output:)\s*$")
-_FRAME_PREFIX = ("Output: ", "Error: ", "Stdout: ", "Stderr: ")
+_FRAME_PREFIX = ("Output: ", "Stdout: ", "Stderr: ")
 _ERROR_WORD = re.compile(
     r"\b(?:error|errors|err!|fail|failed|failure|fatal|exception|traceback|panic(?:ked)?|cannot|can't|could not"
     r"|couldn't|unable|not found|no such|denied|invalid|missing|refused|undefined|unknown|unexpected|syntax"
@@ -55,9 +58,11 @@ _TEST_COMMAND = re.compile(
 def outcome(command: str, output: str, *, failed: bool = False, exit_code: int | None = None) -> str:
     """A command's outcome: a test run's summary, `ok`, or `exit N: <first error line>`
     (`failed: …` when the format records no exit code); `running in background` for a command
-    Claude Code started in the background."""
+    Claude Code started in the background, `interrupted` for one the person stopped."""
     if output.startswith(BACKGROUND_STARTS):
         return BACKGROUND
+    if INTERRUPTED_MARK in output[-200:]:
+        return INTERRUPTED
     text = _scannable(output)
     code = exit_code if exit_code is not None else exit_code_in(text)
     if is_test(command):
@@ -102,8 +107,9 @@ def is_test(command: str) -> bool:
 
 
 def first_error(text: str) -> str:
-    """The first output line that reads like an error (else the first line with words), cut to
-    `MAX_ERROR` characters; a Python traceback gives its closing exception line."""
+    """The first output line that reads like an error (else the last line with words, where
+    runners and builds sum up), cut to `MAX_ERROR` characters; a Python traceback gives its
+    closing exception line."""
     lines = [line for line in (_unframed(raw) for raw in text.splitlines()) if line]
     if not lines:
         return ""
@@ -114,7 +120,7 @@ def first_error(text: str) -> str:
                 return cut(closing[-1], MAX_ERROR)
         if _ERROR_WORD.search(line):
             return cut(line, MAX_ERROR)
-    return cut(lines[0], MAX_ERROR)
+    return cut(lines[-1], MAX_ERROR)
 
 
 def cut(text: str, most: int) -> str:

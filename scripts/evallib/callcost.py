@@ -84,20 +84,29 @@ class ActionCost:
 
     @property
     def growth(self) -> float:
-        return self.tokens / max(1, self.prose_tokens) - 1
+        return self.tokens / self.prose_tokens - 1 if self.prose_tokens else 0.0
 
 
-def measure_actions(name: str, paths: list[Path]) -> ActionCost:
+def measure_actions(name: str, paths: list[Path]) -> list[ActionCost]:
+    """The set's cost, then the same for its sessions that did something (many exports the sets
+    were built from kept the prose only)."""
     distiller = AnthropicDistiller(ModelClient(Settings(), "unused", "nowhere"))  # never called: estimate only
-    sums = [0, 0, 0, 0]
+    every, acting = [0, 0, 0, 0], [0, 0, 0, 0]
+    doing = 0
     for path in paths:
         t = transcripts.parse(path).transcript
         turns = clean_turns(t.turns)
-        for at, chosen in enumerate((turns, [turn for turn in turns if turn.speaker != "action"])):
+        prose = [turn for turn in turns if turn.speaker != "action"]
+        sums = [0, 0, 0, 0]
+        for at, chosen in enumerate((turns, prose)):
             for piece in chunk(chosen, session_id=t.session_id, path=t.path):
                 sums[1 - at] += len(piece.text)
                 sums[3 - at] += distiller.estimate(piece)
-    return ActionCost(name, len(paths), *sums)
+        every = [a + b for a, b in zip(every, sums)]
+        if len(prose) < len(turns):
+            doing += 1
+            acting = [a + b for a, b in zip(acting, sums)]
+    return [ActionCost(name, len(paths), *every), ActionCost(f"{name}: its sessions with actions", doing, *acting)]
 
 
 def say_once_halves() -> dict[str, list[Path]]:
@@ -116,15 +125,17 @@ def say_once_halves() -> dict[str, list[Path]]:
 def actions_sets() -> list[ActionCost]:
     halves = say_once_halves()
     tune = [realset.session_file(s) for s in realset.load_split()["tune"]]
-    return [measure_actions("say-once sessions, tuning half", halves["tune"]),
-            measure_actions("say-once sessions, test half", halves["test"]),
-            measure_actions("real set, tuning half", tune)]
+    return [*measure_actions("say-once sessions, tuning half", halves["tune"]),
+            *measure_actions("say-once sessions, test half", halves["test"]),
+            *measure_actions("real set, tuning half", tune)]
 
 
 def render_actions(costs: list[ActionCost]) -> str:
     lines = ["distill input per session: prose alone → prose and the account of actions"]
     for c in costs:
-        n = max(1, c.sessions)
+        if not c.sessions:
+            continue
+        n = c.sessions
         lines.append(f"  {c.name} ({c.sessions}): {c.prose_chars / n:,.0f} → {c.chars / n:,.0f} characters of "
                      f"excerpt; ~{c.prose_tokens / n:,.0f} → ~{c.tokens / n:,.0f} input tokens ({c.growth:+.1%})")
     return "\n".join(lines)

@@ -34,7 +34,7 @@ INTERRUPTED_MARK = "[Request interrupted by user"
 MAX_ERROR = 160
 HEAD_CHARS = 32_000
 TAIL_CHARS = 8_000
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\r")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 #: where each assistant writes a command's exit code
 _EXIT = re.compile(r"^(?:Exit code:? |Process exited with code |Exit Code: )(-?\d+)\s*$", re.M)
 #: framing lines around a command's output that are not the output
@@ -140,10 +140,12 @@ def _unframed(line: str) -> str:
 
 
 def _scannable(output: str) -> str:
-    """The head and tail of a long output, without terminal escapes."""
+    """The head and tail of a long output, without terminal escapes, carriage returns as line ends."""
     if len(output) > HEAD_CHARS + TAIL_CHARS:
         output = output[:HEAD_CHARS] + "\n" + output[-TAIL_CHARS:]
-    return _ANSI.sub("", output) if ("\x1b" in output or "\r" in output) else output
+    if "\r" in output:  # a progress meter redraws its line: each redraw is a line of its own
+        output = output.replace("\r\n", "\n").replace("\r", "\n")
+    return _ANSI.sub("", output) if "\x1b" in output else output
 
 
 # -- test runners' summaries ---------------------------------------------------------

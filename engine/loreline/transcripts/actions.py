@@ -57,6 +57,8 @@ SHELL_TOOLS = frozenset({"Bash", "shell", "shell_command", "exec_command", "cont
                          "run_shell_command", "Shell", "run_terminal_cmd"})
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch", "write_file", "replace",
                         "StrReplace", "Delete", "EditNotebook", "edit_file", "search_replace", "delete_file"})
+#: the tools whose calls can be action lines whatever their result (any other only when refused)
+ACTING_TOOLS = SHELL_TOOLS | EDIT_TOOLS
 #: folders where an assistant keeps its own plans: writing there is bookkeeping, not an edit
 OWN_FOLDERS = ("/.claude/plans/",)
 #: refusing these is feedback on a plan or a question, which the reader keeps as the person's words
@@ -85,6 +87,11 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 #: shell operators between commands (a parenthesis is left in its word: a subshell is then no inspector)
 OPERATORS = ";<>|&"
 _OPERATOR_CHARS = frozenset(OPERATORS)
+#: shell words (quoted parts, escapes and plain characters glued together) and operators
+_TOKEN = re.compile(r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\&|;<>])+|[&|;<>]+""")
+_SEGMENTS = re.compile(r"\|\||&&|[;|&]")
+_REDIRECTS = re.compile(r"&>>?|\d*>>?&?\d*|<")
+_PIECE = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([^'"\\]+)""")
 
 
 @record
@@ -131,9 +138,8 @@ def call(name: Any, tool_input: Any) -> Call | None:
         return None
     args = tool_input if isinstance(tool_input, dict) else {}
     if name in SHELL_TOOLS:
-        workdir = next((args[k] for k in ("workdir", "directory", "cwd", "dir_path") if isinstance(args.get(k), str)),
-                       None)
-        return shell_call(name, args.get("command", args.get("cmd")), workdir)
+        workdir = args.get("workdir") or args.get("directory") or args.get("cwd") or args.get("dir_path")
+        return shell_call(name, args.get("command", args.get("cmd")), workdir if isinstance(workdir, str) else None)
     paths = tuple(tool_input_paths(name, args))
     if name in EDIT_TOOLS:
         return edit_call(name, paths)
@@ -174,18 +180,15 @@ def command_line(command: Any) -> str:
 def inspects_only(line: str) -> bool:
     """Whether every command of a shell line only reads (`INSPECTORS`, read-only `git`), with no
     redirection into a file and no command substitution."""
-    if "$(" in line or "`" in line or "\n" in line.strip():
-        return False
-    try:
-        lexer = shlex.shlex(line, posix=True, punctuation_chars=OPERATORS)
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
-        return False
+    if not _may_inspect(line):
+        return False  # most commands say at once that they are no look
+    if "$(" in line or "`" in line or "\n" in line.strip() or line.count("'") % 2 or line.count('"') % 2:
+        return False  # a substitution, a script or an unclosed quote: not a line to judge
+    tokens = _TOKEN.findall(line)
     words: list[str] = []
     for index, token in enumerate(tokens + [";"]):
-        if not set(token) <= _OPERATOR_CHARS:
-            words.append(token)
+        if token[0] not in _OPERATOR_CHARS:
+            words.append(_unquote(token))
             continue
         if ">" in token and not _harmless_redirect(token, tokens[index + 1] if index + 1 < len(tokens) else ""):
             return False
@@ -194,6 +197,24 @@ def inspects_only(line: str) -> bool:
         if words and not _inspects(words):
             return False
         words = []
+    return True
+
+
+def _unquote(word: str) -> str:
+    if "'" not in word and '"' not in word and "\\" not in word:
+        return word
+    return "".join("".join(groups) for groups in _PIECE.findall(word))
+
+
+def _may_inspect(line: str) -> bool:
+    """False when a command of the line (split at its operators, exact for a line without quotes;
+    else its first command alone) opens with a program that does not only look."""
+    segments = _SEGMENTS.split(_REDIRECTS.sub(" ", line)) if "'" not in line and '"' not in line else [line]
+    for segment in segments:
+        words = segment.split(None, 1)
+        head = words[0].rsplit("/", 1)[-1] if words else ""
+        if head and head not in INSPECTORS and head != "git" and not _ASSIGNMENT.match(head):
+            return False
     return True
 
 
@@ -276,7 +297,7 @@ def _text(state: Pending, cwd: str | None, results: bool) -> tuple[str, str] | N
 
 def _shown_command(found: Call, cwd: str | None) -> str:
     line = found.command
-    if cwd:
+    if cwd and line.startswith("cd "):
         for joiner in (" && ", "; ", " ; "):
             for folder in {cwd, cwd.rstrip("/"), shlex.quote(cwd)}:
                 prefix = f"cd {folder}{joiner}"
@@ -285,7 +306,9 @@ def _shown_command(found: Call, cwd: str | None) -> str:
     workdir = found.workdir
     if workdir and workdir not in (".", "./") and (not cwd or os.path.normpath(workdir) != os.path.normpath(cwd)):
         line = f"cd {shlex.quote(relative(workdir, cwd))} && {line}"
-    return outcomes.cut(line.replace("\r\n", "\n").replace("\n", NEWLINE), MAX_COMMAND)
+    if "\n" in line:
+        line = line.replace("\r\n", "\n").replace("\n", NEWLINE)
+    return outcomes.cut(line, MAX_COMMAND)
 
 
 def _shown_paths(paths: Sequence[str], cwd: str | None) -> str:
@@ -294,14 +317,13 @@ def _shown_paths(paths: Sequence[str], cwd: str | None) -> str:
 
 def relative(path: str, cwd: str | None) -> str:
     """`path` relative to `cwd` when it lies inside it, else as given."""
-    if cwd and os.path.isabs(path) and os.path.isabs(cwd):
-        try:
-            rel = os.path.relpath(path, cwd)
-        except ValueError:
-            return path
-        if rel != "." and not rel.startswith(".."):
-            return rel
-    return path
+    if not cwd or not path.startswith(cwd):
+        return path
+    inside = path[len(cwd.rstrip("/\\")):]
+    if inside[:1] not in ("/", "\\") or not inside[1:]:
+        return path
+    parts = inside[1:].replace("\\", "/").split("/")
+    return path if ".." in parts else inside[1:]
 
 
 def redact_command(text: str) -> str:

@@ -78,8 +78,11 @@ class TurnBuilder:
         self._actions: dict[int, Pending] = {}
         #: tool call id -> index in `turns`, for the result that arrives later
         self._calls: dict[str, int] = {}
-        #: calls shown only when the person refuses them: id -> (line, time stamp, state)
-        self._quiet: dict[str, tuple[int, str | None, Pending]] = {}
+        #: calls shown only when the person refuses them: id -> (line, time stamp, the call, or its
+        #: tool's name and input, classified only if it is refused)
+        self._quiet: dict[str, tuple[int, str | None, Call | tuple[Any, Any]]] = {}
+        #: the ids of quiet calls the person refused
+        self._refused: set[str] = set()
 
     def add(self, speaker: Speaker, text: str, lineno: int, stamp: str | None, files: tuple[str, ...] = (),
             origin: str = "prompt") -> None:
@@ -91,29 +94,40 @@ class TurnBuilder:
         id, by which its result is matched later. The open assistant turn ends here."""
         if call is None or (key is not None and (key in self._calls or key in self._quiet)):
             return
-        from .actions import Pending
-
         if not call.origin:  # shown only if refused: it leaves the turns as they are until then
             if key is not None:
-                self._quiet[key] = (lineno, stamp, Pending(call))
+                self._quiet[key] = (lineno, stamp, call)
             return
+        from .actions import Pending
+
         self._close()
         if key is not None:
             self._calls[key] = len(self.turns)
         self._actions[len(self.turns)] = Pending(call)
         self.turns.append(Turn(ACTION, "", lineno, lineno, stamp, (), call.origin))
 
+    def add_quiet(self, name: Any, tool_input: Any, lineno: int, stamp: str | None, key: str | None) -> None:
+        """Keep a tool call of a tool that does not act (not in `actions.ACTING_TOOLS`) aside,
+        unclassified, in case the person refuses it."""
+        if key is not None and key not in self._quiet and key not in self._calls:
+            self._quiet[key] = (lineno, stamp, (name, tool_input))
+
     def resolve(self, key: str, result: Result) -> bool:
         """Fill in the outcome of the call with id `key`; False when no such call waits."""
         index = self._calls.get(key)
-        quiet = self._quiet.get(key)
-        state = self._actions[index] if index is not None else quiet[2] if quiet is not None else None
-        if state is None:
-            return False
+        if index is None:
+            if key in self._quiet and result.denied:
+                self._refused.add(key)
+            return key in self._quiet
         from .actions import resolve
 
-        resolve(state, result)
+        resolve(self._actions[index], result)
         return True
+
+    def shows(self, key: str) -> bool:
+        """Whether the call with id `key` is shown whatever its result (else only if refused:
+        its output need not be read)."""
+        return key in self._calls
 
     def waits_for(self, key: object) -> TypeGuard[str]:
         """Whether a call with id `key` was added (its result is worth reading)."""
@@ -178,8 +192,16 @@ class TurnBuilder:
 
     def _place_refused(self) -> None:
         """Quiet calls the person refused become action turns, placed by their line."""
-        refused = sorted((item for item in self._quiet.values() if item[2].denied), key=lambda item: item[0])
-        self._quiet = {}
+        from .actions import Call, Pending, call
+
+        refused: list[tuple[int, str | None, Pending]] = []
+        for key in self._refused:
+            line, stamp, kept = self._quiet[key]
+            found = kept if isinstance(kept, Call) else call(*kept)
+            if found is not None:
+                refused.append((line, stamp, Pending(found, denied=True)))
+        refused.sort(key=lambda item: item[0])
+        self._quiet, self._refused = {}, set()
         if not refused:
             return
         merged: list[Turn] = []

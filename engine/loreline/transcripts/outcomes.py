@@ -26,20 +26,23 @@ import re
 OK = "ok"
 NO_RESULT = "no result"
 BACKGROUND = "running in background"
-#: how Claude Code answers a command started with `run_in_background`
+#: how Claude Code answers a command started with `run_in_background`, and Codex one still running
 BACKGROUND_STARTS = ("Command running in background with ID:",)
+_STILL_RUNNING = re.compile(r"^Process running with session ID \S+\s*$", re.M)
 INTERRUPTED = "interrupted"
 #: what Claude Code appends to the output of a command the person stopped
 INTERRUPTED_MARK = "[Request interrupted by user"
 MAX_ERROR = 160
 HEAD_CHARS = 32_000
 TAIL_CHARS = 8_000
+#: how far into a result's head and tail its framing (exit code) is looked for
+FRAMING_CHARS = 600
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 #: where each assistant writes a command's exit code
 _EXIT = re.compile(r"^(?:Exit code:? |Process exited with code |Exit Code: )(-?\d+)\s*$", re.M)
 #: framing lines around a command's output that are not the output
 _FRAME = re.compile(r"^(?:Exit code:? -?\d+|Process exited with code -?\d+|Exit Code: .*|Wall time: .*|Chunk ID: .*"
-                    r"|Original token count: .*|Total output lines: .*|Command: .*|Directory: .*|Signal: .*"
+                    r"|Original token count: .*|Total output lines: .*|Process running with session ID .*|Command: .*|Directory: .*|Signal: .*"
                     r"|Background PIDs: .*|Process Group PGID: .*|Error: \(none\)|Output: \(empty\)|Output:)\s*$")
 _FRAME_PREFIX = ("Output: ", "Stdout: ", "Stderr: ")
 _ERROR_WORD = re.compile(
@@ -55,24 +58,32 @@ _TEST_COMMAND = re.compile(
     r"|\bnpm\s+t\b|(?:^|[\s/])scripts?/test\b", re.I)
 
 
+#: words every command `_TEST_COMMAND` matches holds one of (a cheap first look)
+_TEST_HINTS = ("test", "spec", "check", "verify", "jest", "mocha", "tox", "nox", "bats", "karma", "cypress", "ava",
+               "npm t")
+
+
 def outcome(command: str, output: str, *, failed: bool = False, exit_code: int | None = None) -> str:
     """A command's outcome: a test run's summary, `ok`, or `exit N: <first error line>`
     (`failed: …` when the format records no exit code); `running in background` for a command
-    Claude Code started in the background, `interrupted` for one the person stopped."""
-    if output.startswith(BACKGROUND_STARTS):
+    Claude Code started in the background (or Codex left running), `interrupted` for one the
+    person stopped. Only the framing is read of a command that went well. The exit code is read
+    from the output's framing for a failed command; a reader whose format frames every result
+    with its code (Codex, Gemini CLI) passes it (`exit_code_in`)."""
+    head = output[:FRAMING_CHARS]
+    if head.startswith(BACKGROUND_STARTS) or (exit_code is None and _STILL_RUNNING.search(head)):
         return BACKGROUND
     if INTERRUPTED_MARK in output[-200:]:
         return INTERRUPTED
-    text = _scannable(output)
-    code = exit_code if exit_code is not None else exit_code_in(text)
+    code = exit_code if exit_code is not None else exit_code_in(output) if failed else None
     if is_test(command):
-        summary = test_summary(text)
+        summary = test_summary(_scannable(output[-SUMMARY_LINES * 160:]))
         if summary:
             return summary
     if code == 0 or (code is None and not failed):
         return OK
     head = f"exit {code}" if code is not None else "failed"
-    line = first_error(text)
+    line = first_error(_scannable(output))
     return f"{head}: {line}" if line else head
 
 
@@ -97,13 +108,16 @@ def codex_output(raw: object) -> tuple[str, int | None]:
 
 
 def exit_code_in(text: str) -> int | None:
-    match = _EXIT.search(text)
+    """The exit code a result's framing states: at its head (Claude Code, Codex) or its tail
+    (Gemini CLI)."""
+    match = _EXIT.search(text, 0, FRAMING_CHARS) or _EXIT.search(text, max(0, len(text) - FRAMING_CHARS))
     return int(match.group(1)) if match else None
 
 
 def is_test(command: str) -> bool:
     """Whether a command line runs a test suite."""
-    return bool(command) and _TEST_COMMAND.search(command) is not None
+    lowered = command.lower()
+    return any(hint in lowered for hint in _TEST_HINTS) and _TEST_COMMAND.search(command) is not None
 
 
 def first_error(text: str) -> str:
@@ -125,6 +139,8 @@ def first_error(text: str) -> str:
 
 def cut(text: str, most: int) -> str:
     """`text` on one line, at most `most` characters (cut with `…`)."""
+    if len(text) > most * 2:
+        text = text[: most * 2]
     text = " ".join(text.split())
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
@@ -149,32 +165,39 @@ def _scannable(output: str) -> str:
 
 
 # -- test runners' summaries ---------------------------------------------------------
+#
+# A runner sums up in its last lines: only the last `SUMMARY_LINES` lines of the output are read,
+# each reader matching whole lines (a runner that prints its failures after its counts, as mocha
+# and RSpec can, is then read from its exit code and first error line instead).
 
+SUMMARY_LINES = 40
+_PYTEST_OPENS = frozenset("=0123456789")
 _COUNT = re.compile(r"(\d+) (failed|passed|errors?|skipped|xfailed|xpassed)\b")
-_PYTEST = re.compile(r"^=*\s*((?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)"
-                     r"(?:, )?)+)(?: in [\d.]+s.*)?=*\s*$", re.M)
-_JEST = re.compile(r"^Tests:\s+(.+?)\s*$", re.M)
-_VITEST = re.compile(r"^\s*Tests\s+(.+?)\s*\(\d+\)\s*$", re.M)
-_CARGO = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed", re.M)
-_GO_PACKAGE = re.compile(r"^(ok|FAIL)\s+\S+\s+(?:[\d.]+s|\(cached\)|\[)", re.M)
-_GO_TEST = re.compile(r"^\s*--- (PASS|FAIL): ", re.M)
-_EXAMPLES = re.compile(r"^(?:.*?(\d+) doctests?, )?(?:.*?(\d+) propert(?:y|ies), )?(\d+) (?:tests?|examples?), "
-                       r"(\d+) failures?(?:, (\d+) (?:excluded|pending|skipped|invalid))?", re.M)
-_MOCHA = re.compile(r"^\s*(\d+) (passing|failing|pending)\b", re.M)
-_BUN = re.compile(r"^\s*(\d+) (pass|fail|skip)\s*$", re.M)
-_TAP = re.compile(r"^# (pass|fail|skipped)\s+(\d+)\s*$", re.M)
-_UNITTEST = re.compile(r"^Ran (\d+) tests? in [\d.]+s\s*\n+\s*(OK|FAILED)\s*(?:\((.*)\))?", re.M)
-_SUREFIRE = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)")
-_DOTNET = re.compile(r"Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+)")
-_DENO = re.compile(r"^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed", re.M)
-_PHPUNIT = re.compile(r"^(?:OK \((\d+) tests?|Tests: (\d+), Assertions: \d+(?:, (?:Errors|Failures): (\d+))*)", re.M)
+_PYTEST = re.compile(r"=*\s*((?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)"
+                     r"(?:, )?)+)(?: in [\d.]+s.*?)?\s*=*\s*$")
+_VITEST = re.compile(r"\s*Tests\s+(.+?)\s*\(\d+\)\s*$")
+_CARGO = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
+_GO_PACKAGE = re.compile(r"(ok|FAIL)\s+\S+\s+(?:[\d.]+s|\(cached\)|\[)")
+_GO_TEST = re.compile(r"\s*--- (PASS|FAIL): ")
+_EXAMPLES = re.compile(r"(?:(\d+) doctests?, )?(?:(\d+) propert(?:y|ies), )?(\d+) (?:tests?|examples?), "
+                       r"(\d+) failures?(?:, (\d+) (?:excluded|pending|skipped|invalid))?")
+_MOCHA = re.compile(r"\s*(\d+) (passing|failing|pending)\b|\s*(\d+) (pass|fail|skip)\s*$|# (pass|fail|skipped)\s+(\d+)\s*$")
+_UNITTEST = re.compile(r"Ran (\d+) tests? in [\d.]+s")
+_UNITTEST_END = re.compile(r"(OK|FAILED)\s*(?:\((.*)\))?\s*$")
+_SUREFIRE = re.compile(r".*Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)")
+_DOTNET = re.compile(r".*Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+)")
+_DENO = re.compile(r"(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed")
+_PHPUNIT = re.compile(r"OK \((\d+) tests?|Tests: (\d+), Assertions: \d+(?:, (?:Errors|Failures): (\d+))*")
 
 
 def test_summary(text: str) -> str | None:
     """The closing counts of a test run, `N failed, N errors, N passed, N skipped`; None when no
-    runner's summary is in the output."""
+    runner's summary is in the output's last lines (stripped, each reader looking first at how a
+    line opens)."""
+    lines = [line.strip() for line in text[-SUMMARY_LINES * 160:].splitlines()[-SUMMARY_LINES:]]
+    lines = [line for line in lines if line]
     for read in (_pytest, _jest, _cargo, _go, _examples, _mocha, _unittest, _others):
-        counts = read(text)
+        counts = read(lines)
         if counts is not None and any(counts.values()):
             return _counts(counts)
     return None
@@ -184,9 +207,7 @@ def _counts(counts: dict[str, int]) -> str:
     order = ("failed", "errors", "passed", "skipped")
     parts = [f"{counts[key]} {'error' if key == 'errors' and counts[key] == 1 else key}"
              for key in order if counts.get(key)]
-    if not counts.get("failed") and not counts.get("errors"):
-        parts = parts or ["0 passed"]
-    return ", ".join(parts)
+    return ", ".join(parts or ["0 passed"])
 
 
 def _tally(pairs: list[tuple[str, str]]) -> dict[str, int]:
@@ -200,75 +221,97 @@ def _tally(pairs: list[tuple[str, str]]) -> dict[str, int]:
     return out
 
 
-def _pytest(text: str) -> dict[str, int] | None:
-    found = _PYTEST.findall(text)
-    return _tally(_COUNT.findall(found[-1])) if found else None
+def _last(pattern: re.Pattern[str], lines: list[str], word: str) -> re.Match[str] | None:
+    """The last line holding `word` that `pattern` matches from its start."""
+    for line in reversed(lines):
+        if word in line and (found := pattern.match(line)):
+            return found
+    return None
 
 
-def _jest(text: str) -> dict[str, int] | None:
-    found = _JEST.findall(text) or _VITEST.findall(text)
-    return _tally(_COUNT.findall(found[-1].replace("|", ","))) if found else None
+def _pytest(lines: list[str]) -> dict[str, int] | None:
+    for line in reversed(lines):
+        if line[0] in _PYTEST_OPENS and (" passed" in line or " failed" in line or " error" in line) \
+                and (found := _PYTEST.match(line)):
+            return _tally(_COUNT.findall(found.group(1)))
+    return None
 
 
-def _cargo(text: str) -> dict[str, int] | None:
-    found = _CARGO.findall(text)
+def _jest(lines: list[str]) -> dict[str, int] | None:
+    """jest's `Tests:       3 failed, 10 passed, 13 total`, vitest's `Tests  3 failed | 10 passed (13)`."""
+    for line in reversed(lines):
+        if line.startswith("Tests:"):
+            return _tally(_COUNT.findall(line))
+        if line.startswith("Tests ") and (found := _VITEST.match(line)):
+            return _tally(_COUNT.findall(found.group(1).replace("|", ",")))
+    return None
+
+
+def _cargo(lines: list[str]) -> dict[str, int] | None:
+    found = [m for line in lines if line.startswith("test result:") and (m := _CARGO.match(line))]
     if not found:
         return None
-    return {"passed": sum(int(p) for p, _ in found), "failed": sum(int(f) for _, f in found)}
+    return {"passed": sum(int(m.group(1)) for m in found), "failed": sum(int(m.group(2)) for m in found)}
 
 
-def _go(text: str) -> dict[str, int] | None:
-    tests = _GO_TEST.findall(text)
+def _go(lines: list[str]) -> dict[str, int] | None:
+    tests = [m.group(1) for line in lines if line.startswith("--- ") and (m := _GO_TEST.match(line))]
     if tests:
         return {"passed": tests.count("PASS"), "failed": tests.count("FAIL")}
-    packages = _GO_PACKAGE.findall(text)
+    packages = [m.group(1) for line in lines if line.startswith(("ok", "FAIL")) and (m := _GO_PACKAGE.match(line))]
     if not packages:
         return None
     return {"passed": packages.count("ok"), "failed": packages.count("FAIL")}
 
 
-def _examples(text: str) -> dict[str, int] | None:
+def _examples(lines: list[str]) -> dict[str, int] | None:
     """ExUnit (`10 tests, 2 failures, 1 excluded`) and RSpec (`10 examples, 2 failures, 1 pending`)."""
-    found = _EXAMPLES.findall(text)
-    if not found:
+    found = _last(_EXAMPLES, [line for line in lines if line[0].isdigit()], " failure")
+    if found is None:
         return None
-    doctests, properties, total, failures, left = found[-1]
+    doctests, properties, total, failures, left = found.groups()
     runs = sum(int(n) for n in (doctests, properties, total) if n)
     skipped = int(left) if left else 0
     return {"failed": int(failures), "passed": max(0, runs - int(failures) - skipped), "skipped": skipped}
 
 
-def _mocha(text: str) -> dict[str, int] | None:
-    pairs = [(n, w) for n, w in _MOCHA.findall(text)] or [(n, w) for n, w in _BUN.findall(text)]
-    pairs = pairs or [(n, w) for w, n in _TAP.findall(text)]
+def _mocha(lines: list[str]) -> dict[str, int] | None:
+    """mocha's `10 passing` / `2 failing`, bun's `10 pass` / `2 fail`, node's TAP `# pass 10`."""
+    pairs: list[tuple[str, str]] = []
+    for line in lines:
+        if (line[0].isdigit() or line[0] == "#") and (m := _MOCHA.match(line)):
+            number, word = (m.group(1), m.group(2)) if m.group(1) else \
+                (m.group(3), m.group(4)) if m.group(3) else (m.group(6), m.group(5))
+            pairs.append((number, word))
     return _tally(pairs) if pairs else None
 
 
-def _unittest(text: str) -> dict[str, int] | None:
+def _unittest(lines: list[str]) -> dict[str, int] | None:
     """`Ran 12 tests in 0.1s` then `OK` or `FAILED (failures=2, errors=1, skipped=3)`."""
-    found = _UNITTEST.findall(text)
-    if not found:
-        return None
-    ran, _, detail = found[-1]
-    said = {word: int(n) for word, n in re.findall(r"(failures|errors|skipped)=(\d+)", detail)}
-    counts = {"failed": said.get("failures", 0), "errors": said.get("errors", 0), "skipped": said.get("skipped", 0)}
-    return {**counts, "passed": max(0, int(ran) - sum(counts.values()))}
+    for index in range(len(lines) - 1, -1, -1):
+        ran = _UNITTEST.match(lines[index]) if lines[index].startswith("Ran ") else None
+        if ran is None:
+            continue
+        end = next((m for line in lines[index + 1:] if line.strip() and (m := _UNITTEST_END.match(line))), None)
+        said = {w: int(n) for w, n in re.findall(r"(failures|errors|skipped)=(\d+)", end.group(2) or "")} if end else {}
+        counts = {"failed": said.get("failures", 0), "errors": said.get("errors", 0), "skipped": said.get("skipped", 0)}
+        return {**counts, "passed": max(0, int(ran.group(1)) - sum(counts.values()))}
+    return None
 
 
-def _others(text: str) -> dict[str, int] | None:
+def _others(lines: list[str]) -> dict[str, int] | None:
     """Maven/Gradle surefire, dotnet test, deno test and PHPUnit closing lines."""
-    if found := _SUREFIRE.findall(text):
-        run, failures, errors, skipped = (int(n) for n in found[-1])
+    if found := _last(_SUREFIRE, lines, "Tests run:"):
+        run, failures, errors, skipped = (int(n) for n in found.groups())
         return {"failed": failures, "errors": errors, "skipped": skipped,
                 "passed": max(0, run - failures - errors - skipped)}
-    if found := _DOTNET.findall(text):
-        failed, passed, skipped = (int(n) for n in found[-1])
+    if found := _last(_DOTNET, lines, "Passed:"):
+        failed, passed, skipped = (int(n) for n in found.groups())
         return {"failed": failed, "passed": passed, "skipped": skipped}
-    if found := _DENO.findall(text):
-        passed, failed = (int(n) for n in found[-1])
-        return {"failed": failed, "passed": passed}
-    if found := _PHPUNIT.findall(text):
-        ok, total, bad = found[-1]
+    if found := _last(_DENO, lines, " passed |"):
+        return {"failed": int(found.group(2)), "passed": int(found.group(1))}
+    if found := _last(_PHPUNIT, lines, "OK (") or _last(_PHPUNIT, lines, "Tests: "):
+        ok, total, bad = found.groups()
         if ok:
             return {"passed": int(ok)}
         return {"failed": int(bad or 0), "passed": max(0, int(total) - int(bad or 0))}

@@ -227,7 +227,7 @@ class ClaudeCodeReader(ReaderBase):
                 continue
             call = block.get("tool_use_id")
             if self.builder.waits_for(call):
-                self.builder.resolve(call, tool_result(block))
+                self.builder.resolve(call, tool_result(block, read=self.builder.shows(call)))
             name = self._calls.get(call) if isinstance(call, str) else None
             said = user_words(block.get("content"), name, structured)
             words = strip_injected(said[1], self.stats) if said is not None else ""
@@ -253,19 +253,34 @@ class ClaudeCodeReader(ReaderBase):
         same = msg_id is not None and msg_id == self._pending_id
         self._pending_id = msg_id
         text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
-        calls = [(use.get("id"), actions.call(use.get("name"), use.get("input"))) for use in uses]
+        if not uses:
+            self.builder.add_assistant(text, lineno, stamp, files, merge=same)
+            return
+        calls = [(use, _acting(use)) for use in uses]
         shown = any(found is not None and found.origin for _, found in calls)
         self.builder.add_assistant(text, lineno, stamp, files, merge=same, extend=not shown)
-        for key, found in calls:
-            self.builder.add_action(found, lineno, stamp, key if isinstance(key, str) else None)
+        for use, found in calls:
+            key = use.get("id")
+            key = key if isinstance(key, str) else None
+            if found is not None:
+                self.builder.add_action(found, lineno, stamp, key)
+            else:
+                self.builder.add_quiet(use.get("name"), use.get("input"), lineno, stamp, key)
 
 
-def tool_result(block: dict[str, Any]) -> actions.Result:
-    """What a `tool_result` block says of its call: refused, failed (`is_error`), its output."""
+def _acting(use: dict[str, Any]) -> actions.Call | None:
+    """The action a tool call of an acting tool is (None for any other: it is kept unclassified)."""
+    name = use.get("name")
+    return actions.call(name, use.get("input")) if isinstance(name, str) and name in actions.ACTING_TOOLS else None
+
+
+def tool_result(block: dict[str, Any], *, read: bool = True) -> actions.Result:
+    """What a `tool_result` block says of its call: refused, failed (`is_error`), its output
+    (only when `read`: a call shown only if refused needs no more)."""
     content = block.get("content")
     if is_refusal(content):
         return actions.Result(denied=True)
-    return actions.Result(result_text(content), failed=block.get("is_error") is True)
+    return actions.Result(result_text(content) if read else "", failed=block.get("is_error") is True)
 
 
 def noise_reason(text: str) -> str | None:

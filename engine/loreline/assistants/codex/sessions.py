@@ -393,6 +393,7 @@ def output_result(raw: Any) -> actions.Result:
     text, code = outcomes.codex_output(raw)
     if text.strip() in REFUSALS:
         return actions.Result(denied=True)
+    code = code if code is not None else outcomes.exit_code_in(text)
     failed = code not in (None, 0) or text.startswith(("apply_patch verification failed", "patch rejected"))
     return actions.Result(text, failed=failed, exit_code=code)
 

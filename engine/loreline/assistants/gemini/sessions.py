@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ...models import ParseStats, Turn
-from ...transcripts import actions
+from ...transcripts import actions, outcomes
 from ...transcripts.base import ReaderBase, remove_spans, strip_injected, tool_input_paths
 
 SESSION_CONTEXT = ("<session_context>", "</session_context>")
@@ -176,7 +176,8 @@ def _answer(answer: dict[str, Any], status: Any) -> actions.Result:
     response = response if isinstance(response, dict) else {}
     output, error = response.get("output"), response.get("error")
     text = output if isinstance(output, str) else error if isinstance(error, str) else ""
-    return actions.Result(text, failed=status == "error" or (status is None and isinstance(error, str)))
+    return actions.Result(text, failed=status == "error" or (status is None and isinstance(error, str)),
+                          exit_code=outcomes.exit_code_in(text))
 
 
 def _text(content: Any) -> str | None:

@@ -201,4 +201,9 @@ def test_a_failed_command_gives_its_first_error_line() -> None:
     long = outcomes.outcome("x", "error: " + "y" * 400, exit_code=1)
     assert long.startswith("exit 1: error: y") and len(long) == len("exit 1: ") + outcomes.MAX_ERROR
     assert outcomes.outcome("x", "Command running in background with ID: b1") == "running in background"
+    assert outcomes.outcome("pnpm dev", "Chunk ID: 7\nWall time: 10.0 seconds\nProcess running with session ID 73\n"
+                            "Output:\nready on :3000") == "running in background"
+    # a format that frames every result with its code hands it over; a success reads no further
+    assert outcomes.exit_code_in("Output: x\nExit Code: 3\nProcess Group PGID: 9") == 3
+    assert outcomes.outcome("grep x f", "Exit code 1", failed=True) == "exit 1"
     assert outcomes.outcome("x", "partial\n[Request interrupted by user for tool use]", failed=True) == "interrupted"

@@ -207,3 +207,12 @@ def test_a_failed_command_gives_its_first_error_line() -> None:
     assert outcomes.exit_code_in("Output: x\nExit Code: 3\nProcess Group PGID: 9") == 3
     assert outcomes.outcome("grep x f", "Exit code 1", failed=True) == "exit 1"
     assert outcomes.outcome("x", "partial\n[Request interrupted by user for tool use]", failed=True) == "interrupted"
+
+
+def test_the_distill_prompt_explains_every_label_a_chunk_can_hold() -> None:
+    from loreline.distill import anthropic as backend
+
+    text = backend.instructions()
+    for name in actions.LABELS:
+        assert f"[{name}]" in text, name
+    assert actions.ARROW.strip() in text  # `command → outcome`, as the lines are written

@@ -103,6 +103,9 @@ def test_claude_code_outcomes(tmp_path: Path) -> None:
                     error=True)
     wrote = cc_call(s, "Write", {"file_path": "/work/shop/src/list.tsx", "content": "x"}, "File created")
     nb = cc_call(s, "NotebookEdit", {"notebook_path": "/elsewhere/n.ipynb", "new_source": "x"}, "Updated")
+    refused = cc_call(s, "Bash", {"command": "make", "timeout": "soon"},
+                      "<tool_use_error>InputValidationError: Bash failed due to the following issue:\nThe parameter "
+                      "`timeout` type is expected as `number` but provided as `string`</tool_use_error>", error=True)
     late = cc_call(s, "Bash", {"command": "npm run build"}, None)  # the session ends before its result
     t = _parse(s, tmp_path)
     assert actions(t.turns) == [
@@ -112,6 +115,7 @@ def test_claude_code_outcomes(tmp_path: Path) -> None:
         (tests, "ran", "uv run pytest -q → 1 failed, 3 passed"),
         (wrote, "edited", "src/list.tsx"),
         (nb, "edited", "/elsewhere/n.ipynb"),
+        (refused, "ran", "make → failed: InputValidationError: Bash failed due to the following issue:"),
         (late, "ran", "npm run build → no result"),
     ]
 

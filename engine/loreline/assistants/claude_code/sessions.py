@@ -77,6 +77,8 @@ MESSAGE_TYPES = ("user", "assistant")
 HOOK_ATTACHMENTS = frozenset({"hook_success", "hook_additional_context", "hook_blocking_error",
                               "hook_non_blocking_error", "hook_system_message"})
 SYSTEM_REASONS = {"compact_boundary": "compact-boundary", "local_command": "local-command"}
+#: how Claude Code wraps the message of a call its tool refused to run
+TOOL_ERROR = ("<tool_use_error>", "</tool_use_error>")
 
 
 def looks_like(record: dict[str, Any]) -> bool:
@@ -280,7 +282,10 @@ def tool_result(block: dict[str, Any], *, read: bool = True) -> actions.Result:
     content = block.get("content")
     if is_refusal(content):
         return actions.Result(denied=True)
-    return actions.Result(result_text(content) if read else "", failed=block.get("is_error") is True)
+    text = result_text(content) if read else ""
+    if text.startswith(TOOL_ERROR[0]):  # the tool refused the call itself: its message, unwrapped
+        text = text[len(TOOL_ERROR[0]):].replace(TOOL_ERROR[1], "")
+    return actions.Result(text, failed=block.get("is_error") is True)
 
 
 def noise_reason(text: str) -> str | None:

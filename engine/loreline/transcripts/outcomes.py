@@ -20,7 +20,6 @@ Only the head and the tail of a long output are scanned (`HEAD_CHARS`, `TAIL_CHA
 
 from __future__ import annotations
 
-import json
 import re
 
 OK = "ok"
@@ -85,26 +84,6 @@ def outcome(command: str, output: str, *, failed: bool = False, exit_code: int |
     head = f"exit {code}" if code is not None else "failed"
     line = first_error(_scannable(output))
     return f"{head}: {line}" if line else head
-
-
-def codex_output(raw: object) -> tuple[str, int | None]:
-    """A Codex tool output's text and exit code: the JSON-in-a-string of 0.3x–0.4x
-    (`{"output": …, "metadata": {"exit_code": N}}`), a list of text items, or plain text."""
-    if isinstance(raw, list):
-        raw = "\n".join(str(item.get("text", "")) for item in raw if isinstance(item, dict))
-    if not isinstance(raw, str):
-        return "", None
-    if raw.startswith("{") and '"metadata"' in raw[-400:]:
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            return raw, None
-        if isinstance(value, dict):
-            meta = value.get("metadata")
-            code = meta.get("exit_code") if isinstance(meta, dict) else None
-            text = value.get("output")
-            return (text if isinstance(text, str) else ""), (code if isinstance(code, int) else None)
-    return raw, None
 
 
 def exit_code_in(text: str) -> int | None:

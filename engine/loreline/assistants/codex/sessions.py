@@ -44,8 +44,9 @@ from typing import IO, Any
 import orjson
 
 from ...models import ParseStats, Turn
-from ...transcripts import actions, outcomes
+from ...transcripts import actions
 from ...transcripts.base import IDE_REASON, LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
+from .calls import arguments, call_action, event_result, output_result, patch_paths
 
 ENVELOPE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted",
                             "world_state", "inter_agent_communication", "token_usage_record"})
@@ -71,7 +72,6 @@ INJECTED_USER: tuple[tuple[str, str], ...] = (
 )
 _INJECTED_STARTS = tuple(prefix for prefix, _ in INJECTED_USER)
 EVENT_KINDS = {"environment_context": "environment-context", "user_instructions": "agents-md"}
-PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 READ_PROGRAMS = frozenset({"cat", "sed", "nl", "head", "tail", "less", "more", "bat", "wc"})
 MAX_SCRIPT_CHARS = 4096
 #: shell words (quoted parts, escapes and plain characters glued together) and operators
@@ -80,8 +80,6 @@ _PIECE = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([^'"\\]+)""")
 _OPERATORS = frozenset("&|;<>")
 _READ_COMMAND = re.compile(r"(?:^|[\s;&|/(])(?:%s)\s" % "|".join(sorted(READ_PROGRAMS)))
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
-#: what Codex writes as the output of a call the person refused at its approval prompt
-REFUSALS = ("exec command rejected by user", "patch rejected by user")
 
 
 def looks_like(record: dict[str, Any]) -> bool:
@@ -361,56 +359,6 @@ def _after(text: str, label: str) -> str:
 # -- files touched by tool calls ---------------------------------------------------
 
 
-def call_action(item: dict[str, Any]) -> actions.Call | None:
-    """The action a Codex tool call is: a patch's files edited, a shell command ran, or a call
-    shown only if refused."""
-    name = item.get("name")
-    name = name if isinstance(name, str) else ""
-    if item.get("type") == "custom_tool_call":
-        patch = item.get("input")
-        return actions.edit_call("apply_patch", patch_paths(patch)) if isinstance(patch, str) else None
-    if item.get("type") == "local_shell_call":
-        action = item.get("action")
-        args: Any = action if isinstance(action, dict) else {}
-        name, workdir = "local_shell_call", args.get("working_directory")
-    else:
-        args = _arguments(item.get("arguments"))
-        args = args if isinstance(args, dict) else {}
-        workdir = args.get("workdir")
-    if name == "apply_patch" and isinstance(args.get("input"), str):
-        return actions.edit_call("apply_patch", patch_paths(args["input"]))
-    command = args.get("command", args.get("cmd"))
-    if name in actions.SHELL_TOOLS or name == "local_shell_call":
-        line = actions.command_line(command)
-        if "*** Begin Patch" in line:
-            return actions.edit_call("apply_patch", patch_paths(line))
-        return actions.shell_call(name, command, workdir if isinstance(workdir, str) else None)
-    return actions.call(name, args)
-
-
-def output_result(raw: Any) -> actions.Result:
-    """What a `function_call_output` / `custom_tool_call_output` says of its call."""
-    text, code = outcomes.codex_output(raw)
-    if text.strip() in REFUSALS:
-        return actions.Result(denied=True)
-    code = code if code is not None else outcomes.exit_code_in(text)
-    failed = code not in (None, 0) or text.startswith(("apply_patch verification failed", "patch rejected"))
-    return actions.Result(text, failed=failed, exit_code=code)
-
-
-def event_result(payload: dict[str, Any]) -> actions.Result:
-    """What an `exec_command_end` / `patch_apply_end` event says of its call."""
-    output = next((payload[k] for k in ("aggregated_output", "formatted_output", "stderr", "stdout")
-                   if isinstance(payload.get(k), str) and payload[k]), "")
-    if output.strip() in REFUSALS:
-        return actions.Result(denied=True)
-    if payload.get("type") == "patch_apply_end":
-        return actions.Result(output, failed=payload.get("success") is False)
-    code = payload.get("exit_code")
-    code = code if isinstance(code, int) else None
-    return actions.Result(output, failed=code not in (None, 0), exit_code=code)
-
-
 def call_paths(item: dict[str, Any]) -> list[str]:
     """Files a Codex tool call reads or edits, as far as its arguments say."""
     name = item.get("name")
@@ -421,7 +369,7 @@ def call_paths(item: dict[str, Any]) -> list[str]:
         action = item.get("action")
         args: Any = action if isinstance(action, dict) else {}
     else:
-        args = _arguments(item.get("arguments"))
+        args = arguments(item.get("arguments"))
     if not isinstance(args, dict):
         return []
     if name == "apply_patch" and isinstance(args.get("input"), str):
@@ -430,28 +378,6 @@ def call_paths(item: dict[str, Any]) -> list[str]:
     command = args.get("command", args.get("cmd"))
     workdir = args.get("workdir") if isinstance(args.get("workdir"), str) else None
     found.extend(command_paths(command, workdir))
-    return found
-
-
-def _arguments(raw: Any) -> Any:
-    if isinstance(raw, dict):
-        return raw
-    if not isinstance(raw, str) or len(raw) > 1_000_000:
-        return None
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return None
-
-
-def patch_paths(patch: str) -> list[str]:
-    """Paths named by `*** Add/Update/Delete File:` and `*** Move to:` headers of a patch."""
-    found: list[str] = []
-    for line in patch.splitlines():
-        if line.startswith("*** ") and line.startswith(PATCH_HEADERS):
-            path = line.split(": ", 1)[1].strip()
-            if is_path(path):
-                found.append(path)
     return found
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from loreline.models import Turn
 from loreline.samples.builder import ClaudeSession
-from loreline.transcripts import parse
+from loreline.assistants.registry import parse
 from tests.conftest import REAL
 from tests.transcripts_helpers import envelope, function_call, response, session_meta, user_event, write_jsonl
 

@@ -20,7 +20,8 @@ from loreline_lsp import hover
 from loreline_view import pages
 from tests.fake_anthropic import FakeAnthropic, fake_anthropic, model_client  # noqa: F401  (fixture)
 
-PENDING = "command-line redaction lands with privacy.redact_command"
+PENDING = ("command-line redaction lands with privacy.redact_command; it keeps `user:pass` as a placeholder "
+           "a document writes, not a secret")
 #: (command line with a secret in it, the secret)
 PLANTED = {
     "PGPASSWORD": ("PGPASSWORD=Vq7rT2mXw9Lp psql -h db.internal -U app -c 'select count(*) from orders'",

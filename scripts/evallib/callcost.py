@@ -94,7 +94,7 @@ def measure_actions(name: str, paths: list[Path]) -> list[ActionCost]:
     every, acting = [0, 0, 0, 0], [0, 0, 0, 0]
     doing = 0
     for path in paths:
-        t = transcripts.parse(path).transcript
+        t = registry.parse(path).transcript
         turns = clean_turns(t.turns)
         prose = [turn for turn in turns if turn.speaker != "action"]
         sums = [0, 0, 0, 0]

@@ -45,7 +45,7 @@ from typing import Any
 from ..models import ACTION, ACTION_LABELS, Turn
 from ..records import record
 from . import outcomes
-from .base import is_path, tool_input_paths
+from .paths import is_path, tool_input_paths
 
 RAN, EDITED, DENIED = ACTION_LABELS["ran"], ACTION_LABELS["edited"], ACTION_LABELS["denied"]
 LABELS = (RAN, EDITED, DENIED)
@@ -328,12 +328,12 @@ def relative(path: str, cwd: str | None) -> str:
 
 def redact_command(text: str) -> str:
     """The one place an action's text (a command line, a path, an error line) is redacted, after
-    the sanitizer. Today: the prose redactor. `privacy.redact_command`, which knows command-line
-    secret forms (`PGPASSWORD=…`, `-H "Authorization: …"`, `curl -u user:pass`, `mysql -p…`, …),
-    replaces it here when it lands."""
-    from ..privacy.redact import redact
+    the sanitizer: `privacy.commands.redact_command`, the prose redactor and the secret forms
+    command lines have (`PGPASSWORD=…`, `-H "Authorization: …"`, `curl -u user:pass`, `mysql -p…`,
+    `--password …`, …), every line read as a command."""
+    from ..privacy.commands import redact_command as redact_line
 
-    return redact(text)
+    return redact_line(text)
 
 
 # -- what the distiller reads first when an excerpt's actions are too many ----------------

@@ -15,13 +15,12 @@ each removal by reason; a text left empty is dropped.
 
 from __future__ import annotations
 
-import functools
-
 import re
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
 from ..models import ACTION, ParseStats, Speaker, Turn
+from .paths import is_path, tool_input_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,12 +36,6 @@ IDE_OPEN = "<ide_"
 IDE_REASON = "ide-context"
 #: how Claude Code's IDE blocks name their file: (text before the path, text after it)
 IDE_FILE_PHRASES = (("opened the file ", " in the IDE"), (" from ", ":\n"), ("closed the file ", " in the IDE"))
-#: keys of a tool input that name one file the tool reads or edits
-FILE_KEYS = ("file_path", "notebook_path", "filePath", "target_file", "target_notebook", "path")
-_FILE_KEY_SET = frozenset(FILE_KEYS)
-#: tools whose `path` is a folder searched, not a file read
-SEARCH_TOOLS = frozenset({"Grep", "Glob", "LS", "grep", "glob", "list_dir", "codebase_search", "file_search"})
-MAX_PATH_CHARS = 1024
 _UUID_TAIL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
@@ -359,35 +352,6 @@ def block_texts(content: Any, stats: ParseStats) -> str | None:
     """The text of a string or a list of content blocks; None when the content is malformed."""
     parts = content_blocks(content, stats)
     return None if parts is None else "\n\n".join(parts[0])
-
-
-def tool_input_paths(name: Any, tool_input: Any) -> list[str]:
-    """File paths a structured tool call reads or edits (never a searched folder)."""
-    if not isinstance(tool_input, dict) or not _FILE_KEY_SET.intersection(tool_input):
-        return []
-    found: list[str] = []
-    for key in FILE_KEYS:
-        if key == "path" and isinstance(name, str) and name in SEARCH_TOOLS:
-            continue
-        value = tool_input.get(key)
-        if is_path(value):
-            found.append(value)
-    return found
-
-
-def is_path(value: Any) -> TypeGuard[str]:
-    """A plausible file path worth keeping as metadata. URLs and anything holding a secret
-    are not kept: these values are stored and shown as they are, without redaction."""
-    return (isinstance(value, str) and 0 < len(value) < MAX_PATH_CHARS and "\n" not in value
-            and "://" not in value and _secret_free(value))
-
-
-@functools.lru_cache(maxsize=4096)
-def _secret_free(path: str) -> bool:
-    """A session reads and edits the same files again and again: each path is scanned once."""
-    from ..privacy.redact import contains_secret  # here: finding sessions needs no redactor
-
-    return not contains_secret(path)
 
 
 def session_from_name(path: Path) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from ...transcripts import actions, outcomes
-from ...transcripts.base import is_path
+from ...transcripts.paths import is_path
 
 PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 #: what Codex writes as the output of a call the person refused at its approval prompt

@@ -45,7 +45,8 @@ import orjson
 
 from ...models import ParseStats, Turn
 from ...transcripts import actions
-from ...transcripts.base import IDE_REASON, LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
+from ...transcripts.base import IDE_REASON, LORELINE_TAG, TurnBuilder, mentions, strip_injected
+from ...transcripts.paths import is_path, tool_input_paths
 from .calls import arguments, call_action, event_result, output_result, patch_paths
 
 ENVELOPE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted",

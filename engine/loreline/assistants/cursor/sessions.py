@@ -29,7 +29,8 @@ from typing import Any
 
 from ...models import ParseStats, Turn
 from ...transcripts import actions
-from ...transcripts.base import ReaderBase, block_texts, content_blocks, is_path, remove_spans, strip_injected
+from ...transcripts.base import ReaderBase, block_texts, content_blocks, remove_spans, strip_injected
+from ...transcripts.paths import is_path
 
 QUERY_OPEN, QUERY_CLOSE = "<user_query>", "</user_query>"
 #: blocks Cursor puts around a request when no `<user_query>` marks the request itself

@@ -37,7 +37,8 @@ from typing import Any
 
 from ...models import ParseStats, Turn
 from ...transcripts import actions, outcomes
-from ...transcripts.base import ReaderBase, remove_spans, strip_injected, tool_input_paths
+from ...transcripts.base import ReaderBase, remove_spans, strip_injected
+from ...transcripts.paths import tool_input_paths
 
 SESSION_CONTEXT = ("<session_context>", "</session_context>")
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")

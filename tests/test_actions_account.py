@@ -168,8 +168,11 @@ def test_command_lines_are_one_shell_line_as_the_session_folder_sees_it() -> Non
     long = actions.Pending(actions.Call("ran", "Bash", "echo " + "a" * 500 + "\nls"))
     text = actions.settle([Turn("action", "", 3, 3)], {0: long}, cwd)[0].text
     assert text.endswith("… → no result") and len(text) <= actions.MAX_COMMAND + len(" → no result")
-    assert "\n" not in actions.settle([Turn("action", "", 3, 3)], {0: actions.Pending(
-        actions.Call("ran", "Bash", "cat > f <<'EOF'\nx\nEOF"))}, cwd)[0].text
+    script = actions.settle([Turn("action", "", 3, 3)], {0: actions.Pending(
+        actions.Call("ran", "Bash", "cat > .env <<'EOF'\nDB_PASSWORD=Vq7rT2mXw9Lp\nEOF"), "ok")}, cwd)[0]
+    assert script.text == "cat > .env <<'EOF'\nDB_PASSWORD=Vq7rT2mXw9Lp\nEOF → ok"  # lines kept for the redactor
+    assert pipeline.clean_turns([script])[0].text == \
+        "cat > .env <<'EOF' ↵ DB_PASSWORD=[REDACTED:password] ↵ EOF → ok"  # then one line
 
 
 @pytest.mark.parametrize(("command", "output", "expected"), [

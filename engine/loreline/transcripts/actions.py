@@ -306,9 +306,12 @@ def _shown_command(found: Call, cwd: str | None) -> str:
     workdir = found.workdir
     if workdir and workdir not in (".", "./") and (not cwd or os.path.normpath(workdir) != os.path.normpath(cwd)):
         line = f"cd {shlex.quote(relative(workdir, cwd))} && {line}"
-    if "\n" in line:
-        line = line.replace("\r\n", "\n").replace("\n", NEWLINE)
-    return outcomes.cut(line, MAX_COMMAND)
+    if "\n" not in line:
+        return outcomes.cut(line, MAX_COMMAND)
+    # a script keeps its lines until it is redacted (the command rules read line by line)
+    lines = [" ".join(part.split()) for part in line[: MAX_COMMAND * 2].splitlines()]
+    kept = "\n".join(part for part in lines if part)
+    return kept if len(kept) <= MAX_COMMAND else kept[: MAX_COMMAND - 1].rstrip() + "…"
 
 
 def _shown_paths(paths: Sequence[str], cwd: str | None) -> str:
@@ -330,10 +333,11 @@ def redact_command(text: str) -> str:
     """The one place an action's text (a command line, a path, an error line) is redacted, after
     the sanitizer: `privacy.commands.redact_command`, the prose redactor and the secret forms
     command lines have (`PGPASSWORD=…`, `-H "Authorization: …"`, `curl -u user:pass`, `mysql -p…`,
-    `--password …`, …), every line read as a command."""
+    `--password …`, …), every line read as a command. A script's lines, kept apart until here,
+    are then written on one line (`NEWLINE` between them)."""
     from ..privacy.commands import redact_command as redact_line
 
-    return redact_line(text)
+    return redact_line(text).replace("\n", NEWLINE)
 
 
 # -- what the distiller reads first when an excerpt's actions are too many ----------------

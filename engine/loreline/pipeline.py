@@ -76,15 +76,17 @@ class Options:
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
-    """Sanitize then redact every turn's text (an action's with `actions.redact_command`, the one
-    place command lines are redacted); turns left empty are dropped."""
+    """Sanitize then redact every turn's text (a command's or a refused call's with
+    `actions.redact_command`, the one place command lines are redacted); turns left empty are
+    dropped."""
     from .privacy.redact import redact
     from .privacy.sanitize import sanitize
     from .transcripts.actions import redact_command
 
     out: list[Turn] = []
     for turn in turns:
-        hide = redact_command if turn.speaker == ACTION else redact
+        # an edit's text is paths, each already kept only when it holds no secret (`is_path`)
+        hide = redact_command if turn.speaker == ACTION and turn.origin != "edited" else redact
         text = hide(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
         if text:
             files = tuple(stored(path) for path in turn.files) if turn.files else ()

@@ -70,7 +70,8 @@ def outcome(command: str, output: str, *, failed: bool = False, exit_code: int |
     from the output's framing for a failed command; a reader whose format frames every result
     with its code (Codex, Gemini CLI) passes it (`exit_code_in`)."""
     head = output[:FRAMING_CHARS]
-    if head.startswith(BACKGROUND_STARTS) or (exit_code is None and _STILL_RUNNING.search(head)):
+    if head.startswith(BACKGROUND_STARTS) or (exit_code is None and "Process running" in head
+                                              and _STILL_RUNNING.search(head)):
         return BACKGROUND
     if INTERRUPTED_MARK in output[-200:]:
         return INTERRUPTED
@@ -151,6 +152,10 @@ def _scannable(output: str) -> str:
 
 SUMMARY_LINES = 40
 _PYTEST_OPENS = frozenset("=0123456789")
+#: how a line that can hold a runner's counts opens (every reader below reads only such lines)
+_SUMMARY_OPENS = frozenset("=0123456789#")
+_SUMMARY_STARTS = ("Tests", "test result:", "ok", "FAIL", "--- ", "Ran ", "OK", "Failed", "Passed", "Total", "[",
+                   "Tests run:")
 _COUNT = re.compile(r"(\d+) (failed|passed|errors?|skipped|xfailed|xpassed)\b")
 _PYTEST = re.compile(r"=*\s*((?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)"
                      r"(?:, )?)+)(?: in [\d.]+s.*?)?\s*=*\s*$")
@@ -173,8 +178,10 @@ def test_summary(text: str) -> str | None:
     """The closing counts of a test run, `N failed, N errors, N passed, N skipped`; None when no
     runner's summary is in the output's last lines (stripped, each reader looking first at how a
     line opens)."""
-    lines = [line.strip() for line in text[-SUMMARY_LINES * 160:].splitlines()[-SUMMARY_LINES:]]
-    lines = [line for line in lines if line]
+    lines = [line for raw in text[-SUMMARY_LINES * 160:].splitlines()[-SUMMARY_LINES:]
+             if (line := raw.strip()) and (line[0] in _SUMMARY_OPENS or line.startswith(_SUMMARY_STARTS))]
+    if not lines:
+        return None
     for read in (_pytest, _jest, _cargo, _go, _examples, _mocha, _unittest, _others):
         counts = read(lines)
         if counts is not None and any(counts.values()):

@@ -138,7 +138,7 @@ def test_recorded_answers_replay_the_model_and_name_what_they_lack(tmp_path: Pat
     assert code == 3 and "had no recorded answer" in err and "record_memories" in err
     headed = {"kind": "preference", "text": "The shop's e2e suite runs with the --headed flag.",
               "evidence": [{"line": 3, "quote": "Run the e2e suite with the --headed flag."}]}
-    others = {"classify_relation": {"relation": "complementary", "reason": "both hold"},
+    others = {"classify_relations": {"relations": []},
               "judge_conflict": {"verdict": "unsure", "reason": "not settled"}}
     from loreline.distill.recorded import AnswerSet
 
@@ -171,7 +171,7 @@ def test_a_changed_prompt_makes_the_run_name_the_answers_it_lacks(tmp_path: Path
     recorded.MISSING.clear()
     sayonce.run_labelled(f"recorded:{folder}", ("tune",), labels=LABELS)
     _answer_everything(folder, {"record_memories": {"memories": []},
-                                "classify_relation": {"relation": "complementary", "reason": "both hold"}})
+                                "classify_relations": {"relations": []}})
     recorded.MISSING.clear()
     sayonce.run_labelled(f"recorded:{folder}", ("tune",), labels=LABELS)
     assert not recorded.MISSING

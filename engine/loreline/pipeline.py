@@ -273,7 +273,7 @@ def _import_chunk(
     from . import beliefs  # a dry run changes no belief
     from .beliefs import suggestions
 
-    plans = [_plan(store, t, piece, project, candidate, key, options) for candidate in accepted]
+    plans = _plans(store, t, piece, project, accepted, key, options)
     with store.write():
         if replays.seen(store, key):
             report.chunks_replayed += 1
@@ -303,20 +303,25 @@ def _import_chunk(
             ledger.record(store, entry)
 
 
-def _plan(
-    store: Store, t: Transcript, piece: Chunk, project: str, candidate: Candidate, key: str, options: Options,
-) -> beliefs.Plan:
-    """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
+def _plans(
+    store: Store, t: Transcript, piece: Chunk, project: str, accepted: list[Candidate], key: str, options: Options,
+) -> list[beliefs.Plan]:
+    """Decide the candidates' fates before the transaction (judge calls never hold the write
+    lock); their near duplicates are judged together, in one model call where the judge can."""
     from . import beliefs
     from .beliefs import suggestions
 
     if options.suggest is None:
         options.suggest = suggestions.enabled()
     root = project if os.path.isabs(project) else t.cwd
-    # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
-    ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor, options.hold or (suggestions.hold_for(candidate) if options.suggest else None))
-    return beliefs.plan(store, candidate, ctx, _embedder(store, options), options.judge)
+    items: list[tuple[Candidate, beliefs.Context, bytes | None]] = []
+    for candidate in accepted:
+        # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
+        hold = options.hold or (suggestions.hold_for(candidate) if options.suggest else None)
+        ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
+                              options.actor, hold)
+        items.append((candidate, ctx, None))
+    return beliefs.plan_all(store, items, _embedder(store, options), options.judge)
 
 
 def _embedder(store: Store, options: Options) -> Embedder:

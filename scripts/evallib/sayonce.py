@@ -38,7 +38,7 @@ from benchlib import docs
 
 LABELS = docs.ROOT / "tests" / "eval" / "sayonce" / "labels.json"
 HOOK_CODE = "import sys\nfrom loreline_hooks.entry import main\nsys.exit(main(sys.argv[1:]))"
-_MEMORY_LINE = re.compile(r"^- (?:#\d+ )?(?:\w[\w ]*: )?(.*)$")
+_MEMORY_LINE = re.compile(r"^- (?:#\d+ )?(?:\w[\w ]*: )?(.*?)(?: \(#\d+(?:, #\d+)*\))?$")
 
 
 @dataclass
@@ -48,6 +48,9 @@ class Shown:
 
     start: list[str] = field(default_factory=list)
     prompts: list[tuple[int, list[str]]] = field(default_factory=list)
+    #: characters of context the hooks added: the SessionStart block, and every prompt's blocks
+    start_chars: int = 0
+    prompt_chars: int = 0
 
     def before(self, line: int) -> list[str]:
         return self.start + [m for at, memories in self.prompts if at < line for m in memories]
@@ -65,6 +68,8 @@ class ProjectResult:
     prompts: int = 0
     prompt_noise: int = 0
     prompt_shown: int = 0
+    start_chars: int = 0
+    prompt_chars: int = 0
     shown: dict[str, Shown] = field(default_factory=dict)
 
 
@@ -74,7 +79,8 @@ def carries(memory: str, key: list[list[str]]) -> bool:
 
 
 def memory_lines(block: str) -> list[str]:
-    """The memories in a hook's `<loreline-memories>` block, one per `- ` line."""
+    """The memories in a hook's `<loreline-memories>` block, one per `- ` line: a memory line
+    (`- #12 kind: text`, `- kind: text`) or a brief line (`- text (#12, #40)`), its text alone."""
     found = []
     for line in block.splitlines():
         match = _MEMORY_LINE.match(line)
@@ -123,9 +129,11 @@ class Replay:
         base = {"session_id": f"sayonce-{session_id}", "cwd": cwd or str(path.parent)}
         block = self.hook("SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
         seen.start = memory_lines(block) if block else []
+        seen.start_chars = len(block or "")
         for line, text in typed:
             answer = self.hook("UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": text})
             seen.prompts.append((line, memory_lines(answer) if answer else []))
+            seen.prompt_chars += len(answer or "")
         return seen
 
     def imported(self, path: Path) -> None:
@@ -155,6 +163,8 @@ def replay_project(name: str, sessions: list[Path], repeats: list[dict[str, Any]
             result.shown[rel] = seen
             result.starts += 1
             result.start_shown += len(seen.start)
+            result.start_chars += seen.start_chars
+            result.prompt_chars += seen.prompt_chars
             result.start_noise += sum(1 for m in seen.start if not any(carries(m, k) for k in keys))
             for _, memories in seen.prompts:
                 result.prompts += 1
@@ -220,6 +230,8 @@ def totals(results: list[ProjectResult]) -> dict[str, float]:
         "start_noise": sum(p.start_noise for p in results),
         "prompts": prompts_, "prompt_shown": sum(p.prompt_shown for p in results),
         "prompt_noise": sum(p.prompt_noise for p in results),
+        "start_chars": sum(p.start_chars for p in results),
+        "prompt_chars": sum(p.prompt_chars for p in results),
     }
 
 
@@ -229,7 +241,19 @@ def line(half: str, t: dict[str, float]) -> str:
     return (f"{half}: saved {t['saved']:.0f}/{t['repeats']:.0f} repeats, {t['saved_corrections']:.0f}/"
             f"{t['corrections']:.0f} corrections ({t['projects']:.0f} projects, {t['sessions']:.0f} sessions); "
             f"noise {per_start:.1f} per session start ({t['start_shown']:.0f} shown), "
-            f"{per_prompt:.2f} per prompt ({t['prompt_shown']:.0f} shown over {t['prompts']:.0f} prompts)")
+            f"{per_prompt:.2f} per prompt ({t['prompt_shown']:.0f} shown over {t['prompts']:.0f} prompts); "
+            f"{shown_line(t)}")
+
+
+def per(t: dict[str, float], what: str, over: str) -> float:
+    return t[what] / t[over] if t[over] else 0.0
+
+
+def shown_line(t: dict[str, float]) -> str:
+    """Memory lines and tokens (characters / 4) the hooks added, per session start and per prompt."""
+    return (f"shown per session start {per(t, 'start_shown', 'starts'):.1f} lines, "
+            f"{per(t, 'start_chars', 'starts') / 4:.0f} tokens; per prompt {per(t, 'prompt_shown', 'prompts'):.2f} "
+            f"lines, {per(t, 'prompt_chars', 'prompts') / 4:.0f} tokens")
 
 
 def details(results: list[ProjectResult]) -> list[str]:

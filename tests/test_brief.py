@@ -10,6 +10,7 @@ server (`tests/fake_anthropic.py`) that answers `write_brief` from the notes eac
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,9 @@ from loreline.store import Store
 from loreline.store import briefs as table
 from loreline.store import memories as rows
 from tests.brief_helpers import add, brief_answer, notes
+from loreline.samples.builder import ClaudeSession
 from tests.capture_helpers import run_hook, write_config
+from tests.conftest import loreline_exe, subprocess_env
 from tests.fake_anthropic import FakeAnthropic, fake_anthropic, model_client  # noqa: F401  (fixture)
 
 P = "/work/shop"
@@ -369,3 +372,42 @@ def test_the_hook_reads_the_brief_the_engine_shows(loreline_home: Path, tmp_path
     assert [(line.topic, line.text, list(line.memories)) for line in view.brief.lines] == found[0]
     assert {i for _, _, ids in found[0] for i in ids} == {keep, pinned_stale} and view.hidden == 2
     assert table.latest(Store(), P) is not None
+
+
+# -- the command line (the real `loreline` command) ---------------------------------------------
+
+
+def _cli(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([loreline_exe(), *args], capture_output=True, text=True, env=subprocess_env(home),
+                          cwd=cwd, timeout=120)
+
+
+def test_the_command_shows_edits_pins_and_lists_versions_of_the_brief_an_import_wrote(
+        loreline_home: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    session = ClaudeSession(str(folder))
+    session.user("In this repo we use pnpm, never npm.")
+    session.user("To run the unit tests, run pytest -q from the repo root.")
+    path = session.write(tmp_path / "sessions" / "one.jsonl")
+    assert _cli(loreline_home, "brief", "--project", str(folder)).returncode != 0  # none yet: one clear line
+    done = _cli(loreline_home, "import", "sessions", "--path", str(path), "--backend", "rules", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["briefs"][0]["writer"] == "rules"
+    shown = json.loads(_cli(loreline_home, "brief", "--json", cwd=folder).stdout)
+    assert shown["version"] == 1 and shown["writer"] == "rules" and len(shown["lines"]) == 2
+    pnpm = next(line for line in shown["lines"] if "pnpm" in line["text"])
+    assert pnpm["sources"][0]["id"] == pnpm["memories"][0] and pnpm["sources"][0]["source"]["line_start"] >= 1
+    text = _cli(loreline_home, "brief", cwd=folder).stdout
+    assert "Conventions and preferences:" in text and f"#{pnpm['memories'][0]} preference" in text
+    edited = _cli(loreline_home, "brief", "edit", str(pnpm["number"]), "pnpm only", "--project", str(folder))
+    assert edited.returncode == 0 and "pnpm only [edited]" in edited.stdout
+    pinned = _cli(loreline_home, "brief", "--project", str(folder), "pin", str(pnpm["number"]))
+    assert "pnpm only [pinned] [edited]" in pinned.stdout
+    refreshed = json.loads(_cli(loreline_home, "brief", "--refresh", "--backend", "rules", "--json", cwd=folder).stdout)
+    assert refreshed["version"] == 4 and any(line["text"] == "pnpm only" and line["pinned"]
+                                             for line in refreshed["lines"])
+    versions = json.loads(_cli(loreline_home, "brief", "versions", "--json", cwd=folder).stdout)
+    assert [(v["version"], v["changed_by"]) for v in versions] == [(4, None), (3, "user"), (2, "user"), (1, None)]
+    missing = _cli(loreline_home, "brief", "pin", "99", cwd=folder)
+    assert missing.returncode != 0 and "no line 99" in missing.stderr

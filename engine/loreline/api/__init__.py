@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from ..brief.model import Brief
     from ..inbox import Inbox
     from ..pipeline import clean_turns
     from . import browse, imports, serialize
@@ -30,13 +31,13 @@ if TYPE_CHECKING:
 #: each public name and the module it lives in (relative to this package)
 _WHERE = {
     "clean_turns": "..pipeline", "imports": ".imports", "serialize": ".serialize",
-    "BriefView": ".results", "Conflict": ".results", "Forgotten": ".results", "ImportOutcome": ".results", "ImportPlan": ".results",
+    "Brief": "..brief.model", "BriefView": ".results", "Conflict": ".results", "Forgotten": ".results", "ImportOutcome": ".results", "ImportPlan": ".results",
     "ImportRequest": ".results", "Page": ".results", "ProjectCounts": ".results", "Status": ".results",
     "KEEP": ".session", "Loreline": ".session", "project_of": ".session",
     "Inbox": "..inbox", "StatusFacts": ".results", "browse": ".browse",
 }
 
-__all__ = ["BriefView", "KEEP", "Inbox", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest",
+__all__ = ["Brief", "BriefView", "KEEP", "Inbox", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest",
            "Loreline", "Page", "ProjectCounts", "Status", "StatusFacts", "browse", "imports", "project_of",
            "recovery_steps", "serialize"]
 

@@ -8,8 +8,7 @@ from .common import chosen_project, emit_json, open_api
 
 TYPE_CHECKING = False  # typing is left to the type checker: `--help` imports none of it
 if TYPE_CHECKING:
-    from ..api.results import BriefView
-    from ..brief.model import Brief
+    from ..api import Brief, BriefView
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

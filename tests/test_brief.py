@@ -119,8 +119,8 @@ def test_the_model_sees_the_memories_alone_in_an_order_that_depends_on_them_only
         add(store, P, "preference", PNPM, pinned=True, said="2025-01-01T10:00:00+00:00")
         add(store, P, "procedure", TESTS, sessions=("s1", "s2"), files=["pyproject.toml"])
         memories = rewrite.sources(store, P)
-    first = writer.user_message(writer.notes(memories), 700)
-    again = writer.user_message(writer.notes(list(reversed(memories))), 700)
+    first = writer.user_message(writer.notes(memories), 600)
+    again = writer.user_message(writer.notes(list(reversed(memories))), 600)
     assert first == again
     assert first.index(PNPM) < first.index(TESTS) < first.index("port 8080")  # pinned, said twice, the rest
     assert 'pinned="yes"' in first and 'sessions="2"' in first and 'files="pyproject.toml"' in first
@@ -206,7 +206,7 @@ def test_the_brief_keeps_to_fifteen_lines_and_its_token_budget(loreline_home: Pa
                                   f"rotated daily" + " and archived" * (n % 4), said=f"2025-01-{n % 28 + 1:02d}T00:00:00+00:00")
         full = rewrite.rewrite(store, P).brief
         assert len(full.lines) == block.MAX_LINES
-        assert block.tokens(block.render([line.row() for line in full.lines]) or "") <= 700
+        assert block.tokens(block.render([line.row() for line in full.lines]) or "") <= rewrite.max_tokens() == 600
         write_config(loreline_home, "[brief]\nmax_tokens = 200\n")
         tight = rewrite.rewrite(store, P, force=True).brief
     rendered = block.render([line.row() for line in tight.lines]) or ""

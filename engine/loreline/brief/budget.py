@@ -1,4 +1,6 @@
-"""A brief's budget: at most `block.MAX_LINES` lines and `brief.max_tokens` tokens of block.
+"""A brief's budget: at most `block.MAX_LINES` lines and `brief.max_tokens` tokens of block
+(600 by default: a brief of 15 memories of the repository's retrieval sets, as the rules write
+it, takes 554 tokens at the median and 596 at the 95th percentile; docs/benchmarks.md).
 
 Lines are taken in priority order (`priority.order`) while the block they make still fits: a
 line too long for what is left is passed over for a shorter one after it. The lines kept are
@@ -14,9 +16,6 @@ from .model import Line
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-#: `brief.max_tokens` when the config does not say (chosen from the real sets: docs/benchmarks.md)
-DEFAULT_MAX_TOKENS = 700
 
 
 def fit(lines: Sequence[Line], max_tokens: int) -> list[Line]:

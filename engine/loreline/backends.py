@@ -5,6 +5,11 @@
     <login>      an assistant's model through the user's own login of that assistant's CLI:
                  each assistant with a `distill_backend` (`assistants/<name>/login.py` says how)
     rules        the offline distiller: no key, no network
+    recorded:DIR answers recorded in the folder DIR (`distill.recorded`): no model, no network;
+                 what it lacks is written there and counted, never answered in its place
+
+`LORELINE_RECORD=DIR` makes a model backend also write every request and answer to DIR (a
+set `recorded:DIR` replays later).
     auto         `auto_plan()`: an API key if one is configured; else each assistant whose CLI is
                  logged in, in registry order; else rules with a one-line notice
 
@@ -39,6 +44,10 @@ if TYPE_CHECKING:  # `describe` (for `loreline status`) builds nothing, so it lo
 
 #: looks the API key up: `keys.find_key`, or (for `describe` and `consent`) its source only
 KeyFinder = Callable[[str | None], "tuple[str, str] | None"]
+#: a backend name `recorded:DIR` replays the answers recorded in DIR
+RECORDED = "recorded:"
+#: set to a folder: every model request and answer of a model backend is also written there
+RECORD_ENV = "LORELINE_RECORD"
 NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                  "`loreline auth set` enables Claude.")
 
@@ -68,6 +77,8 @@ class Plan:
     notice: str | None = None
     #: how the assistant CLI is logged in, when a login backend runs
     login: str | None = None
+    #: the folder of recorded answers, for `recorded:DIR`
+    answers: Path | None = None
 
 
 def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None,
@@ -75,6 +86,9 @@ def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod
     cfg = cfg or config_mod.load()
     wanted = backend or cfg.get_str("distill.backend")
     origin = "--backend" if backend else "config distill.backend"
+    if wanted.startswith(RECORDED):
+        return Plan("recorded", f"recorded: answers from {wanted[len(RECORDED):]}, chosen by {origin}",
+                    answers=Path(wanted[len(RECORDED):]).expanduser())
     if wanted not in BACKENDS:
         raise ConfigError(f"unknown backend {wanted!r}; use one of {', '.join(BACKENDS)}")
     if wanted == "rules":
@@ -141,11 +155,13 @@ def _login_backend(name: str) -> LoginBackend | None:
 def choose(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None) -> Choice:
     cfg = cfg or config_mod.load()
     chosen = plan(backend, api_key, cfg)
+    if chosen.backend == "recorded" and chosen.answers is not None:
+        return _recorded(chosen, chosen.answers)
     if chosen.backend == "anthropic" and chosen.key is not None:
-        return _anthropic(chosen, cfg, chosen.key)
+        return _recording(_anthropic(chosen, cfg, chosen.key))
     login = _login_backend(chosen.backend)
     if login is not None and chosen.cli is not None:
-        return _login(login, chosen, cfg, chosen.cli)
+        return _recording(_login(login, chosen, cfg, chosen.cli))
     from .distill.rules import RulesDistiller
 
     return Choice(RulesDistiller(), chosen.reason, chosen.notice)
@@ -168,6 +184,34 @@ def _login(login: LoginBackend, chosen: Plan, cfg: config_mod.Config, cli: Path)
     return Choice(distiller, chosen.reason, judge=ModelJudge(client))
 
 
+def _recorded(chosen: Plan, folder: Path) -> Choice:
+    from .beliefs.judge import ModelJudge
+    from .distill.recorded import AnswerSet, RecordedCaller, RecordedDistiller
+
+    if not folder.is_dir():
+        raise ConfigError(f"no answer set at {folder}: recorded:DIR names a folder of recorded answers")
+    client = RecordedCaller(AnswerSet(folder))
+    return Choice(RecordedDistiller(client), chosen.reason, judge=ModelJudge(client))
+
+
+def _recording(choice: Choice) -> Choice:
+    """With LORELINE_RECORD set, the model backend's requests and answers are written there."""
+    folder = os.environ.get(RECORD_ENV, "").strip()
+    if not folder:
+        return choice
+    from .beliefs.judge import ModelJudge
+    from .distill.anthropic import ToolDistiller
+    from .distill.recorded import AnswerSet, RecordingCaller
+
+    distiller = choice.distiller
+    if not isinstance(distiller, ToolDistiller):
+        return choice
+    answers = AnswerSet(Path(folder).expanduser())
+    recorder = RecordingCaller(distiller.client, answers, distiller.model, f"{distiller.name} ({distiller.model})")
+    distiller.client = recorder
+    return Choice(distiller, choice.reason, choice.notice, choice.key_source, judge=ModelJudge(recorder))
+
+
 def describe(cfg: config_mod.Config | None = None) -> str:
     """What `choose()` would pick right now and why, in a line (for `loreline status`)."""
     cfg = cfg or config_mod.load()
@@ -179,6 +223,8 @@ def describe(cfg: config_mod.Config | None = None) -> str:
         return f"{cfg.get_str('distill.backend')} (NOT LOGGED IN: imports fail) — {err}"
     except ConfigError as err:
         return f"{cfg.get_str('distill.backend')} (UNAVAILABLE: {err})"
+    if chosen.backend == "recorded":
+        return f"recorded answers (no model) — {chosen.reason}"
     if chosen.backend == "anthropic" and chosen.key is not None:
         return f"anthropic ({cfg.get_str('distill.model')}, key from {chosen.key[1]}) — {chosen.reason}"
     login = _login_backend(chosen.backend)
@@ -196,6 +242,9 @@ def consent(cfg: config_mod.Config | None = None) -> str:
         chosen = plan(cfg=cfg, find=_source_only)
     except (AuthError, ConfigError) as err:
         return f"Captured sessions cannot be distilled right now: {err}."
+    if chosen.backend == "recorded":
+        return (f"Captured sessions are distilled from recorded answers in {chosen.answers} (no model, nothing "
+                "leaves this machine); a request without an answer is listed there and learns nothing.")
     bounded = (f"at most {cap} model calls a day in the background (limits.daily_unattended_calls); "
                "pin a backend with `loreline config set distill.backend NAME`")
     if chosen.backend == "anthropic" and chosen.key is not None:

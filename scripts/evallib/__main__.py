@@ -4,6 +4,8 @@
     scripts/eval redaction [ARGS…]      → scripts/eval_redaction.py main(ARGS)
     scripts/eval say-once [--backend rules] [--history DIR [--labels FILE]]
                                         → would the person have had to repeat themselves? (`sayonce_cli`)
+    scripts/eval answers status|pending|show|check|prune DIR
+                                        → a set of recorded model answers (`answers_cli`)
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
     scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
     scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
@@ -70,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["redaction"]:
         return redaction(args_list[1:])
+    if args_list[:1] == ["answers"]:
+        from . import answers_cli
+
+        return answers_cli.main(args_list[1:])
     if args_list[:1] == ["say-once"]:
         from . import sayonce_cli
 

@@ -11,11 +11,14 @@ would have seen them:
 - after each session ends, it is imported with the chosen backend through the api
   (`loreline.api.imports`, the session's path), as the capture worker imports it.
 
-A labelled repeat (`tests/eval/sayonce/labels.json`) is **saved** when a memory shown before the
+A labelled repeat (`tests/eval/sayonce/labels.json`) is **saved** when one memory shown before the
 person said it again (in that session's SessionStart block, or for one of that session's prompts
-before the labelled line) carries it: the memory's text holds every phrase of one of the label's
-`key` alternatives, case-insensitive. Every other memory shown is **noise** (it matches no label
-of the project); noise is counted per session start and per prompt.
+before the labelled line) carries it, and **carried** when one memory active in the store when the
+session began carries it (it was learned, shown or not). Who decides "carries" (`sayonce_judge`):
+the label's key words (loose, for comparison), its claim's facts (every fact in one memory), and
+optionally a model judge. Every memory shown that carries no label of the project by key words
+is **noise**; lines shown, their tokens (characters / 4) and the model's tokens per session are
+counted.
 
 `--history DIR` replays a person's own folder of sessions of one project (ordered by their first
 timestamp); with `--labels FILE` in the same format it also scores them, without it it reports
@@ -24,6 +27,7 @@ what would have been shown and where.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -31,10 +35,13 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from benchlib import docs
+
+from .sayonce_judge import ClaimJudge, carries, carries_claim
 
 LABELS = docs.ROOT / "tests" / "eval" / "sayonce" / "labels.json"
 HOOK_CODE = "import sys\nfrom loreline_hooks.entry import main\nsys.exit(main(sys.argv[1:]))"
@@ -48,12 +55,13 @@ class Shown:
 
     start: list[str] = field(default_factory=list)
     prompts: list[tuple[int, list[str]]] = field(default_factory=list)
-    #: characters of context the hooks added: the SessionStart block, and every prompt's blocks
-    start_chars: int = 0
-    prompt_chars: int = 0
 
     def before(self, line: int) -> list[str]:
         return self.start + [m for at, memories in self.prompts if at < line for m in memories]
+
+
+#: the judges of "this memory carries that repeat", in report order
+JUDGES = ("keyword", "claim", "model")
 
 
 @dataclass
@@ -61,21 +69,25 @@ class ProjectResult:
     name: str
     sessions: int
     repeats: list[dict[str, Any]]
-    saved: list[bool]
+    #: per judge, per repeat: a memory shown before the repeat carried it
+    saved: dict[str, list[bool]] = field(default_factory=dict)
+    #: per judge, per repeat: a memory active in the store when the session began carried it
+    carried: dict[str, list[bool]] = field(default_factory=dict)
     starts: int = 0
     start_noise: int = 0
     start_shown: int = 0
+    start_chars: int = 0
     prompts: int = 0
     prompt_noise: int = 0
     prompt_shown: int = 0
-    start_chars: int = 0
     prompt_chars: int = 0
+    #: model input and output tokens the imports spent (estimated for recorded answers)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    model_calls: int = 0
     shown: dict[str, Shown] = field(default_factory=dict)
-
-
-def carries(memory: str, key: list[list[str]]) -> bool:
-    text = memory.lower()
-    return any(all(phrase.lower() in text for phrase in alternative) for alternative in key)
+    #: the project's active memories when each later session began
+    store: dict[str, list[str]] = field(default_factory=dict)
 
 
 def memory_lines(block: str) -> list[str]:
@@ -129,21 +141,38 @@ class Replay:
         base = {"session_id": f"sayonce-{session_id}", "cwd": cwd or str(path.parent)}
         block = self.hook("SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
         seen.start = memory_lines(block) if block else []
-        seen.start_chars = len(block or "")
         for line, text in typed:
             answer = self.hook("UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": text})
             seen.prompts.append((line, memory_lines(answer) if answer else []))
-            seen.prompt_chars += len(answer or "")
         return seen
 
-    def imported(self, path: Path) -> None:
-        old = os.environ.get("LORELINE_HOME")
-        os.environ["LORELINE_HOME"] = str(self.home)
-        try:
+    def imported(self, path: Path) -> Any:
+        """Import one session as the capture worker would; the import's report."""
+        with self._home():
             from loreline.api import imports
             from loreline.api.results import ImportRequest
 
-            imports.run(imports.plan(ImportRequest(paths=(str(path),), backend=self.backend)))
+            return imports.run(imports.plan(ImportRequest(paths=(str(path),), backend=self.backend))).report
+
+    def active(self, path: Path) -> list[str]:
+        """The texts of the memories active in the session's project right now."""
+        cwd, _, _ = prompts(path)
+        with self._home():
+            from loreline import home
+            from loreline.api.session import Loreline
+            from loreline.project import project_key
+
+            if not home.db_path().exists():
+                return []
+            with Loreline() as api:
+                return [m.text for m in api.memories(project_key(cwd or str(path.parent)), limit=5000).items]
+
+    @contextlib.contextmanager
+    def _home(self) -> Iterator[None]:
+        old = os.environ.get("LORELINE_HOME")
+        os.environ["LORELINE_HOME"] = str(self.home)
+        try:
+            yield
         finally:
             if old is None:
                 os.environ.pop("LORELINE_HOME", None)
@@ -152,31 +181,60 @@ class Replay:
 
 
 def replay_project(name: str, sessions: list[Path], repeats: list[dict[str, Any]], backend: str,
-                   recall_mode: str = "words", root: Path | None = None) -> ProjectResult:
+                   recall_mode: str = "words", root: Path | None = None, judge: ClaimJudge | None = None) -> ProjectResult:
     run = Replay(backend, recall_mode)
-    result = ProjectResult(name, len(sessions), repeats, [])
+    result = ProjectResult(name, len(sessions), repeats)
     keys = [r["key"] for r in repeats]
     for index, path in enumerate(sessions):
         rel = str(path.relative_to(root)) if root else path.name
         if index:
+            result.store[rel] = run.active(path)
             seen = run.shown(path)
             result.shown[rel] = seen
-            result.starts += 1
-            result.start_shown += len(seen.start)
-            result.start_chars += seen.start_chars
-            result.prompt_chars += seen.prompt_chars
-            result.start_noise += sum(1 for m in seen.start if not any(carries(m, k) for k in keys))
-            for _, memories in seen.prompts:
-                result.prompts += 1
-                result.prompt_shown += len(memories)
-                result.prompt_noise += sum(1 for m in memories if not any(carries(m, k) for k in keys))
-        run.imported(path)
-    for repeat in repeats:
+            _count_shown(result, seen, keys)
+        report = run.imported(path)
+        result.model_calls += report.usage.calls
+        result.input_tokens += report.usage.input_tokens + report.usage.cache_read_tokens + report.usage.cache_creation_tokens
+        result.output_tokens += report.usage.output_tokens
+    score(result, judge)
+    return result
+
+
+def _count_shown(result: ProjectResult, seen: Shown, keys: list[Any]) -> None:
+    result.starts += 1
+    result.start_shown += len(seen.start)
+    result.start_chars += sum(len(m) for m in seen.start)
+    result.start_noise += sum(1 for m in seen.start if not any(carries(m, k) for k in keys))
+    for _, memories in seen.prompts:
+        result.prompts += 1
+        result.prompt_shown += len(memories)
+        result.prompt_chars += sum(len(m) for m in memories)
+        result.prompt_noise += sum(1 for m in memories if not any(carries(m, k) for k in keys))
+
+
+def score(result: ProjectResult, judge: ClaimJudge | None = None) -> None:
+    """Judge every repeat against what was shown before it and what the store held."""
+    judges = ["keyword", "claim"] + (["model"] if judge is not None else [])
+    result.saved = {j: [] for j in judges}
+    result.carried = {j: [] for j in judges}
+    for repeat in result.repeats:
         later_file, later_line = str(repeat["later"]).rsplit(":", 1)
         before = result.shown.get(later_file)
-        memories = before.before(int(later_line)) if before else []
-        result.saved.append(any(carries(m, repeat["key"]) for m in memories))
-    return result
+        shown = list(dict.fromkeys(before.before(int(later_line)))) if before else []
+        held = result.store.get(later_file, [])
+        for name in judges:
+            result.saved[name].append(_carried(name, repeat, shown, judge))
+            result.carried[name].append(_carried(name, repeat, held, judge))
+
+
+def _carried(name: str, repeat: dict[str, Any], memories: list[str], judge: ClaimJudge | None) -> bool:
+    if name == "keyword":
+        return any(carries(m, repeat["key"]) for m in memories)
+    if name == "claim":
+        return any(carries_claim(m, repeat.get("facts", [])) for m in memories)
+    assert judge is not None
+    picked = judge.carried_by(str(repeat.get("claim", "")), memories) if repeat.get("claim") else []
+    return bool(picked)
 
 
 def load(path: Path = LABELS) -> dict[str, Any]:
@@ -185,7 +243,7 @@ def load(path: Path = LABELS) -> dict[str, Any]:
 
 
 def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), labels: Path = LABELS,
-                 recall_mode: str = "words") -> dict[str, list[ProjectResult]]:
+                 recall_mode: str = "words", judge: ClaimJudge | None = None) -> dict[str, list[ProjectResult]]:
     data = load(labels)
     root = docs.ROOT / str(data["root"])
     split: dict[str, list[str]] = data["split"]
@@ -197,7 +255,7 @@ def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), label
             project = projects[name]
             base = docs.ROOT / project["root"] if "root" in project else root
             out[half].append(replay_project(name, [base / s for s in project["sessions"]], list(project["repeats"]),
-                                            backend, recall_mode, base))
+                                            backend, recall_mode, base, judge))
     return out
 
 
@@ -216,81 +274,3 @@ def history_sessions(folder: Path) -> list[Path]:
     return [p for _, _, p in sorted(found)]
 
 
-def totals(results: list[ProjectResult]) -> dict[str, float]:
-    repeats = [r for p in results for r in p.repeats]
-    saved = [s for p in results for s in p.saved]
-    corrections = [s for p in results for r, s in zip(p.repeats, p.saved) if r["correction"]]
-    starts = sum(p.starts for p in results)
-    prompts_ = sum(p.prompts for p in results)
-    return {
-        "projects": len(results), "sessions": sum(p.sessions for p in results),
-        "repeats": len(repeats), "saved": sum(saved),
-        "corrections": len(corrections), "saved_corrections": sum(corrections),
-        "starts": starts, "start_shown": sum(p.start_shown for p in results),
-        "start_noise": sum(p.start_noise for p in results),
-        "prompts": prompts_, "prompt_shown": sum(p.prompt_shown for p in results),
-        "prompt_noise": sum(p.prompt_noise for p in results),
-        "start_chars": sum(p.start_chars for p in results),
-        "prompt_chars": sum(p.prompt_chars for p in results),
-    }
-
-
-def line(half: str, t: dict[str, float]) -> str:
-    per_start = t["start_noise"] / t["starts"] if t["starts"] else 0.0
-    per_prompt = t["prompt_noise"] / t["prompts"] if t["prompts"] else 0.0
-    return (f"{half}: saved {t['saved']:.0f}/{t['repeats']:.0f} repeats, {t['saved_corrections']:.0f}/"
-            f"{t['corrections']:.0f} corrections ({t['projects']:.0f} projects, {t['sessions']:.0f} sessions); "
-            f"noise {per_start:.1f} per session start ({t['start_shown']:.0f} shown), "
-            f"{per_prompt:.2f} per prompt ({t['prompt_shown']:.0f} shown over {t['prompts']:.0f} prompts); "
-            f"{shown_line(t)}")
-
-
-def per(t: dict[str, float], what: str, over: str) -> float:
-    return t[what] / t[over] if t[over] else 0.0
-
-
-def shown_line(t: dict[str, float]) -> str:
-    """Memory lines and tokens (characters / 4) the hooks added, per session start and per prompt."""
-    return (f"shown per session start {per(t, 'start_shown', 'starts'):.1f} lines, "
-            f"{per(t, 'start_chars', 'starts') / 4:.0f} tokens; per prompt {per(t, 'prompt_shown', 'prompts'):.2f} "
-            f"lines, {per(t, 'prompt_chars', 'prompts') / 4:.0f} tokens")
-
-
-def details(results: list[ProjectResult]) -> list[str]:
-    rows = []
-    for p in results:
-        for repeat, saved in zip(p.repeats, p.saved):
-            mark = "saved" if saved else "MISSED"
-            rows.append(f"  {mark:6} {p.name}: {repeat['later']} ({repeat.get('note', '')})")
-    return rows
-
-
-def history_report(results: ProjectResult, verbose: bool = True) -> list[str]:
-    out = []
-    for rel, seen in results.shown.items():
-        out.append(f"{rel}: {len(seen.start)} at session start, "
-                   f"{sum(len(m) for _, m in seen.prompts)} for {len(seen.prompts)} prompts")
-        if verbose:
-            out += [f"    start: {m[:160]}" for m in seen.start]
-            out += [f"    line {at}: {m[:160]}" for at, ms in seen.prompts for m in ms]
-    return out
-
-
-def markdown(rows: list[tuple[str, str, dict[str, float]]]) -> str:
-    head = ("Say it once: on real multi-session histories (`tests/eval/sayonce/`), how many of the times a "
-            "person repeated something an earlier session had settled would Loreline have spared them? A "
-            "repeat is saved when the real hooks showed a memory carrying it (its text holds the label's key "
-            "phrases) before the person said it again: in that session's SessionStart block or for an earlier "
-            "prompt of the session (words recall). Sessions are imported one by one through the api as they "
-            "end. Noise: memories shown that match no label. Computed by `scripts/eval say-once`; for your own "
-            "history: `scripts/eval say-once --history DIR [--labels FILE]`.\n\n"
-            "| backend | half | repeats saved | corrections saved | noise per session start | noise per prompt |\n"
-            "| --- | --- | --- | --- | --- | --- |\n")
-    body = ""
-    for backend, half, t in rows:
-        per_start = t["start_noise"] / t["starts"] if t["starts"] else 0.0
-        per_prompt = t["prompt_noise"] / t["prompts"] if t["prompts"] else 0.0
-        body += (f"| {backend} | {half} ({t['projects']:.0f} projects, {t['sessions']:.0f} sessions) | "
-                 f"{t['saved']:.0f} / {t['repeats']:.0f} | {t['saved_corrections']:.0f} / {t['corrections']:.0f} | "
-                 f"{per_start:.1f} | {per_prompt:.2f} |\n")
-    return head + body

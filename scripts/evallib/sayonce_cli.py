@@ -1,7 +1,13 @@
 """`scripts/eval say-once`: the command line of the say-once replay (`sayonce`).
 
-    scripts/eval say-once [--backend rules[,anthropic]] [--half tune|test|both]
+    scripts/eval say-once [--backend rules[,recorded:DIR,claude-code…]] [--half tune|test|both] [--judge BACKEND]
     scripts/eval say-once --history DIR [--labels FILE] [--backend rules]
+
+`--backend recorded:DIR` answers every model request from the recorded answers in DIR (no model,
+no network); a request without an answer is written to DIR and listed at the end, and the run
+says the figure is incomplete. `LORELINE_RECORD=DIR` with a model backend records what it sends
+and what comes back. `--judge BACKEND` adds a model judge of each repeat at the claim (a model
+backend or recorded:DIR; its verdicts are requests like any other).
 
 Prompts are answered by the hook's words recall (the path it takes whenever the warm recall
 process is not running). The labelled set's figure goes to `.bench/sayonce.json` and the `say-once` section of
@@ -20,7 +26,7 @@ from pathlib import Path
 
 from benchlib import docs
 
-from . import sayonce
+from . import sayonce, sayonce_report
 
 RESULTS = docs.ROOT / ".bench" / "sayonce.json"
 
@@ -33,8 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--half", default="both", choices=("tune", "test", "both"),
                    help="which half of the labelled set (both)")
     p.add_argument("--history", type=Path, help="a folder of your own sessions of one project")
-    p.add_argument("--labels", type=Path, help="labels for --history: the format of tests/eval/sayonce/labels.json (a `projects` table "
+    p.add_argument("--labels", type=Path, help="a labelled set in the format of tests/eval/sayonce/labels.json (default: that set); with --history: the format of tests/eval/sayonce/labels.json (a `projects` table "
                         "or a bare `repeats` list), with `file:line` paths relative to DIR")
+    p.add_argument("--judge", help="also judge each repeat at the claim with a model: a model backend or recorded:DIR")
     p.add_argument("--verbose", "-v", action="store_true", help="list every repeat, saved or missed")
     p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/sayonce.json)")
     p.add_argument("--no-docs", action="store_true", help="do not rewrite the say-once section of docs/benchmarks.md")
@@ -47,20 +54,55 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.history is not None:
         return history(args, backends)
     halves = ("tune", "test") if args.half == "both" else (args.half,)
-    rows: list[tuple[str, str, dict[str, float]]] = []
+    judge = None
+    if args.judge:
+        from .sayonce_judge import make_judge
+
+        judge = make_judge(args.judge)
+    rows: list[tuple[str, str, dict[str, object]]] = []
     for backend in backends:
-        results = sayonce.run_labelled(backend, halves, recall_mode="words")
+        results = sayonce.run_labelled(backend, halves, labels=args.labels or sayonce.LABELS, recall_mode="words",
+                                       judge=judge)
         for half in halves:
-            total = sayonce.totals(results[half])
+            total = sayonce_report.totals(results[half])
             rows.append((backend, half, total))
-            print(f"[{backend}] " + sayonce.line(half, total))
+            print(f"[{backend}] " + sayonce_report.line(half, total))
             if args.verbose:
-                print("\n".join(sayonce.details(results[half])))
+                print("\n".join(sayonce_report.details(results[half])))
+    complete = missing_answers()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps([{"backend": b, "half": h, **t} for b, h, t in rows], indent=1))
-    if not args.no_docs and args.half == "both":
-        docs.write_section("say-once", sayonce.markdown(rows))
-    return 0
+    if not args.no_docs and args.half == "both" and complete and args.labels is None:
+        docs.write_section("say-once", sayonce_report.markdown(rows, written_by(backends)))
+    return 0 if complete else 3
+
+
+def missing_answers() -> bool:
+    """Name the requests recorded answers lacked in this run; True when none was missing."""
+    from loreline.distill import recorded
+
+    if not recorded.MISSING:
+        return True
+    by_folder: dict[str, list[str]] = {}
+    for folder, key, tool in recorded.MISSING:
+        by_folder.setdefault(folder, []).append(f"{key[:16]} {tool}")
+    for folder, keys in by_folder.items():
+        print(f"say-once: {len(keys)} request(s) had no recorded answer in {folder} (written to its requests/; "
+              f"the figures above are incomplete):", file=sys.stderr)
+        print("\n".join(f"  {k}" for k in keys[:50]) + (f"\n  … {len(keys) - 50} more" if len(keys) > 50 else ""),
+              file=sys.stderr)
+    return False
+
+
+def written_by(backends: list[str]) -> dict[str, str]:
+    from loreline.distill.recorded import AnswerSet
+
+    found = {}
+    for backend in backends:
+        if backend.startswith("recorded:"):
+            meta = AnswerSet(Path(backend.split(":", 1)[1])).meta()
+            found[backend.split(":", 1)[1]] = str(meta.get("written_by", "not said"))
+    return found
 
 
 def history(args: argparse.Namespace, backends: list[str]) -> int:
@@ -81,11 +123,11 @@ def history(args: argparse.Namespace, backends: list[str]) -> int:
     for backend in backends:
         result = sayonce.replay_project(folder.name, sessions, repeats, backend, "words", folder)
         print(f"[{backend}] {len(sessions)} sessions of {folder}, oldest first")
-        print("\n".join(sayonce.history_report(result, verbose=args.verbose)))
-        total = sayonce.totals([result])
+        print("\n".join(sayonce_report.history_report(result, verbose=args.verbose)))
+        total = sayonce_report.totals([result])
         if repeats:
-            print(f"[{backend}] " + sayonce.line("labelled", total))
-            print("\n".join(sayonce.details([result])))
+            print(f"[{backend}] " + sayonce_report.line("labelled", total))
+            print("\n".join(sayonce_report.details([result], "keyword")))
         else:
             print(f"[{backend}] shown: {total['start_shown']:.0f} memories over {total['starts']:.0f} session "
                   f"starts, {total['prompt_shown']:.0f} over {total['prompts']:.0f} prompts. Without labels "

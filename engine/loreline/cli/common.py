@@ -49,3 +49,15 @@ _IRREGULAR = {"memory": "memories", "entry": "entries"}
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {_IRREGULAR.get(word, word + 's')}"
+
+
+def backend_choice(value: str) -> str:
+    """An argparse type for --backend: one of the backends, or `recorded:DIR` (recorded answers)."""
+    import argparse
+
+    from ..names import BACKENDS
+
+    if value in BACKENDS or (value.startswith("recorded:") and len(value) > len("recorded:")):
+        return value
+    raise argparse.ArgumentTypeError(f"invalid choice: {value!r} (choose from {', '.join(BACKENDS)}, "
+                                     "or recorded:DIR)")

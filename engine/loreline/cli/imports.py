@@ -6,8 +6,8 @@ import argparse
 import math
 import sys
 
-from ..names import BACKENDS, DEFAULT_DAYS, DEFAULT_SESSIONS, HOMES, TOOLS
-from .common import emit_json
+from ..names import DEFAULT_DAYS, DEFAULT_SESSIONS, HOMES, TOOLS
+from .common import backend_choice, emit_json
 
 TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
 if TYPE_CHECKING:
@@ -35,9 +35,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                         "(paused sessions are otherwise left out)")
     p.add_argument("--dry-run", action="store_true", help="write nothing; show what would be distilled")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--backend", choices=BACKENDS, help="distiller: auto (an API key if configured, "
+    p.add_argument("--backend", type=backend_choice, metavar="BACKEND", help="distiller: auto (an API key if configured, "
                    "else a logged-in Claude Code, else a logged-in Codex, else offline rules), anthropic, "
-                   "claude-code, codex or rules "
+                   "claude-code, codex, rules, or recorded:DIR (answers recorded in DIR, no model) "
                    "(default: config distill.backend, auto)")
     p.add_argument("--api-key", help="Anthropic API key for this run (visible in the process list: prefer "
                    "`loreline auth set` or ANTHROPIC_API_KEY)")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 
 from ..errors import StoreError
-from ..names import BACKENDS, NATIVE
-from .common import emit_json
+from ..names import NATIVE
+from .common import backend_choice, emit_json
 from .imports import add_home_options, homes_of
 
 TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
@@ -23,7 +23,7 @@ def register_import(inner: "argparse._SubParsersAction[argparse.ArgumentParser]"
                    help="the project's auto memory folder when it is elsewhere (autoMemoryDirectory); "
                         "needs --project")
     add_home_options(p, NATIVE)
-    p.add_argument("--backend", choices=BACKENDS,
+    p.add_argument("--backend", type=backend_choice, metavar="BACKEND",
                    help="the model that judges near duplicates and contradictions, as for `import sessions` "
                         "(default: config distill.backend, auto; the offline rules judge nothing)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -10,6 +10,7 @@ server (`tests/fake_anthropic.py`) that answers `write_brief` from the notes eac
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -411,3 +412,32 @@ def test_the_command_shows_edits_pins_and_lists_versions_of_the_brief_an_import_
     assert [(v["version"], v["changed_by"]) for v in versions] == [(4, None), (3, "user"), (2, "user"), (1, None)]
     missing = _cli(loreline_home, "brief", "pin", "99", cwd=folder)
     assert missing.returncode != 0 and "no line 99" in missing.stderr
+
+
+def test_a_recorded_brief_answer_replays_on_a_store_that_holds_the_same_memories(tmp_path: Path) -> None:
+    """The request is a function of the memories alone: a store that gave them other ids, in
+    another order, sends the same request, and the recorded answer's lines cite its own ids."""
+    from loreline.distill.recorded import AnswerSet, RecordedCaller, request_key
+
+    said = [("procedure", TESTS), ("preference", PNPM), ("fact", "The API listens on port 8080.")]
+    answers = AnswerSet(tmp_path / "answers")
+    with Store(tmp_path / "one.db") as store:
+        for kind, text in said:
+            add(store, P, kind, text)
+        first = rewrite.rewrite(store, P, (RecordedCaller(answers, "m"), "m"))
+    assert first.brief.writer == "rules" and first.fallback is not None and "no recorded answer" in first.fallback
+    [key] = answers.pending()
+    sent = answers.request(key)
+    assert key == request_key(writer.WRITE_BRIEF, writer.instructions(), sent["user"], "m")
+    numbers = {text: int(n) for n, text in re.findall(r'<note n="(\d+)"[^>]*>(.*?)</note>', sent["user"])}
+    answers.save_answer(key, {"sections": [{"topic": "build", "lines": [
+        {"text": "Unit tests: pytest -q from the repo root; the API is on port 8080.",
+         "memories": [numbers[TESTS], numbers["The API listens on port 8080."]]}]}]}, "the test")
+    with Store(tmp_path / "two.db") as store:
+        add(store, "/elsewhere", "fact", "Another project's memory takes the first id.")
+        ids = {text: add(store, P, kind, text) for kind, text in reversed(said)}
+        again = rewrite.rewrite(store, P, (RecordedCaller(answers, "m"), "m"))
+    assert answers.pending() == [] and again.brief.writer == "m" and again.fallback is None
+    model_line = next(line for line in again.brief.lines if line.by == "model")
+    assert model_line.memories == (ids[TESTS], ids["The API listens on port 8080."])
+    assert [line.memories for line in again.brief.lines if line.by == "rules"] == [(ids[PNPM],)]

@@ -2,7 +2,8 @@
 
 A memory's place is decided by `TERMS`, in order: the first term it meets puts it ahead of every
 memory that meets only later ones; among equals, the newest (when it was last said or confirmed)
-comes first, then the highest id.
+comes first, then by its words (so the order, and the model's message, depend on the memories
+alone, not on the ids a store gave them), then the highest id.
 
 1. pinned: a person pinned it (lines a person pinned or reworded come before every other line:
    `order` below);
@@ -51,7 +52,7 @@ TERMS: tuple[tuple[str, Callable[[Memory, str], bool]], ...] = (
 
 def rank(memories: Sequence[Memory], topics: Mapping[int, str]) -> list[Memory]:
     """The memories, first first (see the module's docstring)."""
-    newest = sorted(memories, key=lambda m: (m.last_seen, m.id), reverse=True)
+    newest = sorted(memories, key=lambda m: (m.last_seen, m.text, m.id), reverse=True)
     return sorted(newest, key=lambda m: tuple(not test(m, topics.get(m.id, "notes")) for _, test in TERMS))
 
 

@@ -11,7 +11,9 @@ alone, not on the ids a store gave them), then the highest id.
    person's edit) or it was said in more than one session;
 3. (an explicit "remember this" request will be one more term here, `Memory.asked`);
 4. how to build, run, test and deploy: procedures and facts under that topic;
-5. the rest.
+5. a standing kind: a preference, decision, fact or procedure before an episode (a notable
+   event, the least durable kind);
+6. the rest.
 """
 
 from __future__ import annotations
@@ -42,11 +44,16 @@ def _how_to_run(memory: Memory, topic: str) -> bool:
     return topic == "build" and memory.kind in ("procedure", "fact")
 
 
+def _standing(memory: Memory, topic: str) -> bool:
+    return memory.kind != "episode"
+
+
 #: (name, test) in order of precedence
 TERMS: tuple[tuple[str, Callable[[Memory, str], bool]], ...] = (
     ("pinned", _pinned),
     ("corrected or said again", _corrected_or_again),
     ("how to build, run, test and deploy", _how_to_run),
+    ("a standing kind, not an episode", _standing),
 )
 
 

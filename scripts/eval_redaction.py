@@ -14,6 +14,11 @@ The prose-secrets corpus (tests/corpus/redaction/prose/prose_secrets.jsonl: secr
 sentences in nine languages and their look-alikes, see its SOURCES.md) is reported per split
 too; a changed look-alike there also makes the exit status 1.
 
+The command-line corpus (tests/corpus/redaction/commands/commands.jsonl: command lines from
+public repositories and tldr pages, see its SOURCES.md) is reported per split through
+`privacy.commands.redact_command`: recall over secrets and look-alike lines changed (reported,
+not gated).
+
 The external corpus (tests/corpus/redaction/external/samples.jsonl: samples from the public
 test data of secret scanners, see its SOURCES.md) is reported apart, per split: `tune` is the
 half rules were adjusted on, `test` the held-out half that the figures in docs/benchmarks.md
@@ -174,6 +179,59 @@ def evaluate_prose(split: str) -> dict[str, Any]:
     }
 
 
+def evaluate_commands(split: str) -> dict[str, Any]:
+    """Recall and changed look-alikes on one half of the command-line corpus
+    (tests/corpus/redaction/commands/commands.jsonl: command lines from public repositories and
+    tldr pages, secrets replaced by fakes of their shape). Lines go through `redact_command`,
+    as Loreline's account of the commands a session ran does. A secret counts as removed when
+    its exact substring is gone; recall is over secrets (a line may hold several). A look-alike
+    line is changed when `redact_command` returns it different at all."""
+    from loreline.privacy.commands import redact_command
+
+    path = CORPUS / "commands" / "commands.jsonl"
+    rows = [r for r in (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+            if r["split"] == split] if path.exists() else []
+    forms: dict[str, dict[str, int]] = defaultdict(lambda: {"secrets": 0, "removed": 0, "neg": 0, "changed": 0})
+    misses, false_positives = [], []
+    lines_caught = 0
+    for row in rows:
+        out = redact_command(row["text"])
+        stats = forms[row["form"]]
+        if row["label"] == "pos":
+            kept = [secret for secret in row["secrets"] if secret in out]
+            stats["secrets"] += len(row["secrets"])
+            stats["removed"] += len(row["secrets"]) - len(kept)
+            lines_caught += not kept
+            if kept:
+                misses.append({"form": row["form"], "source": row["source"], "text": row["text"], "out": out})
+        else:
+            stats["neg"] += 1
+            if out != row["text"]:
+                stats["changed"] += 1
+                false_positives.append({"form": row["form"], "source": row["source"], "text": row["text"], "out": out})
+    secrets = sum(s["secrets"] for s in forms.values())
+    removed = sum(s["removed"] for s in forms.values())
+    return {
+        "split": split, "lines": sum(1 for r in rows if r["label"] == "pos"), "lines_caught": lines_caught,
+        "secrets": secrets, "removed": removed, "recall": removed / max(secrets, 1),
+        "negatives": sum(s["neg"] for s in forms.values()), "false_positives": len(false_positives),
+        "forms": {k: dict(v) for k, v in sorted(forms.items())},
+        "misses": misses, "false_positive_lines": false_positives,
+    }
+
+
+def print_commands(result: dict[str, Any], show_misses: bool) -> None:
+    print(f"command-line corpus, {result['split']} half: recall {result['recall']:.3f} "
+          f"({result['removed']}/{result['secrets']} secrets; {result['lines_caught']}/{result['lines']} lines whole), "
+          f"look-alikes changed {result['false_positives']}/{result['negatives']}")
+    if show_misses:
+        for form, s in result["forms"].items():
+            print(f"  {form:18} removed {s['removed']}/{s['secrets']}  changed {s['changed']}/{s['neg']}")
+        for key in ("misses", "false_positive_lines"):
+            for item in result[key]:
+                print(f"\n[commands {key}] {json.dumps(item, ensure_ascii=False)}")
+
+
 def print_prose(result: dict[str, Any], show_misses: bool) -> None:
     print(f"prose-secrets corpus, {result['split']} half: recall {result['recall']:.3f} "
           f"({result['caught']}/{result['positives']}), false positives {result['false_positives']}/{result['negatives']}")
@@ -247,6 +305,11 @@ def write_docs(path: Path, result: dict[str, Any]) -> None:
         rows.append(f"| prose-secrets corpus, **{split}** half{' (held out)' if split == 'test' else ' (rules tuned on it)'} | "
                     f"{e['recall']:.3f} ({e['caught']}/{e['positives']}) | "
                     f"{e['false_positives'] / max(e['negatives'], 1):.3f} ({e['false_positives']}/{e['negatives']}) |")
+    for split in ("test", "tune"):
+        e = result["commands"][split]
+        rows.append(f"| command-line corpus, **{split}** half{' (held out)' if split == 'test' else ' (rules tuned on it)'} | "
+                    f"{e['recall']:.3f} ({e['removed']}/{e['secrets']} secrets) | "
+                    f"{e['false_positives'] / max(e['negatives'], 1):.3f} ({e['false_positives']}/{e['negatives']} look-alikes changed) |")
     hidden = ", ".join(f"{k} {v['n'] - v['failed']}/{v['n']}" for k, v in result["hidden_splits"].items())
     body = "\n".join([
         "<!-- redaction:start -->",
@@ -276,6 +339,14 @@ def write_docs(path: Path, result: dict[str, Any]) -> None:
         "exit and error codes, digests, UUIDs, SRI strings, images, versions, colours, dates). It was split",
         "by a fixed hash before any rule was written. Per-group and per-language figures:",
         "`scripts/eval redaction --external both`.",
+        "",
+        "The command-line corpus (`tests/corpus/redaction/commands/SOURCES.md`) holds 575 command lines",
+        "from public repositories (shell scripts, CI steps, Dockerfiles, READMEs) and tldr pages, every",
+        "secret replaced by a fake of its shape, and look-alikes (references, placeholders, port flags,",
+        "digests, commit ids, UUIDs, `--password-stdin`, `--token-file`, `mysql -p db`). Lines go through",
+        "`privacy.commands.redact_command`; recall counts secrets removed, the rate counts look-alike lines",
+        "changed. Split by source file before any rule was written. Per-form figures and every miss:",
+        "`scripts/eval redaction --external both --misses`.",
         "<!-- redaction:end -->",
     ])
     text = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -339,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     splits = ("tune", "test") if args.external == "both" or args.docs else (args.external,)
     result["external"] = {split: evaluate_external(split) for split in splits}
     result["prose"] = {split: evaluate_prose(split) for split in splits}
+    result["commands"] = {split: evaluate_commands(split) for split in splits}
     if args.bench:
         result["bench_mb_per_s"] = bench()
     if args.json:
@@ -351,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
         for prose in result["prose"].values():
             print()
             print_prose(prose, args.misses)
+        for commands in result["commands"].values():
+            print()
+            print_commands(commands, args.misses)
         if args.bench:
             b = result["bench_mb_per_s"]
             print(f"throughput on {b['megabytes']:.2f} MB of ordinary text: redact {b['redact']:.0f} MB/s, "

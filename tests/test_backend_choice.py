@@ -70,7 +70,7 @@ def test_auto_with_only_codex_logged_in_builds_the_codex_backend_and_judge(world
     assert isinstance(choice.distiller, CodexDistiller) and choice.judge is not None
     assert choice.reason == (f"auto: no API key and Claude Code is not logged in; Codex is logged in (chatgpt) at "
                              f"{world / 'bin' / 'codex'}")
-    assert choice.distiller.policy == "codex/codex-default/distill-v1"
+    assert choice.distiller.policy == "codex/codex-default/distill-v2"
     assert backends.consent().startswith("Captured sessions are distilled by Codex's default model through Codex "
                                          "under your Codex login (chatgpt), at most 100 model calls a day")
     assert backends.describe().startswith("codex (codex-default) — auto: no API key")

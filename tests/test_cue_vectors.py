@@ -39,7 +39,7 @@ def _fill(home: Path, project: str) -> int:
         embedder = default_embedder(store)
         ids = []
         for n, (text, cues) in enumerate([(DEPLOY, CUES), *((t, "") for t in OTHERS)], start=1):
-            candidate = Candidate("procedure", text, (Evidence(n, text),), "anthropic/m/distill-v1", cues=cues)
+            candidate = Candidate("procedure", text, (Evidence(n, text),), "anthropic/m/distill-v2", cues=cues)
             prov = Provenance("claude-code", f"s-{n}", "/tmp/s.jsonl", n, n, text, None)
             _, memory_id = beliefs.reconcile(store, candidate, beliefs.Context(project, prov, (), f"k-{n}"), embedder)
             assert memory_id is not None

@@ -37,7 +37,7 @@ def test_a_models_questions_and_topics_become_cues_and_malformed_ones_cost_nothi
         {"kind": "fact", "text": "CI runs on GitHub Actions.", "evidence": [{"line": 4, "quote": "CI"}],
          "questions": "not a list"},
     ]}
-    first, second = parse_memories(answer, "anthropic/m/distill-v1")
+    first, second = parse_memories(answer, "anthropic/m/distill-v2")
     assert first.cues.splitlines() == ["which package manager do we use?", "how do I add a dependency?",
                                        "python package manager, dependencies"]
     assert second.cues == ""
@@ -54,7 +54,7 @@ def test_cues_follow_the_evidence_rules_no_secret_in_them() -> None:
 
 
 def _add(store: Store, text: str, cues: str, n: int) -> int:
-    candidate = Candidate("procedure", text, (Evidence(n, text),), "anthropic/m/distill-v1", cues=cues)
+    candidate = Candidate("procedure", text, (Evidence(n, text),), "anthropic/m/distill-v2", cues=cues)
     prov = Provenance("claude-code", f"s-{n}", "/tmp/s.jsonl", n, n, text, None)
     _, memory_id = beliefs.reconcile(store, candidate, beliefs.Context(PROJECT, prov, (), f"k-{n}"),
                                      default_embedder(store))

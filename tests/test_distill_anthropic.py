@@ -427,7 +427,7 @@ def test_the_prompt_is_package_data_and_states_the_policy() -> None:
                    "proposals the developer did not adopt", "self-contained", "character for character",
                    "`L12 [USER] …`", "secrets"):
         assert phrase in text, phrase
-    assert AnthropicDistiller(ModelClient(Settings(model="claude-x"), KEY, "x")).policy == "anthropic/claude-x/distill-v1"
+    assert AnthropicDistiller(ModelClient(Settings(model="claude-x"), KEY, "x")).policy == "anthropic/claude-x/distill-v2"
 
 
 # ---- the CLI ---------------------------------------------------------------------------------

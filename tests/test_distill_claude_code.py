@@ -81,7 +81,7 @@ def test_auto_with_a_claude_login_builds_the_claude_code_backend_and_judge(tmp_p
     assert isinstance(choice.distiller, CodeDistiller) and choice.judge is not None
     assert choice.judge.client is choice.distiller.client  # type: ignore[attr-defined]
     assert choice.reason == f"auto: no API key; Claude Code is logged in (claude.ai) at {cli}"
-    assert choice.distiller.policy == "claude-code/claude-haiku-4-5/distill-v1"
+    assert choice.distiller.policy == "claude-code/claude-haiku-4-5/distill-v2"
     settings = choice.distiller.client.settings  # type: ignore[attr-defined]
     assert settings.cli == cli and settings.workdir == home.distill_workdir()
 

@@ -1,6 +1,7 @@
 """Secrets said in ordinary sentences never stay: a session whose user and assistant turns give
-passwords in nine languages, a login pair, a texted code, GitHub recovery codes and a card with
-its expiry and CVC is imported with the rules backend and with the anthropic backend (against
+passwords in nine languages, a login pair, a texted code, GitHub recovery codes, a list of codes
+after a lead-in line, a login link with its token in the path, pasted command lines (a password
+flag, `PGPASSWORD=`, `DOMAIN/user:password@host`) and a card with its expiry and CVC is imported with the rules backend and with the anthropic backend (against
 the loopback fake, which records request bodies). No secret is then in any file under
 LORELINE_HOME (raw bytes, the WAL included), in any CLI output, in any model request or in the
 SessionStart block.
@@ -18,12 +19,16 @@ from tests.conftest import loreline_exe, subprocess_env
 from tests.fake_anthropic import FakeAnthropic, fake_anthropic  # noqa: F401  (fixture)
 
 RECOVERY = ["4c1e9-a07d2", "b83f0-9e6a1", "0d7c5-f2b48", "e91a3-6c0f7", "5f2d8-b41e0", "a6e07-3d9c2"]
+LISTED = ["k3m9x-2p7qa", "q8w4z-1n6bt", "r5t2y-7u3cx", "h7dvw-0ep4m"]  # a lead-in line, then one code a line
+LOGIN_TOKEN = "Xk9fQ2mZ7vB4nL8pR3sT6wY1aC5dE0gH2jK4mN6qP8r"
 SECRETS = {
     "en": "Tr0ub4dor&3xyzQ", "de": "Sommer2024!Kaffee", "de-lautet": "Hafen#Wind2031",
     "fr": "Chaton_Bleu_77x", "es": "PerroVerde#2019z", "pt": "Jabuti!Verde42", "it": "Gatto_Nero_88",
     "ja": "hikariNeko5521", "zh": "Lianxi#2024abc", "ru": "Medved2024!x", "pair": "Sup3rS3cret-Vault9",
     "otp": "217974", "card": "4539 1488 0343 6467", "cvc": "CVC 913",
     **{f"recovery{i}": code for i, code in enumerate(RECOVERY)},
+    **{f"listed{i}": code for i, code in enumerate(LISTED)},
+    "login-token": LOGIN_TOKEN, "cmd-rdp": "Qv7#rLm2x", "cmd-pg": "horizons", "cmd-impacket": "Falcon77!",
 }
 USER_TURNS = [
     f"use my db password {SECRETS['en']} for staging",
@@ -39,6 +44,11 @@ USER_TURNS = [
     f"the code they texted me is {SECRETS['otp']}",
     "my GitHub recovery codes:\n" + "\n".join(RECOVERY),
     f"charge it to card {SECRETS['card']} exp 09/28 {SECRETS['cvc']}",
+    "Here are your recovery codes:\n" + "\n".join(LISTED),
+    f"the login link from the mail: https://clients.host.example/portal/login/{LOGIN_TOKEN}",
+    f"these worked for me:\n$ rdesktop -u admin -p {SECRETS['cmd-rdp']} 10.0.4.12\n"
+    f"$ PGPASSWORD={SECRETS['cmd-pg']} psql -h db -U app -c 'SELECT 1'\n"
+    f"$ secretsdump.py CORP/alice:{SECRETS['cmd-impacket']}@10.0.8.21",
 ]
 ASSISTANT_PAIR = f"Sure, log in with admin / {SECRETS['pair']} as you said, then restart the worker."
 

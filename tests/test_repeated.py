@@ -56,3 +56,43 @@ def test_pasted_output_and_attachment_lists_never_count_as_said_again() -> None:
         assert not repeated._eligible(sentence)
     assert repeated._eligible("Then run the e2e suite with the --headed flag.")
     assert repeated.signature("@Context.md please keep the theme tokens") == frozenset({"keep", "theme", "tokens"})
+
+
+def test_a_model_is_told_which_lines_say_again_an_earlier_sessions_wish(tmp_path: Path) -> None:
+    """A wish phrased as a task is never a rules candidate, but said in a second session a model
+    is told so (loosely matched), and keeps it whatever its wording."""
+    import json
+
+    import orjson
+
+    from loreline import backends
+    from loreline.distill.recorded import AnswerSet
+
+    def session(name: str, texts: list[str]) -> Path:
+        path = tmp_path / f"{name}.jsonl"
+        rows = []
+        for n, text in enumerate(texts, start=1):
+            role = "user" if n % 2 else "assistant"
+            rows.append(orjson.dumps({"type": role, "uuid": f"{name}{n}", "sessionId": name, "cwd": "/home/dev/app",
+                                      "timestamp": f"2026-01-0{len(name) % 9 + 1}T10:00:{n:02d}Z", "isSidechain": False,
+                                      "message": {"role": role, "content": text if role == "user" else
+                                                  [{"type": "text", "text": text}]}}) + b"\n")
+        path.write_bytes(b"".join(rows))
+        return path
+
+    first = session("aaaaaaaa-0000-4000-8000-000000000001",
+                    ["Reduce the padding of the candidates list to be more compact.", "Done: padding is 4px now."])
+    second = session("bbbbbbbb-0000-4000-8000-000000000002",
+                     ["Add a filter to the page.", "Added.", "Reduce the padding of the candidates list, it is not compact.",
+                      "Done."])
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    (folder / "set.json").write_text(json.dumps({"model": "m"}))
+    choice = backends.choose(f"recorded:{folder}")
+    with Store(tmp_path / "l.db") as store:
+        options = pipeline.Options(distiller=choice.distiller, judge=choice.judge)
+        pipeline.import_sessions(store, [(first, "claude-code"), (second, "claude-code")], options)
+    sent = [AnswerSet(folder).request(k)["user"] for k in AnswerSet(folder).keys()]
+    later = next(u for u in sent if "Add a filter" in u)
+    assert "The developer's words at L3 say again what they said in an earlier session" in later
+    assert not any("say again" in u for u in sent if "Add a filter" not in u)

@@ -89,6 +89,9 @@ class Chunk:
     turns: tuple[Turn, ...]
     text: str
     context_until: int = 0
+    #: lines of the person's that say again what an earlier session of the project said (loosely:
+    #: a wish phrased as a task counts); a model is told, so a thing said twice is kept by any backend
+    said_again: tuple[int, ...] = ()
 
     @property
     def line_start(self) -> int:
@@ -124,6 +127,8 @@ class Candidate:
     confidence: float = 1.0
     #: retrieval cues: short questions the memory answers and its topic words, one a line
     cues: str = ""
+    #: the person explicitly asked to keep it (`asked.find`; kept only when its evidence cites the request)
+    asked: bool = False
 
 
 @record
@@ -170,6 +175,8 @@ class Memory:
     hold_reason: str | None = None  # why a `held` memory waits for a person's review
     #: retrieval cues (questions it answers, topic words), one a line; searched beside the text
     cues: str = ""
+    #: the person explicitly asked to keep it ("remember this", "from now on …")
+    asked: bool = False
 
     @property
     def last_seen(self) -> str:

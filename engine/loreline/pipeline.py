@@ -184,12 +184,13 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
         str(path), t.session_id, t.tool, project, parsed.end, parsed.context_start,
         digest, check.size, check.mtime_ns, policy,
     )
-    before = repeated.earlier(store, project, path, t.turns) if options.said_again and chunks else []
+    loose: list[repeated.Signature] = []
+    before = repeated.earlier(store, project, path, t.turns, loose) if options.said_again and chunks else []
     for position, piece in enumerate(chunks):
         if _stopping(options, report):
             return  # committed chunks stay; the ledger is not advanced, so the next run resumes
         _import_chunk(store, t, piece, project, options, report, entry if position == len(chunks) - 1 else None,
-                      before)
+                      before, loose)
     if not chunks and not options.dry_run:
         with store.write():
             ledger.record(store, entry)
@@ -229,6 +230,7 @@ def replay_key(path: str, line_start: int, line_end: int, policy: str, text: str
 def _import_chunk(
     store: Store, t: Transcript, piece: Chunk, project: str, options: Options,
     report: ImportReport, entry: ledger.Entry | None, said_before: Sequence[repeated.Signature] = (),
+    loose_before: Sequence[repeated.Signature] = (),
 ) -> None:
     key = replay_key(piece.path, piece.line_start, piece.line_end, options.distiller.policy, piece.text)
     if replays.seen(store, key):
@@ -241,9 +243,11 @@ def _import_chunk(
         report.estimated_input_tokens += options.distiller.estimate(piece)  # no call on a dry run
         options.preview.append((piece, []))
         return
-    from . import evidence, repeated
+    from . import asked, evidence, records, repeated
     from .privacy.redact import contains_secret
 
+    if loose_before and isinstance(options.distiller, Metered):
+        piece = records.replace(piece, said_again=repeated.said_again_lines(piece, loose_before))
     try:
         candidates = options.distiller.distill(piece)
     except ModelOutputError:
@@ -253,6 +257,7 @@ def _import_chunk(
     candidates = [*candidates, *repeated.candidates(piece, said_before, candidates)]
     report.candidates += len(candidates)
     accepted, reasons = evidence.validate(candidates, piece, has_secret=contains_secret)
+    accepted = asked.settle(accepted, piece)
     for reason in reasons:
         report.reject(reason)
     if options.dry_run:

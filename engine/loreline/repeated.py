@@ -129,8 +129,10 @@ def _eligible(sentence: str) -> bool:
     return len(words) + sum(1 for w in words if _IDENTIFIER.search(w)) >= MIN_SHARED
 
 
-def earlier(store: Store, project: str, path: Path, turns: Iterable[Turn] = ()) -> list[Signature]:
-    """The eligible sentences of the project's earlier sessions, as signatures. An earlier
+def earlier(store: Store, project: str, path: Path, turns: Iterable[Turn] = (),
+            loose: list[Signature] | None = None) -> list[Signature]:
+    """The eligible sentences of the project's earlier sessions, as signatures (`loose`, when
+    given, also receives every typed sentence's, task-phrased wishes included). An earlier
     session that is a copy of this one (`turns`: most of the person's turns of the shorter of the
     two are in the other, word for word, as when a session was forked, continued into a new file
     or saved twice) is left out: its sentences were said once, not again."""
@@ -154,7 +156,34 @@ def earlier(store: Store, project: str, path: Path, turns: Iterable[Turn] = ()) 
         if _copy(mine, _prompts(their_turns)):
             continue
         found.extend(signature(s) for _, s in typed_sentences(their_turns))
+        if loose is not None:
+            loose.extend(signature(s) for _, s in loose_sentences(their_turns))
     return found
+
+
+def loose_sentences(turns: Iterable[Turn]) -> list[tuple[Turn, str]]:
+    """The person's typed sentences that could state a wish, however phrased ("reduce the padding
+    of the list", "only show these stages"): not questions, not too short or long, no secret."""
+    out: list[tuple[Turn, str]] = []
+    for turn in turns:
+        if turn.speaker != "user" or getattr(turn, "origin", "prompt") != "prompt" or not rules.own_words(turn.text):
+            continue
+        for sentence in statements(turn.text):
+            text = sentence.strip()
+            if MIN_LEN <= len(text) <= MAX_LEN and "[REDACTED" not in text and not text.endswith("?") \
+                    and len(signature(text)) >= MIN_SHARED:
+                out.append((turn, text))
+    return out
+
+
+def said_again_lines(piece: Chunk, loose: Sequence[Signature]) -> tuple[int, ...]:
+    """The chunk's lines (newer than its context) holding a sentence that says again, loosely,
+    what an earlier session said: a model is told, and keeps it whatever its wording."""
+    if not loose:
+        return ()
+    turns = [t for t in piece.turns if t.line_end > piece.context_until]
+    return tuple(dict.fromkeys(turn.line_start for turn, sentence in loose_sentences(turns)
+                               if says_again(signature(sentence), loose)))
 
 
 def _prompts(turns: Iterable[Turn]) -> set[str]:

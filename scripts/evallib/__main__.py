@@ -157,6 +157,9 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
                         cv = realcv.cross_validate()
         if args.what in ("all", "retrieval"):
             results = [retrieval.evaluate(work / f"home-retrieval-{n}", spec) for n, spec in enumerate(retrieval.SETS)]
+            recorded = [b.strip() for b in args.backend.split(",") if b.strip().startswith("recorded:")]
+            results += [retrieval.evaluate(work / f"home-retrieval-{n}-cues", spec, with_cues=True, backend=b)
+                        for b in recorded for n, spec in enumerate(retrieval.SETS)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started

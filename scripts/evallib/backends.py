@@ -43,8 +43,18 @@ def anthropic() -> Backend:
 REGISTRY: dict[str, Callable[[], Backend]] = {"rules": rules, "anthropic": anthropic}
 
 
+def recorded(name: str) -> Backend:
+    """`recorded:DIR`: the answers recorded in DIR, through the same distiller contract (no model)."""
+    def make() -> Distiller:
+        from loreline import backends
+
+        return backends.choose(name).distiller
+
+    return Backend(name, make)
+
+
 def select(names: list[str]) -> list[Backend]:
-    unknown = [n for n in names if n not in REGISTRY]
+    unknown = [n for n in names if n not in REGISTRY and not n.startswith("recorded:")]
     if unknown:
-        raise ValueError(f"unknown backend {unknown[0]!r}; choose from {', '.join(REGISTRY)}")
-    return [REGISTRY[n]() for n in names]
+        raise ValueError(f"unknown backend {unknown[0]!r}; choose from {', '.join(REGISTRY)}, or recorded:DIR")
+    return [recorded(n) if n.startswith("recorded:") else REGISTRY[n]() for n in names]

@@ -86,7 +86,8 @@ def render(runs: list[Run], skipped: list[Backend], results: list[retrieval.Resu
             if verbose:
                 out += [f"Findings ({run.backend})", *("  " + f for f in findings(run)), ""]
     for result in results:
-        out += [f"Retrieval, {result.name} ({result.questions} questions over {result.memories} memories)",
+        cues = f", with {result.cues}" if result.cues else ""
+        out += [f"Retrieval, {result.name}{cues} ({result.questions} questions over {result.memories} memories)",
                 text_table(RETRIEVAL_COLUMNS, retrieval_rows(result)), ""]
         if verbose:
             out += [f"  not in the top {retrieval.TOP}, {m.name} ({m.embedder}, {half}): {q}"
@@ -109,7 +110,8 @@ def markdown(runs: list[Run], skipped: list[Backend], results: list[retrieval.Re
     if results:
         out += ["### Retrieval", "", RETRIEVAL_METHOD, ""]
     for result in results:
-        out += [f"#### `tests/eval/{result.name}`: {result.questions} questions over {result.memories} memories", "",
+        cues = f", with {result.cues}" if result.cues else ""
+        out += [f"#### `tests/eval/{result.name}`{cues}: {result.questions} questions over {result.memories} memories", "",
                 SET_NOTES.get(result.name, ""), "", docs.markdown_table(RETRIEVAL_COLUMNS, retrieval_rows(result)), ""]
     if results:
         out += [RETRIEVAL_NOTE, ""]

@@ -87,6 +87,8 @@ class Result:
     memories: int
     methods: list[MethodScore]
     name: str = "retrieval.json"
+    #: whose cues the memories carry besides the glossary's ("": the glossary's only)
+    cues: str = ""
 
 
 def candidates() -> dict[str, Callable[[], Embedder]]:
@@ -111,13 +113,37 @@ def distractors(n: int, seed: int) -> list[str]:
     return out
 
 
-def model_cues(spec_name: str) -> dict[str, str]:
-    """The retrieval cues a model backend would have written for each memory of a set
-    (`tests/eval/cues/model_cues.json`), as the distiller turns them into cue text."""
+def model_cues(spec_name: str, backend: str | None = None) -> dict[str, str]:
+    """The retrieval cues a model backend would have written for each memory of a set: with
+    `backend` (a model, or `recorded:DIR`), asked of it through the cue writer
+    (`loreline.distill.cue_writer`), else read from `tests/eval/cues/model_cues.json`, as the
+    distiller turns them into cue text."""
     from loreline.distill.anthropic import cues
 
+    if backend is not None:
+        return written_cues(spec_name, backend)
     written = json.loads(CUES.read_text(encoding="utf-8")).get(spec_name, {})
     return {key: cues(item.get("questions"), item.get("topics")) for key, item in written.items()}
+
+
+def written_cues(spec_name: str, backend: str) -> dict[str, str]:
+    """Each memory's cues from the cue writer through `backend`; a memory whose answer is missing
+    or unusable gets none (recorded answers list what they lacked)."""
+    from loreline import backends
+    from loreline.distill import cue_writer
+    from loreline.distill.anthropic import ToolDistiller
+    from loreline.errors import ModelOutputError
+
+    distiller = backends.choose(backend).distiller
+    assert isinstance(distiller, ToolDistiller), "cues need a model backend or recorded:DIR"
+    spec = json.loads((EVAL_DIR / spec_name).read_text(encoding="utf-8"))
+    found: dict[str, str] = {}
+    for memory in [*spec["memories"], *spec["other_memories"]]:
+        try:
+            found[memory["key"]] = cue_writer.write(distiller.client, memory["kind"], memory["text"])
+        except ModelOutputError:
+            continue
+    return found
 
 
 def fill(store: Store, spec: dict[str, Any], seed: int, embedder: Embedder,
@@ -155,10 +181,12 @@ def by_fts(store: Store, question: str, project: str) -> list[int]:
 
 
 def evaluate(home: Path, spec_path: Path = SPEC, seed: int = 7,
-             only: dict[str, Callable[[], Embedder]] | None = None, with_cues: bool = False) -> Result:
-    """`with_cues`: each memory also carries the cues a model backend writes (`model_cues`)."""
+             only: dict[str, Callable[[], Embedder]] | None = None, with_cues: bool = False,
+             backend: str | None = None) -> Result:
+    """`with_cues`: each memory also carries the cues a model backend writes (`model_cues`; from
+    `backend` when given, e.g. `recorded:DIR`)."""
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
-    cues = model_cues(spec_path.name) if with_cues else None
+    cues = model_cues(spec_path.name, backend) if with_cues else None
     methods: list[MethodScore] = []
     memories = 0
     for name, make in (only or candidates()).items():
@@ -170,7 +198,8 @@ def evaluate(home: Path, spec_path: Path = SPEC, seed: int = 7,
                 methods.append(score("FTS only (bm25)", "—", by_fts, store, spec, keyed))
             for label, fn in methods_for(embedder).items():
                 methods.append(score(label, name, fn, store, spec, keyed))
-    return Result(len(spec["questions"]), memories, methods, spec_path.name)
+    return Result(len(spec["questions"]), memories, methods, spec_path.name,
+                  (f"a model's cues through {backend}" if backend else "the blind model cues") if with_cues else "")
 
 
 def score(name: str, embedder: str, fn: Search, store: Store, spec: dict[str, Any],

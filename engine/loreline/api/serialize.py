@@ -70,7 +70,7 @@ SOURCE = Record("tool", "session_id", "session_short", "session_path", "session_
                 "excerpt", "observed_at")
 MEMORY = Record("id", "kind", "text", "status", "hold_reason", "project", "scope", "version", "pinned", "created_at",
                 "observed_at", "valid_until", "extractor", "root_id", "replaces", "files", "source_count", "source",
-                "stale", "confirmed_at", "confirmed_by", "last_seen", "cues")
+                "stale", "confirmed_at", "confirmed_by", "last_seen", "cues", "asked")
 PAGE = Record("project", "total", "offset", "items")
 HIT = Record("memory", "score", "fts_rank", "vec_rank", "sources")
 CONFLICT = Record("id", "project", "status", "resolution", "decided_by", "reason", "created_at", "resolved_at",
@@ -128,7 +128,7 @@ def memory(m: Memory, *, full: bool = False, camel: bool = False) -> Json:
                       extractor=m.extractor, root_id=m.root_id, replaces=m.replaces, files=[shown(f) for f in m.files],
                       source_count=len(m.provenance), source=first, stale=shown(m.stale) if m.stale else None,
                       confirmed_at=m.confirmed_at, confirmed_by=m.confirmed_by, last_seen=m.last_seen,
-                      cues=[shown(c) for c in m.cues.splitlines()])
+                      cues=[shown(c) for c in m.cues.splitlines()], asked=m.asked)
     if full:
         out["provenance"] = [source(p, camel=camel) for p in m.provenance]
     return out

@@ -205,6 +205,34 @@ class Loreline:
 
         return self._rebriefed(curate.set_cues(self.store, memory_id, cues))
 
+    def write_cues(self, backend: str | None = None, progress: Callable[[int], None] | None = None) -> tuple[int, int]:
+        """Cues written by a model backend (`distill.cue_writer`) for the active memories no model
+        wrote cues for: (written, refused). A model's answer that is unusable is counted, not kept."""
+        from .. import backends, usage
+        from ..beliefs import curate
+        from ..distill import cue_writer
+        from ..distill.anthropic import ToolDistiller
+        from ..errors import ConfigError, ModelOutputError
+
+        distiller = backends.choose(backend).distiller
+        if not isinstance(distiller, ToolDistiller):
+            raise ConfigError("writing cues needs a model backend (--backend, or distill.backend): "
+                              "the offline rules write none")
+        distiller.attach(usage.Meter(self.store, backend=distiller.name, model=distiller.model, attended=True))
+        written = refused = 0
+        for memory_id, kind, text in rows.without_model_cues(self.store):
+            try:
+                cues = cue_writer.write(distiller.client, kind, text)
+            except ModelOutputError:
+                refused += 1
+                continue
+            curate.set_cues(self.store, memory_id, cues, actor="system",
+                            written_by=f"{rows.MODEL_CUES_ACTOR}{distiller.name}")
+            written += 1
+            if progress is not None and written % 20 == 0:
+                progress(written)
+        return written, refused
+
     def confirm(self, memory_id: int, by: str) -> Memory:
         """A person vouches for a memory as the code stands now: no longer stale; `by` (who,
         through which front end) is recorded with the time and in the audit."""

@@ -170,7 +170,15 @@ def near(store: Store, project: str, vector: bytes) -> list[tuple[Memory, float]
 
 
 def apply(store: Store, p: Plan, embedder: Embedder) -> tuple[Outcome, int | None]:
-    """Carry out a plan inside the caller's write transaction."""
+    """Carry out a plan inside the caller's write transaction; a memory the person asked to keep
+    says so whichever way the candidate landed (added, merged, versioned)."""
+    outcome, memory_id = _apply(store, p, embedder)
+    if p.candidate.asked and memory_id is not None and outcome is not Outcome.FORGOTTEN:
+        rows.mark_asked(store, memory_id)
+    return outcome, memory_id
+
+
+def _apply(store: Store, p: Plan, embedder: Embedder) -> tuple[Outcome, int | None]:
     ctx = p.ctx
     if p.forgotten or rows.is_tombstoned(store, ctx.project, p.digest):
         return Outcome.FORGOTTEN, None

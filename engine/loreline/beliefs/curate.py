@@ -71,7 +71,7 @@ def edit(store: Store, memory_id: int, text: str, actor: str = "user",
 
 
 def set_cues(store: Store, memory_id: int, cues: str, actor: str = "user",
-             embedder: Embedder | None = None) -> Memory:
+             embedder: Embedder | None = None, written_by: str | None = None) -> Memory:
     """Replace a memory's retrieval cues (the questions it answers and its topic words, one a
     line; empty: none) in place: they help recall find it and change nothing it says. Its
     vector is made again from the text with the new cues. A secret in a cue is redacted."""
@@ -87,7 +87,8 @@ def set_cues(store: Store, memory_id: int, cues: str, actor: str = "user",
         rows.set_cues(store, memory_id, cleaned)
         search.put_vector(store, memory_id, embedder.embed(rows.embedded_text(old.text, cleaned)))
         vectors.put_cues(store, memory_id, embedder, cleaned)
-        rows.audit(store, actor, "cues", memory_id, before={"cues": old.cues}, after={"cues": cleaned})
+        after: dict[str, Any] = {"cues": cleaned, **({"written_by": written_by} if written_by else {})}
+        rows.audit(store, actor, "cues", memory_id, before={"cues": old.cues}, after=after)
     return rows.get(store, memory_id)
 
 

@@ -9,7 +9,7 @@ alone, not on the ids a store gave them), then the highest id.
    `order` below);
 2. corrected or said again: it replaced an earlier statement (a newer version: a reversal, a
    person's edit) or it was said in more than one session;
-3. (an explicit "remember this" request will be one more term here, `Memory.asked`);
+3. asked: the person explicitly asked to keep it ("remember this", "from now on …": `Memory.asked`);
 4. how to build, run, test and deploy: procedures and facts under that topic;
 5. a standing kind: a preference, decision, fact or procedure before an episode (a notable
    event, the least durable kind);
@@ -40,6 +40,10 @@ def _corrected_or_again(memory: Memory, topic: str) -> bool:
     return memory.replaces is not None or sessions(memory) > 1
 
 
+def _asked(memory: Memory, topic: str) -> bool:
+    return memory.asked
+
+
 def _how_to_run(memory: Memory, topic: str) -> bool:
     return topic == "build" and memory.kind in ("procedure", "fact")
 
@@ -52,6 +56,7 @@ def _standing(memory: Memory, topic: str) -> bool:
 TERMS: tuple[tuple[str, Callable[[Memory, str], bool]], ...] = (
     ("pinned", _pinned),
     ("corrected or said again", _corrected_or_again),
+    ("asked to be remembered", _asked),
     ("how to build, run, test and deploy", _how_to_run),
     ("a standing kind, not an episode", _standing),
 )

@@ -53,10 +53,10 @@ def sources(store: Store, project: str) -> list[Memory]:
 
 def basis(memories: Sequence[Memory]) -> str:
     """A fingerprint of everything a brief is written from: which memories, their words, kind,
-    cues, pin and standing (versions, sessions)."""
+    cues, pin and standing (versions, sessions, asked)."""
     digest = hashlib.sha256()
     for m in sorted(memories, key=lambda m: m.id):
-        digest.update(f"{m.id}\0{m.kind}\0{m.text}\0{m.cues}\0{m.pinned}\0{m.replaces}\0"
+        digest.update(f"{m.id}\0{m.kind}\0{m.text}\0{m.cues}\0{m.pinned}\0{m.asked}\0{m.replaces}\0"
                       f"{priority.sessions(m)}\0{m.last_seen}\n".encode())
     return digest.hexdigest()[:32]
 

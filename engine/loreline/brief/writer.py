@@ -3,7 +3,8 @@
 The call goes through the `distill.ToolCaller` every model call uses (retries, usage metering,
 the unattended daily cap). The model sees the memories alone, numbered 1… in priority order
 (`priority.rank`), with their kind, whether a person pinned them, in how many sessions they
-were said and whether they corrected an earlier statement; never a memory id, a time or a
+were said, whether they corrected an earlier statement and whether the person asked for them to be
+remembered; never a memory id, a time or a
 path of the machine. So the user message is a function of the memories alone, and a recorded
 answer (keyed by the prompt, the message, the schema and the model) replays.
 
@@ -112,6 +113,8 @@ def _note(n: int, memory: Memory) -> str:
         marks.append('pinned="yes"')
     if memory.replaces is not None:
         marks.append('corrects="yes"')
+    if memory.asked:
+        marks.append('asked="yes"')
     if memory.files:
         marks.append(f'files="{_escape(", ".join(memory.files[:MAX_FILES]))}"')
     return f"<note {' '.join(marks)}>{_escape(' '.join(memory.text.split()))}</note>"

@@ -20,8 +20,9 @@ def memory_line(memory: Memory, mark: str = "") -> str:
     mark = mark or ("*" if memory.pinned else " ")
     status = "" if memory.status == "active" else f" ({memory.status})"
     stale = f"  [may be stale: {printable(memory.stale)}]" if memory.stale else ""
+    asked = "  [asked for]" if memory.asked else ""
     return (f"{mark}#{memory.id:<5} {printable(memory.kind):<10} {printable(short_date(memory.last_seen))}  "
-            f"{printable(memory.text)}{printable(status)}{stale}")
+            f"{printable(memory.text)}{printable(status)}{asked}{stale}")
 
 
 def memory_list(memories: list[Memory], total: int, where: str) -> str:
@@ -51,7 +52,7 @@ def source_lines(prov: Provenance, indent: str = "  ") -> list[str]:
 def memory_detail(memory: Memory) -> str:
     out = [
         f"#{memory.id} {printable(memory.kind)} · {printable(memory.status)} · v{memory.version}"
-        + (" · pinned" if memory.pinned else ""),
+        + (" · pinned" if memory.pinned else "") + (" · asked for: the person asked to keep it" if memory.asked else ""),
         textwrap.fill(printable(memory.text), WIDTH, initial_indent="  ", subsequent_indent="  "),
         f"  project {printable(memory.project)}",
         printable(f"  observed {memory.observed_at or 'unknown'} · recorded {memory.created_at} · by {memory.extractor}"),

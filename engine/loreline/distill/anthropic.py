@@ -45,7 +45,7 @@ from . import ToolCaller, UsageMeter
 from .caller import MeteredCaller
 
 NAME = "anthropic"
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"
 DEFAULT_MODEL = "claude-haiku-4-5"
 MAX_MEMORIES = 100
 #: a memory's retrieval cues: at most this many questions and topic words, each this long
@@ -78,6 +78,11 @@ RECORD_MEMORIES: dict[str, Any] = {
                                 },
                                 "required": ["line", "quote"],
                             },
+                        },
+                        "asked": {
+                            "type": "boolean",
+                            "description": "true only when the developer explicitly asked to keep this "
+                                           "(optional)",
                         },
                         "questions": {
                             "type": "array", "maxItems": MAX_CUE_QUESTIONS,
@@ -276,10 +281,17 @@ def instructions() -> str:
 
 
 def user_message(chunk: Chunk) -> str:
+    from .. import asked
+
     note = ""
     if chunk.context_until >= chunk.line_start:
         note = (f"Lines up to L{chunk.context_until} were already processed: they are context only; "
                 "cite at least one later line.\n")
+    note += asked.note_for_model(asked.in_chunk(chunk))
+    if chunk.said_again:
+        lines = ", ".join(f"L{line}" for line in chunk.said_again)
+        note += (f"The developer's words at {lines} say again what they said in an earlier session of this "
+                 "project: a wish said twice holds beyond this task.\n")
     return (f'<transcript lines="L{chunk.line_start}-L{chunk.line_end}">\n{chunk.text}\n</transcript>\n\n'
             f"{note}Call record_memories with the durable memories this excerpt supports "
             "(an empty list is a valid answer).")
@@ -352,7 +364,7 @@ def _candidate(item: Any, extractor: str) -> Candidate:
     if not isinstance(kind, str) or not isinstance(text, str) or not isinstance(cited, list):
         raise ModelOutputError("a memory lacks kind, text or evidence")
     return Candidate(kind.strip().lower(), text.strip(), tuple(_evidence(e) for e in cited), extractor,
-                     cues=cues(item.get("questions"), item.get("topics")))
+                     cues=cues(item.get("questions"), item.get("topics")), asked=item.get("asked") is True)
 
 
 def cues(asked: Any, topics: Any) -> str:

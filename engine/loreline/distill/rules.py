@@ -20,7 +20,13 @@ and injected bodies (slash-command and skill text, hook feedback, continuation s
 never read. Each cue has anchor words; a sentence reaches only the cues whose anchors it
 contains, so most sentences never meet a regular expression.
 
-Nothing the rules find is stored active on one sighting: every kept sentence is stored held, a
+An explicit request to keep something (`loreline.asked`: "remember: never run git yourself",
+"from now on use pnpm", in nine languages) is the one exception: a self-contained request is
+stored active at once, marked `asked`, in the person's words less the request itself; a request
+that points elsewhere ("save how you did that") waits in the review inbox as a suggestion that
+quotes the request and the lines just before it (the assistant's actions, else its answer).
+
+Apart from those, nothing the rules find is stored active on one sighting: every kept sentence is stored held, a
 suggestion in the review inbox (`beliefs.suggestions`), with the confidence
 `SUGGESTION_CONFIDENCE`. On the real set's test half, the sentences that read as standing rules
 ("always …", "from now on …", "we use X, not Y", an answer or a rejection naming the tool) were
@@ -39,7 +45,7 @@ from . import rules_patterns as pat
 from .rules_text import statements
 
 NAME = "rules"
-VERSION = "6"
+VERSION = "7"
 
 MIN_LEN = 12
 THRESHOLD = 2  #: points a sentence needs (chosen by leave-one-group-out on the tuning half)
@@ -70,7 +76,10 @@ class RulesDistiller:
         self.without = without  # cue origins left out (`scripts/eval --real --cv`)
 
     def distill(self, chunk: Chunk) -> list[Candidate]:
-        return [c for c, points in self.scored(chunk) if points >= self.threshold]
+        requested = requests(chunk, self.policy)
+        lines = {c.evidence[0].line for c in requested}
+        kept = [c for c, points in self.scored(chunk) if points >= self.threshold and c.evidence[0].line not in lines]
+        return [*requested, *kept]
 
     def scored(self, chunk: Chunk) -> list[tuple[Candidate, int]]:
         """Every sentence some cue matched, with its score (kept when the score reaches the threshold)."""
@@ -106,6 +115,74 @@ class RulesDistiller:
                 out.append(Candidate("decision", line, (Evidence(turn.line_start, line),), self.policy,
                                      SUGGESTION_CONFIDENCE))
         return out
+
+
+#: how many of the lines before a request that points elsewhere its suggestion quotes
+POINTED_LINES = 6
+_TRIM = re.compile(r"^[\s,.;:!\-–—]+|[\s,;:\-–—]+$")
+_POLITE = re.compile(r"\b(?:please|pls|thanks|thank you|bitte|s'il te plaît|por favor|per favore)\b[.!]*", re.I)
+
+
+def requests(chunk: Chunk, policy: str) -> list[Candidate]:
+    """What the person explicitly asked to keep in this chunk (see the module docstring)."""
+    from .. import asked
+
+    out: list[Candidate] = []
+    for line, ask in asked.in_chunk(chunk):
+        turn = chunk.turn_at(line)
+        if not ask.explicit or turn is None or not own_words(turn.text):
+            continue
+        if ask.self_contained:
+            out.append(_kept_as_said(ask, line, turn, policy))
+        else:
+            pointed = _pointed(chunk, turn)
+            if pointed:
+                out.append(_pointing(ask, line, pointed, policy))
+    return out
+
+
+def _kept_as_said(ask: object, line: int, turn: Turn, policy: str) -> Candidate:
+    from ..asked import Ask
+
+    assert isinstance(ask, Ask)
+    rule = _TRIM.sub("", _POLITE.sub(" ", ask.statement.replace(ask.phrase, " ", 1)))
+    rule = " ".join(rule.split())
+    text = (rule[:1].upper() + rule[1:]).rstrip(".") + "." if rule else ask.statement
+    found = score(text)
+    quote = ask.statement if ask.statement.lower() in " ".join(turn.text.split()).lower() else turn.text
+    return Candidate(found[0] if found else "preference", text, (Evidence(line, quote),), policy, 1.0, asked=True)
+
+
+def _pointed(chunk: Chunk, request: Turn) -> list[Turn]:
+    """The turns a request that points elsewhere refers to: the assistant's actions since the
+    person's previous prompt, else its last answer before the request."""
+    before: list[Turn] = []
+    for turn in chunk.turns:
+        if turn is request:
+            break
+        if turn.speaker == "user":
+            before = []
+        else:
+            before.append(turn)
+    actions = [t for t in before if t.speaker == "action"]
+    if actions:
+        return actions[-POINTED_LINES:]
+    answers = [t for t in before if t.speaker == "assistant"]
+    return answers[-1:]
+
+
+def _pointing(ask: object, line: int, pointed: list[Turn], policy: str) -> Candidate:
+    from ..asked import Ask
+
+    assert isinstance(ask, Ask)
+    said = [" ".join(t.text.split()) for t in pointed]
+    if pointed[0].speaker == "action":
+        text, kind = "Asked to keep how this was done: " + "; ".join(said), "procedure"
+    else:
+        text, kind = "Asked to keep: " + said[0], "fact"
+    text = text if len(text) <= MAX_LEN else text[: MAX_LEN - 1] + "…"
+    evidence = (Evidence(line, ask.phrase), *(Evidence(t.line_start, s[:200]) for t, s in zip(pointed, said)))
+    return Candidate(kind, text, evidence, policy, SUGGESTION_CONFIDENCE, asked=True)
 
 
 def own_words(text: str) -> bool:

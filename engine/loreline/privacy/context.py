@@ -51,6 +51,8 @@ _TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/]))
 _CALL_RE = re.compile(r"[A-Za-z_][\w.]{0,200}[(\[]")
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 _NEXT_LINE_QUOTE_RE = re.compile(r"(?:\r?\n|\\n)[ \t]{0,32}\\?[\"']")
+_YOUR_RE = re.compile(r"your[a-z_-]{0,24}(?:token|key|secret|password|pat)|tokenhere|keyhere")
+_MASKED_TAIL_RE = re.compile(r"(?:x{3,}|\*{3,}|\.{3,}|\u2026)\Z")
 _TEMPLATE_WORD_RE = re.compile(r"[A-Z][A-Z]{2,}(?:_[A-Z]{2,}){1,5}")
 _PART_SPLIT_RE = re.compile(r"[-_.:/]")
 _DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
@@ -146,6 +148,10 @@ def _hit(scan: _Scan, low: bytes, keyword: int, last_name: int) -> int:
     start = keyword - P.NAME_CHARS_REV.match(low[max(0, keyword - 64):keyword][::-1]).end()  # type: ignore[union-attr]
     if start == last_name or (start >= 10 and text.startswith(P.MARKER_PREFIX, start - 10)):
         return start  # the same name twice, or the family name inside one of our markers
+    if start and (text[start - 1] == "$" or text.endswith("${", 0, start)):
+        return start  # `$PASSWORD`, `${API_KEY}`: a reference to a value, not a name given one
+    if text.endswith("://", 0, start):
+        return start  # a URL's user (`https://__token__:...@`): the URL scan reads its password
     end = _NAME_END_RE.match(low, keyword).end()  # type: ignore[union-attr]
     while end > keyword and low[end - 1] in b".-":
         end -= 1
@@ -353,7 +359,7 @@ def _spaced(scan: _Scan, start: int, end: int, name: str, family: str) -> None:
         or (bare in ("password", "passwd")
             and ("machine " in before or "login " in before or text.startswith(_QUOTES, match.end())))
     )
-    if not allowed and (colon := _PASSWORD_PROSE_RE.match(text, end)):
+    if not allowed and (colon := _PASSWORD_PROSE_RE.match(text, end)) and " -" not in colon.group():
         first_word = _WORD_RE.match(text, end + 1)
         if first_word is None or first_word.group().lower() not in P.AFTER_DENY:
             # "password for the admin panel: Hunter2!"; "the key for staging: <key-shaped>"
@@ -524,10 +530,17 @@ def placeholder(value: str) -> bool:
         return True  # `[PASSWORD]`, `<user:password>`, `,.:-!`
     if len(set(low)) <= (1 if len(low) < 6 else 2):
         return True  # `yyy`, `aaaaaaaa`, `11111111`
+    if value.strip().isalpha() and value.strip().isupper() and len(low) <= 24:
+        return True  # `PASSWORD`, `APIKEY`, `MYTOKEN`: the name of the value, not the value
     if _TEMPLATE_WORD_RE.fullmatch(value.strip()):
         return True  # `ACCESS_TOKEN`, `YOUR_API_KEY`: the name of the value, not the value
     if len(low) >= 16 and len(set(low)) <= 6 and max(low.count(c) for c in set(low)) * 2 > len(low):
         return True  # `glc_1111111111111111111111=`: one character over and over
+    if _YOUR_RE.search(low):
+        return True  # `ghp_YourPersonalAccessTokenHere`, `yourapikey`
+    masked = _MASKED_TAIL_RE.search(low)  # `sk-ant-xxx`, `ghp_...`: a prefix, then the mask
+    if masked is not None and 0 < masked.start() <= 12 and low[masked.start() - 1] in "-_":
+        return True
     return all(c in "*xX.\u2022\u00b7#?-_ " for c in value)
 
 

@@ -57,6 +57,9 @@ _UNITS = re.compile(r"\s?(?:ms|s|sec|secs|seconds|minutes|min|mins|px|em|mb|kb|g
 _RECOVERY_WORDS: tuple[bytes, ...] = (b"recovery", b"backup", b"two-factor", b"2fa", b"wiederherstell",
                                       b"r?cup?ration", b"recupera")
 _RECOVERY_OTHER = (("códigos de rec",), ("резервн", "восстановлен"), ("リカバリ", "バックアップ", "恢复码", "备用码", "复原码"))
+# words one of which a lead-in to a list of codes holds (its regex, `_lead_in_re`, says where)
+_LEAD_WORDS: tuple[bytes, ...] = (b"recover", b"backup", b"2fa", b"two-factor", b"mfa", b"one-time",
+                                  b"wiederherstell", b"cup?ration", b"recuper", b"respaldo")
 _RECOVERY_RE = re.compile(
     r"(?<![\w-])(?:[0-9a-f]{5}-[0-9a-f]{5}|[A-Za-z0-9]{10}-[A-Za-z0-9]{10}|\d{4} \d{4}|\d{8})(?![\w-])")
 
@@ -88,6 +91,9 @@ def scan_onetime(text: str, low: bytes, marks: bytes, digits: bool, folded: Fold
     if (code != -1 and low.find(b"codes", code) != -1 and _any(low, None, _RECOVERY_WORDS, _RECOVERY_OTHER)
             or folded is not None and _any(b"", folded, (), _RECOVERY_OTHER)):
         _recovery(text, spans)
+    if (code != -1 or folded is not None) and (any(word in low for word in _LEAD_WORDS) or (
+            folded is not None and _any(b"", folded, (), _RECOVERY_OTHER))):
+        recovery_lists(text, low, code, folded is not None, spans)
 
 
 def _any(low: bytes, folded: Folded | None, words: tuple[bytes, ...],
@@ -178,6 +184,67 @@ def _recovery(text: str, spans: list[Span]) -> None:
             if shape == "digits" and not _list_neighbour(text, match, matches):
                 continue
             spans.append((match.start(), match.end(), "recovery-code", _PRIORITY))
+
+
+def recovery_lists(text: str, low: bytes, code: int, other_script: bool, spans: list[Span]) -> None:
+    """A lead-in line that speaks of recovery, backup or 2FA codes ("Here are your recovery
+    codes:", "Ihre Wiederherstellungscodes:", "您的恢复码："), then one code per line:
+    `xxxxx-xxxxx` or 8-10 letters and digits (a list marker or backquotes around it allowed;
+    blank lines right after the lead-in skipped). Three codes or more, most holding a digit,
+    none an ordinary word; the list ends at the first line that is not a code."""
+    starts = []
+    while code != -1:  # the lines holding `cod` (codes, códigos, codici), then those in other scripts
+        starts.append(code)
+        code = low.find(b"cod", low.find(b"\n", code) + 1 or len(low))
+    if other_script:
+        starts += [m.start() for m in re.finditer("códig|код|コード|码", text)]
+    done = -1
+    for index in sorted(starts):
+        line_start = text.rfind("\n", 0, index) + 1
+        line_end = text.find("\n", index)
+        if line_end == -1 or line_start <= done:
+            continue
+        done = line_start
+        if _lead_in_re().search(text, line_start, line_end) is None:
+            continue
+        codes: list[re.Match[str]] = []
+        pos = line_end + 1
+        while pos < len(text) and text[pos] == "\n" and not codes:
+            pos += 1
+        while pos < len(text):
+            end = text.find("\n", pos)
+            end = len(text) if end == -1 else end
+            match = _code_line_re().fullmatch(text, pos, end)
+            if match is None:
+                break
+            codes.append(match)
+            pos = end + 1
+        if len(codes) >= 3 and sum(any(c.isdigit() for c in m.group("c")) for m in codes) * 2 > len(codes):
+            for match in codes:
+                spans.append((match.start("c"), match.end("c"), "recovery-code", _PRIORITY))
+
+
+_compiled: dict[str, re.Pattern[str]] = {}
+
+
+def _lead_in_re() -> re.Pattern[str]:
+    pattern = _compiled.get("lead")
+    if pattern is None:  # compiled on first use: most texts never reach here
+        pattern = _compiled["lead"] = re.compile(
+            r"(?i)(?:(?:recovery|backup|2fa|two-factor|mfa|one-time)[ -]?(?:[a-z]+[ -]){0,2}codes?"
+            r"|wiederherstellungscodes|backup-codes|codes de r[ée]cup[ée]ration|c[óo]digos de (?:recuperaci[óo]n|"
+            r"recupera[çc][ãa]o|respaldo)|codici di (?:recupero|backup)|резервн\w* код|код\w* восстановлени"
+            r"|リカバリー?コード|バックアップコード|恢复码|备用码|复原码)")
+    return pattern
+
+
+def _code_line_re() -> re.Pattern[str]:
+    pattern = _compiled.get("line")
+    if pattern is None:
+        pattern = _compiled["line"] = re.compile(
+            r"[ \t]{0,8}(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?`?"
+            r"(?P<c>[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|(?=[a-z]{0,9}\d)[A-Za-z0-9]{8,10}|[a-z]{8,10}|\d{4} \d{4})`?[ \t]*")
+    return pattern
 
 
 def _words_before(text: str, index: int) -> bool:

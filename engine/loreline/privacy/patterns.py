@@ -203,7 +203,7 @@ PLACEHOLDER_PARTS: tuple[str, ...] = (
 )
 # value starts that are references or templates, not literals
 REFERENCE_START = re.compile(
-    r"""![A-Za-z_]+$|\$(?:[{(]|[A-Za-z_]|\d+$)|\{\{|\{[A-Za-z_][\w.]*\}|%[A-Za-z_(]|@[A-Za-z_]+@|<[^>]{0,60}>$"""
+    r"""![A-Za-z_]+$|\\?\$(?:[{(]|[A-Za-z_]|\d+$)|\{\{|\{[A-Za-z_][\w.]*\}|%[A-Za-z_(]|@[A-Za-z_]+@|<[^>]{0,60}>$"""
     r"""|(?:os\.)?(?:environ|getenv)\b|process\.env\b|ENV\[|env\(|secrets\.|vars\.""",
 )
 # a code reference: identifier, dotted path, maybe a call or subscript after it

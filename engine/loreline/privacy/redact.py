@@ -46,6 +46,7 @@ from collections import Counter
 from math import log2
 
 from . import patterns as P
+from .commands import scan_commands
 from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
 from .onetime import DIGIT_MARKS, scan_onetime
 from .passwords import LOGIN_RE, scan_passwords
@@ -69,6 +70,13 @@ def redact(text: str) -> str:
     return _redact_counts(text, spans)[0] if spans else text  # most text holds no secret
 
 
+def redact_with(text: str, whole_commands: bool = False) -> str:
+    """`redact`, reading every line as a shell command when `whole_commands` (the caller knows
+    the text is command lines: `privacy.commands.redact_command`)."""
+    spans = _find(text, whole_commands)
+    return _redact_counts(text, spans, whole_commands)[0] if spans else text
+
+
 def redact_counts(text: str) -> tuple[str, dict[str, int]]:
     """The redacted text and how many secrets of each family were replaced.
 
@@ -79,12 +87,12 @@ def redact_counts(text: str) -> tuple[str, dict[str, int]]:
     return _redact_counts(text, _find(text))
 
 
-def _redact_counts(text: str, spans: list[Span]) -> tuple[str, dict[str, int]]:
+def _redact_counts(text: str, spans: list[Span], whole: bool = False) -> tuple[str, dict[str, int]]:
     out, counts = _replace(text, spans)
     for _ in range(2):
         if out is text:
             break
-        again, more = _redact_once(out)
+        again, more = _replace(out, _find(out, whole))
         if again is out:
             break
         out = again
@@ -117,7 +125,7 @@ def contains_secret(text: str) -> bool:
     return bool(_find(text))
 
 
-def _find(text: str) -> list[Span]:
+def _find(text: str, whole: bool = False) -> list[Span]:
     if len(text) < 6:
         return []
     ascii_text = text.isascii()
@@ -126,6 +134,7 @@ def _find(text: str) -> list[Span]:
     _scan_tokens(text, raw, spans)
     low = raw.lower()
     found = scan_names(text, low, spans)
+    vetoes = scan_commands(text, low, spans, whole)
     words = scan_prose(text, low, spans)
     folded = None if ascii_text else fold(text)
     # the gates of `passwords` and `onetime`, here to spare most texts two calls: a password
@@ -146,6 +155,8 @@ def _find(text: str) -> list[Span]:
         _scan_putty(text, spans)
     if colon:  # URLs, query strings and `curl -u user:pass` all need one
         _scan_urls(text, raw, low, spans)
+    if vetoes and spans:  # what the command rules know holds no secret overrules a guess
+        spans = [s for s in spans if not any(v0 <= s[0] and s[1] <= v1 for v0, v1 in vetoes)]
     return _merge(text, spans) if spans else spans
 
 
@@ -230,6 +241,8 @@ def _token_placeholder(secret: str) -> bool:
     low = secret.lower()
     if "example" in low or "xxxx" in low or "****" in low or "..." in secret:
         return True
+    if "your" in low and ("token" in low or "key" in low or "here" in low):
+        return True  # `ghp_YourPersonalAccessTokenHere`
     if any(part in low for part in ("abcdefgh", "12345678", "01234567")):
         return True
     return len(secret) >= 16 and _entropy(secret) < 2.5
@@ -297,6 +310,8 @@ def _line_end(text: str, index: int) -> int:
 
 
 def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
+    if P.URL_GATE_RE.search(raw):
+        _url_path_tokens(text, spans)
     if b"@" in raw and P.URL_GATE_RE.search(raw):
         for match in P.URL_CRED_RE.finditer(text):
             password = match.group("pw")
@@ -321,6 +336,39 @@ def _scan_urls(text: str, raw: bytes, low: bytes, spans: list[Span]) -> None:
             start = flag.start() - (flag.start() > 0 and low[flag.start() - 1] == 0x2D)  # --user
             if start > 0 and low[start - 1] in b" \t":
                 _curl_user(text, flag.end(), spans)
+
+
+_URL_PATH: list[re.Pattern[str]] = []
+_SLUG_PART_RE = re.compile(r"[A-Za-z][a-z]*\d{0,2}|\d{1,4}")
+
+
+def _url_path_tokens(text: str, spans: list[Span]) -> None:
+    """A login, magic-link, password-reset, invitation or verification link whose token is a
+    path segment (`https://host/portal/login/<token>`, `/reset-password/<token>`,
+    `/invite/<token>`, `/auth/magic/<token>`): the segment after the login-ish one goes when it
+    looks generated (20+ letters and digits, varied; or 32+ hex), not a slug of words
+    (`/invite/team-onboarding-2024`), a route (`/login/sso.action`) or a template (`:token`)."""
+    if not _URL_PATH:
+        _URL_PATH.append(re.compile(
+            r"(?i)https?://[^\s/?#\"'<>]{1,253}(?:/[^\s/?#\"'<>]{0,128}){0,8}?/"
+            r"(?:log-?in|sign-?in|auth|magic(?:-?link)?|reset(?:-password)?|password-reset|password/reset|invite|"
+            r"invitation|accept-invite|join|verify(?:-email)?|confirm(?:-email)?|activate|activation|unlock|"
+            r"one-time-login|onetime|otp|sso|access)/"
+            r"(?P<tok>[A-Za-z0-9_-]{16,512})(?=[/?#\s\"'`)>\].,;]|$)"))
+    for match in _URL_PATH[0].finditer(text):
+        token = match.group("tok")
+        if _generated(token) and not _token_placeholder(token):
+            spans.append((match.start("tok"), match.end("tok"), "login-token", _CONTEXT))
+
+
+def _generated(token: str) -> bool:
+    parts = [part for part in re.split(r"[-_]", token) if part]
+    if all(_SLUG_PART_RE.fullmatch(part) for part in parts):
+        return False  # a slug of words: `team-onboarding-2024`, `oauth2-device-flow`
+    if len(token) >= 32 and all(c in "0123456789abcdefABCDEF" for c in token):
+        return True
+    return (len(token) >= 20 and any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+            and len(set(token)) >= 12)
 
 
 def _scheme_before(low: bytes, index: int) -> str:
@@ -395,4 +443,4 @@ def _odd_backslashes(text: str, index: int) -> bool:
     return count % 2 == 1
 
 
-__all__ = ["redact", "redact_counts", "contains_secret"]
+__all__ = ["redact", "redact_counts", "redact_with", "contains_secret"]

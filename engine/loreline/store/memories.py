@@ -27,7 +27,7 @@ _NORM_EDGE = re.compile(r"^[\s\"'`*_-]+|[\s\"'`*_.!;:,-]+$")
 
 MEMORY_COLUMNS = (
     "id, project, scope, kind, text, status, version, created_at, observed_at, valid_until, "
-    "pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason, cues"
+    "pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason, cues, asked"
 )
 
 
@@ -102,6 +102,24 @@ def note_observed(store: Store, memory_id: int, observed_at: str | None) -> None
             "UPDATE memories SET observed_at = ? WHERE id = ? AND (observed_at IS NULL OR observed_at > ?)",
             (observed_at, memory_id, observed_at),
         )
+
+
+#: who wrote cues a model wrote, in their audit row (`model:<backend>`)
+MODEL_CUES_ACTOR = "model:"
+
+
+def without_model_cues(store: Store) -> list[tuple[int, str, str]]:
+    """Active memories no model wrote cues for (made by the rules, a person, elsewhere; the audit
+    says when a model wrote them later): id, kind, text."""
+    return [(int(i), str(k), str(t)) for i, k, t in store.rows(
+        "SELECT id, kind, text FROM memories WHERE status = 'active' AND extractor NOT LIKE '%/distill-v%' "
+        "AND id NOT IN (SELECT memory_id FROM audit WHERE action = 'cues' AND memory_id IS NOT NULL "
+        "AND json_extract(after, '$.written_by') LIKE 'model:%') ORDER BY id")]
+
+
+def mark_asked(store: Store, memory_id: int) -> None:
+    """The person explicitly asked to keep this memory (`asked`)."""
+    store.conn.execute("UPDATE memories SET asked = 1 WHERE id = ? AND asked = 0", (memory_id,))
 
 
 def add_files(store: Store, memory_id: int, paths: Iterable[str]) -> None:
@@ -192,13 +210,13 @@ def _files(store: Store, marks: str, ids: Sequence[int]) -> dict[int, tuple[str,
 
 def _memory(row: tuple[Any, ...], provenance: tuple[Provenance, ...], files: tuple[str, ...]) -> Memory:
     (mid, project, scope, kind, text, status, version, created, observed, valid_until,
-     pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason, cues) = row
+     pinned, extractor, root_id, replaces, stale, confirmed_at, confirmed_by, hold_reason, cues, asked) = row
     return Memory(
         id=int(mid), project=project, scope=scope, kind=kind, text=text, status=status,
         version=int(version), created_at=created, observed_at=observed, valid_until=valid_until,
         pinned=bool(pinned), extractor=extractor, root_id=root_id, replaces=replaces,
         provenance=provenance, files=files, stale=stale, confirmed_at=confirmed_at, confirmed_by=confirmed_by,
-        hold_reason=hold_reason, cues=cues or "",
+        hold_reason=hold_reason, cues=cues or "", asked=bool(asked),
     )
 
 

@@ -520,6 +520,12 @@ def _brief(store: Store) -> None:
     store.conn.execute(BRIEF)
 
 
+def _asked(store: Store) -> None:
+    """A memory the person explicitly asked to keep ("remember this", "from now on …") says so
+    (`asked`): it comes first where space is short, and every surface can say it was asked for."""
+    store.conn.execute("ALTER TABLE memories ADD COLUMN asked INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0001_initial", _initial),
     ("0002_conflict_undo", _conflict_undo),
@@ -537,6 +543,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0014_session_id_indexes", _session_id_indexes),
     ("0015_memory_cues", _memory_cues),
     ("0016_cue_vectors", _cue_vectors),
+    ("0017_asked", _asked),
     ("0018_brief", _brief),
 ]
 

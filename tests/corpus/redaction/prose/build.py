@@ -178,6 +178,81 @@ NEGATIVES: tuple[tuple[str, str], ...] = (
     ("version", "font-size: 36px; letter-spacing: 8px; the OTP input has 6 boxes"),
 )
 
+# Shapes added after the first rules (issue: a lead-in line then one code per line, and login
+# tokens in URL paths, both passed redaction). Split by the same rule as the rest, before their
+# rules were written; the rules were written against the `tune` rows only. Their values come from
+# a generator of their own, so the rows above stay byte for byte what they were.
+ADDED_FRAMES: tuple[tuple[str, str, str, str], ...] = (
+    # a lead-in line, then one code per line (2FA setup pages and mails: "Here are your recovery
+    # codes", "Save these backup codes somewhere safe", and their translations)
+    ("recovery-list", "en", "recovery-leadin", "Here are your recovery codes:\n{s}"),
+    ("recovery-list", "en", "recovery-leadin", "Two-Factor Authentication enabled successfully. Here are your recovery codes:\n\n{s}\n\nStore them somewhere safe."),
+    ("recovery-list", "en", "recovery-leadin", "Save these backup codes somewhere safe. Each one works once if you lose your device.\n{s}"),
+    ("recovery-list", "en", "recovery-leadin", "Your backup codes\n{s}"),
+    ("recovery-list", "en", "recovery-leadin", "2FA codes for the staging admin:\n{s}"),
+    ("recovery-list", "en", "recovery-leadin", "Here are your recovery codes. Keep them in a safe place. Each code can only be used once.\n\n{s}"),
+    ("recovery-list", "en", "recovery-leadin", "Two-factor backup codes (acme-prod)\n\n{s}\n"),
+    ("recovery-list", "en", "recovery-leadin", "Hello {u}!\nHere are your recovery codes for two-factor authentication. Store them somewhere safe.\n{s}"),
+    ("recovery-list", "de", "recovery-leadin", "Ihre Wiederherstellungscodes:\n{s}"),
+    ("recovery-list", "de", "recovery-leadin", "Speichere diese Backup-Codes an einem sicheren Ort:\n{s}"),
+    ("recovery-list", "fr", "recovery-leadin", "Voici vos codes de récupération :\n{s}"),
+    ("recovery-list", "es", "recovery-leadin", "Estos son tus códigos de recuperación:\n{s}"),
+    ("recovery-list", "pt", "recovery-leadin", "Seus códigos de recuperação:\n{s}"),
+    ("recovery-list", "it", "recovery-leadin", "Ecco i tuoi codici di recupero:\n{s}"),
+    ("recovery-list", "ja", "recovery-leadin", "リカバリーコードを安全な場所に保管してください:\n{s}"),
+    ("recovery-list", "zh", "recovery-leadin", "您的恢复码：\n{s}"),
+    ("recovery-list", "ru", "recovery-leadin", "Ваши резервные коды:\n{s}"),
+    # a login token in a URL path: login links, magic links, password resets, invitations
+    ("url-token", "en", "login-link", "Sign in here: https://clients.example-hosting.com/portal/login/{s}"),
+    ("url-token", "en", "login-link", "Your magic link: https://app.example.io/auth/magic/{s}"),
+    ("url-token", "en", "login-link", "Reset your password: https://accounts.example.org/reset-password/{s}"),
+    ("url-token", "en", "login-link", "You've been invited to join the workspace. Accept: https://team.example.com/invite/{s}"),
+    ("url-token", "en", "login-link", "Click to log in: https://example.app/login/{s}?next=/dashboard"),
+    ("url-token", "en", "login-link", "the link from the mail was https://example.net/auth/{s} and it expired after an hour"),
+    ("url-token", "en", "login-link", "Verify your email address: https://example.com/verify-email/{s}"),
+    ("url-token", "en", "login-link", "open https://cms.example.org/magic-link/{s} to get into the admin"),
+    ("url-token", "en", "login-link", "Password reset: https://shop.example.com/password/reset/{s}?email={u}%40example.com"),
+    ("url-token", "en", "login-link", "- Admin login: `https://portal.example.dev/portal/login/{s}`"),
+    ("url-token", "de", "login-link", "Melden Sie sich hier an: https://kunden.example.de/login/{s}"),
+    ("url-token", "fr", "login-link", "Réinitialisez votre mot de passe : https://compte.example.fr/reset-password/{s}"),
+    ("url-token", "es", "login-link", "Tu enlace de acceso: https://app.example.es/auth/magic/{s}"),
+)
+ADDED_NEGATIVES: tuple[tuple[str, str], ...] = (
+    ("login-route", "Routes: /portal/login/lkpp, /portal/login/sso.action and /api/portal/login/verify"),
+    ("login-route", "GET /auth/magic-link/verify?token=<uuid> puts the token in the query string"),
+    ("login-route", "path: '/auth/magic-link/:token', element: <VerifyEmailMagicLink />"),
+    ("login-route", "POST /customer/auth/magic-link/confirm and /customer/auth/verify-email"),
+    ("login-route", "See https://auth0.com/docs/authenticate/login/auth0-universal-login for the hosted page."),
+    ("login-route", "token endpoint: https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/oauth2/v2.0/token"),
+    ("login-route", "https://github.com/login/oauth/authorize?client_id=Iv1.8a61f9b3a7aba766&scope=repo"),
+    ("login-route", "the invite page is https://example.com/invite/accept and the reset page https://example.com/reset-password/confirm"),
+    ("commit-url", "fixed in https://github.com/pallets/flask/commit/b58d3f102cf3a2c84cb7f923d05c25c9b1aed84b"),
+    ("commit-url", "https://gitlab.com/gitlab-org/gitlab/-/blob/4d2e6f1a9c3b5d7e8f0a1b2c3d4e5f6a7b8c9d0e/app/models/user.rb"),
+    ("code-list", "Error codes:\nE1001\nE1002\nE2040"),
+    ("code-list", "Recent backup commits:\n3f2c9a1\nb7d4e02\n9a0c1f3"),
+    ("code-list", "Here are your recovery options:\n- email\n- phone\n- a security key"),
+    ("code-list", "Recovery codes: 10 per account, shown once, in the form `xxxxx-xxxxx`."),
+)
+_ADDED_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _added_value(group: str, rng: random.Random) -> str:
+    if group == "url-token":
+        style = rng.randrange(4)
+        alphabet = (string.ascii_letters + string.digits + "-_", "0123456789abcdef",
+                    string.ascii_letters + string.digits, string.ascii_letters + string.digits + "-_")[style]
+        return "".join(rng.choice(alphabet) for _ in range((43, 64, 32, 22)[style]))
+    style = rng.randrange(3)
+    count = rng.choice((6, 8, 10))
+    if style == 0:  # xxxxx-xxxxx
+        codes = ["".join(rng.choice(_ADDED_ALPHABET) for _ in range(5)) + "-"
+                 + "".join(rng.choice(_ADDED_ALPHABET) for _ in range(5)) for _ in range(count)]
+    else:  # 8 or 10 letters and digits
+        size = (8, 10)[style - 1]
+        codes = ["".join(rng.choice(_ADDED_ALPHABET) for _ in range(size)) for _ in range(count)]
+    return "\n".join(codes)
+
+
 _WORDS = ("Falke", "Sommer", "Chaton", "Perro", "Hikari", "Maple", "Orbit", "Nimbus", "Kaffee", "Tigre",
           "Luna", "Sakura", "Volga", "Marmot", "Quokka", "Zephyr")
 _USERS = ("anna", "jdoe", "ivan", "admin", "maria", "kenji", "li.wei", "root")
@@ -239,6 +314,16 @@ def build() -> list[dict[str, object]]:
             rows.append({"label": "pos", "group": group, "lang": lang, "source": source, "text": text,
                          "secrets": secrets, "split": split_of(frame)})
     for source, text in NEGATIVES:
+        rows.append({"label": "neg", "group": source, "lang": "", "source": source, "text": text,
+                     "secrets": [], "split": split_of(text)})
+    added = random.Random(20261203)
+    for group, lang, source, frame in ADDED_FRAMES:
+        for _ in range(2):
+            value = _added_value(group, added)
+            text = frame.replace("{u}", added.choice(_USERS)).replace("{s}", value)
+            rows.append({"label": "pos", "group": group, "lang": lang, "source": source, "text": text,
+                         "secrets": value.split("\n"), "split": split_of(frame)})
+    for source, text in ADDED_NEGATIVES:
         rows.append({"label": "neg", "group": source, "lang": "", "source": source, "text": text,
                      "secrets": [], "split": split_of(text)})
     return rows

@@ -190,15 +190,18 @@ def test_pinned_then_corrected_or_said_again_then_how_to_run_then_newest(lorelin
         again = add(store, P, "preference", PNPM, sessions=("s1", "s2"), said="2024-01-01T00:00:00+00:00")
         pinned = add(store, P, "decision", "We chose SQLite.", pinned=True, said="2023-01-01T00:00:00+00:00")
         event = add(store, P, "episode", "The demo for the customer went well.", said="2025-06-01T00:00:00+00:00")
+        asked = add(store, P, "fact", "Invoices are numbered per year.", said="2022-01-01T00:00:00+00:00")
+        with store.write():  # "remember this": the person asked for it
+            rows.mark_asked(store, asked)
         memories = rewrite.sources(store, P)
     ranked = priority.rank(memories, {m.id: topic(m) for m in memories})
-    assert [m.id for m in ranked] == [pinned, again, build, newest, older, event]
+    assert [m.id for m in ranked] == [pinned, again, asked, build, newest, older, event]
     with Loreline() as lore:  # a person's edit is a correction, and newer than the one said again
         edited = lore.edit(newest, "Our customers are mostly dentists and vets.").id
     with Store() as store:
         memories = rewrite.sources(store, P)
     assert [m.id for m in priority.rank(memories, {m.id: topic(m) for m in memories})] == \
-        [pinned, edited, again, build, older, event]
+        [pinned, edited, again, asked, build, older, event]
 
 
 def test_the_brief_keeps_to_fifteen_lines_and_its_token_budget(loreline_home: Path) -> None:

@@ -33,8 +33,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("engine/loreline/models.py", "gemini"): "the stored tool names (a type)",
     ("engine/loreline/store/native.py", "codex-memory"): "the stored native source kinds",
     ("engine/loreline/store/native.py", "gemini-md"): "the stored native source kinds",
-    # the project of a Cursor session whose transcript names none (after the ledger's answer)
-    ("engine/loreline/pipeline.py", "cursor"): "a Cursor session's project from its folder name",
     # the CLI's fixed choices, so `--help` loads no registry (test_cli_entry holds them equal to it)
     ("engine/loreline/names.py", "*"): "the CLI's fixed choices, checked against the registry",
     # not the assistant: the vendor prefix of an API key the redactor recognises

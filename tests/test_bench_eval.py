@@ -17,8 +17,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from loreline import transcripts
-from loreline.transcripts import discover
+from loreline.assistants import registry as assistants
 from tests.conftest import ROOT
 
 SCRIPTS = str(ROOT / "scripts")
@@ -48,7 +47,7 @@ def test_the_generated_tree_has_claude_codes_layout(tiny_tree: gen.Tree) -> None
         assert path.parent.name == "subagents" and path.name.startswith("agent-")
         assert path.parent.parent.name + ".jsonl" in {p.name for p in tiny_tree.sessions}
         assert path.with_name(path.name.removesuffix(".jsonl") + ".meta.json").is_file()
-    found = discover.discover_claude(tiny_tree.root, days=365, max_sessions=10_000)
+    found = assistants.discover_claude(tiny_tree.root, days=365, max_sessions=10_000)
     assert sorted(f.path for f in found.sessions) == sorted(tiny_tree.sessions)
     left_out = {p for p, reason in found.left_out if "subagent" in reason}
     assert left_out == {str(p) for p in tiny_tree.subagents}
@@ -72,7 +71,7 @@ def test_every_line_parses_and_the_rare_shapes_are_there(tiny_tree: gen.Tree) ->
     assert b"postgres://app:" in raw and (b"AKIA" in raw or b"ghp_" in raw)
     assert tiny_tree.counts.durable >= 1 and tiny_tree.counts.secrets >= 2 and tiny_tree.counts.images >= 1
     for path in tiny_tree.sessions:
-        parsed = transcripts.parse(path, tool="claude-code").transcript
+        parsed = assistants.parse(path, tool="claude-code").transcript
         assert parsed.turns and parsed.stats.bad_lines == 0
 
 

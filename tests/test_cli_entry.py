@@ -94,7 +94,8 @@ def _cli(home: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
 
 def test_the_cli_s_fixed_choices_agree_with_the_assistant_registry() -> None:
     """The parser offers the registry's assistants without loading it (`loreline.names`)."""
-    from loreline import assistants, names
+    from loreline import names
+    from loreline.assistants import registry as assistants
 
     assert names.TOOLS == assistants.names()
     assert names.CONNECTABLE == {a.name: a.label for a in assistants.ALL if a.connector is not None}

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from loreline import config, home
+from loreline.assistants import registry  # the assistants' settings (and distill.backend) join the schema
 from loreline.distill.anthropic import Settings
 from loreline.errors import ConfigError
 from tests.conftest import loreline_exe, subprocess_env
@@ -90,6 +92,29 @@ def test_a_bad_file_is_one_clear_error() -> None:
         config.load()
     path.write_text("[distill]\ntimeout_seconds = 5\n", encoding="utf-8")
     assert config.load().get("distill.timeout_seconds") == 5.0  # an int is a fine float
+
+
+def test_config_knows_no_assistant_and_the_registry_adds_theirs(loreline_home: Path, tmp_path: Path) -> None:
+    """`config` defines Loreline's own settings and imports no assistant; the registry adds each
+    assistant's (and the backend choice). A file read before the registry was imported keeps
+    those values and checks them when they are asked for."""
+    home.config_path().parent.mkdir(parents=True, exist_ok=True)
+    home.config_path().write_text('[distill]\nbackend = "codex"\ncodex_path = "/opt/codex"\nclaude_path = 3\n')
+    code = ("import sys\nfrom loreline import config\n"
+            "assert 'loreline.assistants.registry' not in sys.modules\n"
+            "assert 'distill.codex_path' not in config.SCHEMA\n"
+            "cfg = config.load()\n"
+            "from loreline.assistants import registry\n"
+            "print(cfg.get_str('distill.backend'), cfg.get_str('distill.codex_path'), cfg.source('distill.codex_path'))\n"
+            "try:\n    cfg.get('distill.claude_path')\nexcept config.ConfigError as err:\n    print(err)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env=subprocess_env(loreline_home))
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first == "codex /opt/codex file"
+    assert "distill.claude_path must be a string, not 3" in second
+    assert set(registry.schema()) >= {"distill.backend", "distill.codex_path", "distill.claude_code_model"}
+    assert registry.schema()["distill.backend"].choices == ("auto", "anthropic", "claude-code", "codex", "rules")
 
 
 def test_other_modules_can_define_settings() -> None:

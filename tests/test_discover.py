@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from loreline.transcripts.discover import claude_dir, discover_claude
+from loreline.assistants.registry import discover_claude, get
 
 NOW = 2_000_000_000.0
 
@@ -51,7 +51,7 @@ def test_missing_projects_folder_is_reported(tmp_path: Path) -> None:
 
 def test_claude_dir_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "env"))
-    assert claude_dir(str(tmp_path / "flag")) == tmp_path / "flag"
-    assert claude_dir(None) == tmp_path / "env"
+    assert get("claude-code").home(str(tmp_path / "flag")) == tmp_path / "flag"
+    assert get("claude-code").home(None) == tmp_path / "env"
     monkeypatch.delenv("CLAUDE_CONFIG_DIR")
-    assert claude_dir(None) == Path.home() / ".claude"
+    assert get("claude-code").home(None) == Path.home() / ".claude"

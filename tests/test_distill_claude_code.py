@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from loreline.assistants import registry
 from loreline import backends, config, home, pipeline, usage
 from loreline.distill.anthropic import RECORD_MEMORIES
 from loreline.assistants.claude_code.distill import CodeClient, CodeDistiller, CodeSettings, argv, child_env, usage_of
@@ -156,7 +157,7 @@ def test_discovery_leaves_out_the_distillation_project(tmp_path: Path) -> None:
     for folder in (own, user):
         folder.mkdir(parents=True)
         (folder / SESSION).write_text('{"type":"user"}\n')
-    found = discover.discover_claude(tmp_path / "claude", now=time.time() + 3600)
+    found = registry.discover_claude(tmp_path / "claude", now=time.time() + 3600)
     assert [f.path for f in found.sessions] == [user / SESSION]
     assert (str(own / SESSION), discover.OWN_RUN) in found.left_out
 

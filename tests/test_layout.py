@@ -246,3 +246,117 @@ def test_the_distill_check_resolves_relative_imports(tmp_path: Path) -> None:
     assert _leaks(_absolute_imports(bad, tmp_path)) == [
         "loreline.beliefs.judge", "loreline.beliefs.judge.ModelJudge", "loreline.keys", "loreline.store",
         "loreline.usage", "loreline.usage.Meter"]
+
+
+# ---- the import graph: no circle, no import that runs back up (the layers: layout_rules.LAYERS) ---
+
+
+def test_every_module_has_a_layer() -> None:
+    graph = rules.import_graph()
+    assert len(graph) > 200 and rules.unplaced(graph) == []
+
+
+def test_no_import_circle_in_the_engine_the_servers_or_the_hooks() -> None:
+    assert [c for c in rules.cycles(rules.import_graph()) if tuple(c) not in rules.KNOWN_CIRCLES] == []
+
+
+def test_every_known_circle_is_still_there() -> None:
+    """A circle taken out leaves the list too: the exceptions only shrink."""
+    found = [tuple(c) for c in rules.cycles(rules.import_graph())]
+    assert [c for c in rules.KNOWN_CIRCLES if c not in found] == []
+
+
+def test_no_import_runs_back_up_a_layer() -> None:
+    assert rules.climbs(rules.import_graph()) == []
+
+
+def test_the_graph_sees_top_function_type_and_package_imports(tmp_path: Path) -> None:
+    """Each kind of edge the checks read is found: an import at the top, inside a function (and
+    a lambda), under `if TYPE_CHECKING:`, a dynamic one with a literal name, and each module's
+    packages; a module's own name and imports of modules outside the graph are not edges."""
+    _plant(tmp_path, "pkg/__init__.py", "")
+    _plant(tmp_path, "pkg/low.py", "import os\n")
+    _plant(tmp_path, "pkg/sub/__init__.py", "")
+    _plant(tmp_path, "pkg/sub/deep.py", "")
+    _plant(tmp_path, "pkg/high.py",
+           "from __future__ import annotations\nimport json\nfrom . import low\nfrom typing import TYPE_CHECKING\n"
+           "if TYPE_CHECKING:\n    from .sub import deep\n"
+           "def f():\n    from .sub import deep\n    return deep\n"
+           "g = lambda: __import__('pkg.sub')\n"
+           "import importlib\nx = importlib.import_module('pkg.high')\n")
+    graph = rules.import_graph((tmp_path,))
+    assert graph["pkg.high"] == {"pkg.low": rules.TOP, "pkg.sub.deep": rules.FUNCTION, "pkg.sub": rules.FUNCTION,
+                                 "pkg": rules.PARENT}
+    assert graph["pkg.sub.deep"] == {"pkg.sub": rules.PARENT, "pkg": rules.PARENT}
+    _plant(tmp_path, "pkg/typed.py", "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .high import f\n")
+    assert rules.import_graph((tmp_path,))["pkg.typed"] == {"pkg.high": rules.TYPE, "pkg": rules.PARENT}
+
+
+PLANTED_LAYERS = (("top", ("app.front",)), ("middle", ("app.core",)), ("bottom", ("app", "app.base")))
+
+
+def _planted_app(tmp_path: Path) -> dict[str, dict[str, str]]:
+    """A tiny package with one violation of each kind the checks must report."""
+    _plant(tmp_path, "app/__init__.py", "")
+    _plant(tmp_path, "app/front.py", "from . import core\n")
+    _plant(tmp_path, "app/core/__init__.py", "from . import a\n")  # a package running its module is fine
+    _plant(tmp_path, "app/core/a.py", "from . import b\n")
+    _plant(tmp_path, "app/core/b.py", "def later():\n    from . import a\n")  # a circle closed inside a function
+    _plant(tmp_path, "app/base.py", "def climb():\n    from .core import b\n")  # bottom -> middle, at run time
+    _plant(tmp_path, "app/base2.py", "if TYPE_CHECKING:\n    from .front import core\n")  # bottom -> top, typed
+    return rules.import_graph((tmp_path,))
+
+
+def test_the_cycle_check_catches_a_planted_circle(tmp_path: Path) -> None:
+    graph = _planted_app(tmp_path)
+    assert rules.cycles(graph) == [["app.core.a", "app.core.b"]]
+    _plant(tmp_path, "app/core/b.py", "")
+    _plant(tmp_path, "app/typed.py", "if TYPE_CHECKING:\n    from .core import a\n")
+    _plant(tmp_path, "app/core/a.py", "from .. import typed\n")  # closed only by a typed import: no circle
+    assert rules.cycles(rules.import_graph((tmp_path,))) == []
+
+
+def test_the_layer_check_catches_imports_that_run_back_up(tmp_path: Path) -> None:
+    graph = _planted_app(tmp_path)
+    assert rules.climbs(graph, PLANTED_LAYERS) == [
+        "app.base -> app.core.b (function): bottom -> middle",
+        "app.base2 -> app.front (type): bottom -> top",
+    ]
+    _plant(tmp_path, "app/core/c.py", "")
+    layers = (("top", ("app.front", "app.core")), ("middle", ("app.core.c",)), ("bottom", ("app",)))
+    assert "app.core.c -> app.core (package): middle -> top" in rules.climbs(rules.import_graph((tmp_path,)), layers)
+
+
+def test_the_layer_list_names_each_layer_once_and_every_name_once() -> None:
+    names = [name for _, members in rules.LAYERS for name in members]
+    assert len(names) == len(set(names)) and len({title for title, _ in rules.LAYERS}) == len(rules.LAYERS)
+    known = rules.graph_modules()
+    assert [name for name in names if name not in known] == []  # each names a real module or package
+
+
+LAYOUT_DOC = ROOT / "docs" / "layout.md"
+
+
+def test_the_layer_picture_in_the_docs_is_the_code_s() -> None:
+    """docs/layout.md shows the picture `scripts/layers.py` prints from the layer list and the
+    real graph: a module moved, added or imported across a layer changes it, and this fails."""
+    text = LAYOUT_DOC.read_text(encoding="utf-8")
+    found = re.search(r"<!-- layers:begin[^>]*-->\n```text\n(.*?)\n```\n<!-- layers:end -->", text, re.S)
+    assert found is not None, "docs/layout.md lost its layer picture (python scripts/layers.py write)"
+    assert found.group(1) == rules.diagram(rules.import_graph()), "run: python scripts/layers.py write"
+
+
+def test_the_picture_changes_when_an_import_crosses_a_layer(tmp_path: Path) -> None:
+    graph = _planted_app(tmp_path)
+    before = rules.diagram(graph, PLANTED_LAYERS)
+    assert "1 import circles, 2 imports that run back up" in before and "└─ imports ▼ 2 middle" in before
+    graph["app.front"]["app.base"] = rules.TOP
+    assert "└─ imports ▼ 2 middle · 3 bottom" in rules.diagram(graph, PLANTED_LAYERS)
+
+
+def test_the_table_of_who_decides_what_names_real_modules() -> None:
+    text = LAYOUT_DOC.read_text(encoding="utf-8")
+    table = text.split("## Who decides what", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`(loreline(?:\.\w+)*)`", table)
+    known = rules.graph_modules()
+    assert len(named) >= 18 and [n for n in named if n not in known] == []

@@ -16,6 +16,7 @@ import pytest
 
 from loreline import pipeline
 from loreline.distill.rules import RulesDistiller
+from loreline.assistants import registry
 from loreline.native import run as native_run
 from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
@@ -187,7 +188,7 @@ def test_a_native_memory_contradicting_a_learnt_one_is_a_conflict(
         pipeline.import_sessions(store, [(s.write(tmp_path / "s.jsonl"), None)],
                                  pipeline.Options(distiller=RulesDistiller()))
         homes = {"claude-code": paths["claude"], "codex": paths["codex"]}
-        report = native_run.run(store, native_run.Roots(homes, str(project)),
+        report = native_run.run(store, native_run.Roots(registry.ALL, homes, str(project)),
                                 judge=judge_for(fake_anthropic))
         pending = store.rows("SELECT a, b, status FROM conflicts")
     assert report.conflicts == 1 and len(pending) == 1 and pending[0][2] == "pending"
@@ -250,7 +251,7 @@ def test_status_names_native_memories_that_contradict_loreline(
         pipeline.import_sessions(store, [(s.write(tmp_path / "s.jsonl"), None)],
                                  pipeline.Options(distiller=RulesDistiller()))
         homes = {"claude-code": paths["claude"], "codex": paths["codex"]}
-        native_run.run(store, native_run.Roots(homes, str(paths["project"])),
+        native_run.run(store, native_run.Roots(registry.ALL, homes, str(paths["project"])),
                        judge=judge_for(fake_anthropic))
     info = json.loads(cli(loreline_home, "status", "--json").stdout)
     [con] = next(e for e in info["native"] if e["project"] == str(paths["project"]))["contradictions"]

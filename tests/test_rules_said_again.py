@@ -33,7 +33,7 @@ def default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_recorded_answers_and_rejection_are_kept_as_suggestions() -> None:
     """Recorded with the real Claude Code 2.1.332: a rejection reason and the answers are read as
     the person's words and kept, each only as a suggestion."""
-    from loreline.transcripts import parse
+    from loreline.assistants.registry import parse
 
     t = parse(FIXTURES / "tool_words" / "cc-2.1.332-rejection-and-answers.jsonl").transcript
     turns = [*pipeline.clean_turns(t.turns), Turn("user", "Which approach should we take? → the second one",

@@ -11,8 +11,9 @@ import shutil
 import time
 from pathlib import Path
 
-from loreline.transcripts import detect, parse
-from loreline.transcripts.discover import Window, discover_all
+from loreline.assistants.registry import detect, parse
+from loreline.assistants.registry import discover_all
+from loreline.transcripts.discover import Window
 from loreline.transcripts.jsonl import ReadPosition
 from tests.conftest import REAL
 

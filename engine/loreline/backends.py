@@ -31,14 +31,15 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import assistants, keys
+from . import keys
+from .assistants import registry as assistants
 from . import config as config_mod
 from .errors import AuthError, ConfigError
 from .names import BACKENDS
 from .records import record
 
 if TYPE_CHECKING:  # `describe` (for `loreline status`) builds nothing, so it loads no distiller
-    from .assistants import LoginBackend
+    from .assistants.base import LoginBackend
     from .beliefs import Judge
     from .distill import Distiller
 

@@ -1,7 +1,11 @@
 """Settings: one TOML file at `home.config_path()`, typed keys with defaults.
 
 `SCHEMA` maps every dotted key (`distill.model`) to its type, default and help; it is
-the only list of settings, and a module that needs a new one adds it with `define()`.
+the only list of settings, and a module that needs a new one adds it with `define()`. This
+module defines Loreline's own settings; the assistants contribute theirs (their login
+backends' CLI and model, `Assistant.settings`) and the assistant registry, above both,
+defines them and the distillation backend (`distill.backend`, whose choices and `auto` order
+are the assistants'). This module imports no assistant.
 
 Invariants:
 - reading never fails on a key the schema does not know (a newer Loreline may have
@@ -24,9 +28,8 @@ from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 
 from . import home
-from .assistants import login_backends
 from .errors import ConfigError
-from .records import record
+from .records import field, record
 
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
@@ -60,28 +63,15 @@ def define(key: str, setting: Setting) -> None:
     SCHEMA[key] = setting
 
 
-define("distill.backend", Setting(str, "auto", "distiller: auto (an API key if one is configured, else a "
-                                  "logged-in Claude Code, else a logged-in Codex, else rules), anthropic, "
-                                  "claude-code, codex, or rules (offline)",
-                                  choices=("auto", "anthropic", *login_backends(), "rules")))
 define("embed.model", Setting(str, "minilm", "embedder for the vector half of recall: minilm (the bundled "
                                         "sentence model, by meaning), hashing (by spelling, no model) or "
                                         "static (the wordllama wheel's word-piece table, if installed); "
                                         "after a change run `loreline reembed`",
                               choices=("minilm", "hashing", "static")))
 define("distill.model", Setting(str, "claude-haiku-4-5", "Claude model used to distill memories"))
-define("distill.claude_code_model", Setting(str, "claude-haiku-4-5", "model the claude-code backend asks "
-                                            "Claude Code for (a full name or an alias such as haiku)"))
-define("distill.claude_path", Setting(str, "", "the `claude` CLI the claude-code backend drives; empty means "
-                                      "`claude` on PATH"))
 define("distill.rules_suggest", Setting(bool, True, "the offline rules store only standing instructions, "
                                        "answers and rejection reasons active; the rest waits in `loreline review` as "
                                        "suggestions (false: everything they find is active)"))
-define("distill.codex_model", Setting(str, "", "model the codex backend asks Codex for; empty means Codex's "
-                                      "own default for the login"))
-define("distill.codex_path", Setting(str, "", "the `codex` CLI the codex backend drives; empty means `codex` on PATH"))
-define("distill.codex_base_url", Setting(str, "", "endpoint the codex backend's runs use (Codex's "
-                                         "openai_base_url); empty means $OPENAI_BASE_URL, else Codex's own"))
 define("distill.base_url", Setting(str, "", "Messages API endpoint; empty means $ANTHROPIC_BASE_URL, "
                                    "else https://api.anthropic.com"))
 define("distill.max_output_tokens", Setting(int, 4096, "most tokens one distillation answer may use", minimum=256))
@@ -150,18 +140,25 @@ class Unknown:
 
 @record
 class Config:
-    """The values the file sets (validated); everything else takes its default."""
+    """The values the file sets (validated); everything else takes its default. A key no
+    setting defined yet when the file was read (one an assistant contributes, defined when
+    the registry is first imported) is kept as read in `later`, and checked when it is asked for."""
 
     path: Path
     values: Mapping[str, Value]
+    later: Mapping[str, Any] = field(default_factory=dict)
 
     def get(self, key: str) -> Value:
         setting = lookup(key)
-        return self.values.get(key, setting.default)
+        if key in self.values:
+            return self.values[key]
+        if key in self.later:
+            return _checked(key, self.later[key], self.path)
+        return setting.default
 
     def source(self, key: str) -> str:
         lookup(key)
-        return "file" if key in self.values else "default"
+        return "file" if key in self.values or key in self.later else "default"
 
     def get_str(self, key: str) -> str:
         return str(self.get(key))
@@ -194,17 +191,21 @@ def load(path: Path | None = None) -> Config:
     """Read and validate the config file; a missing file means all defaults."""
     path = path or home.config_path()
     values: dict[str, Value] = {}
+    later: dict[str, Any] = {}
     for key, raw in _flatten(_read_plain(path)).items():
         if key in SCHEMA:
             values[key] = _checked(key, raw, path)
-    return Config(path, values)
+        else:
+            later[key] = raw
+    return Config(path, values, later)
 
 
-def unknown(path: Path | None = None) -> list[Unknown]:
+def unknown(path: Path | None = None, schema: Mapping[str, Setting] | None = None) -> list[Unknown]:
     """What the file holds that no setting defines: a table no setting lives in once (not each
     of its keys), else each unknown key; a ConfigError when the file cannot be
     read or is not valid TOML. Uses the standard library's parser (a front end calls this at
-    start-up)."""
+    start-up). `schema`: the settings known (default: those defined so far; the registry's
+    `schema()` holds the assistants' too)."""
     path = path or home.config_path()
     try:
         raw = path.read_bytes()
@@ -218,7 +219,7 @@ def unknown(path: Path | None = None) -> list[Unknown]:
         table = tomllib.loads(_text(path, raw))
     except tomllib.TOMLDecodeError as err:
         raise invalid_toml(path, str(err)) from None
-    known = set(SCHEMA) | set(HAND_EDITED)
+    known = set(SCHEMA if schema is None else schema) | set(HAND_EDITED)
     sections = {key.rsplit(".", 1)[0] for key in known}
     found: list[Unknown] = []
     for key, empty_table in _paths(table):

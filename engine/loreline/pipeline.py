@@ -23,7 +23,7 @@ from .chunk import chunk as make_chunks
 from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
 from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError, StoreBusyError
-from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
+from .models import ACTION, ACTION_LABELS, Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
 from .privacy.identifiers import stored
 from .project import project_key
 from .records import field, record
@@ -76,13 +76,18 @@ class Options:
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
-    """Sanitize then redact every turn's text; turns left empty are dropped."""
+    """Sanitize then redact every turn's text (a command's or a refused call's with
+    `actions.redact_command`, the one place command lines are redacted); turns left empty are
+    dropped."""
     from .privacy.redact import redact
     from .privacy.sanitize import sanitize
+    from .transcripts.actions import redact_command
 
     out: list[Turn] = []
     for turn in turns:
-        text = redact(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
+        # an edit's text is paths, each already kept only when it holds no secret (`is_path`)
+        hide = redact_command if turn.speaker == ACTION and turn.origin != "edited" else redact
+        text = hide(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
         if text:
             files = tuple(stored(path) for path in turn.files) if turn.files else ()
             # built field by field: `dataclasses.replace` costs a tenth of this loop (benchmarked)
@@ -161,12 +166,13 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
                 ledger.touch(store, str(path), check.size, check.mtime_ns)
         report.unchanged += 1
         return
-    from . import repeated, transcripts
+    from . import repeated
+    from .assistants import registry
 
     grown = check.state is ledger.State.GROWN and check.entry is not None
     start = check.entry.context if grown and check.entry else None
     context_until = check.entry.end.line if grown and check.entry else 0
-    parsed = transcripts.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
+    parsed = registry.parse(path, tool=tool or (check.entry.tool if check.entry else None), start=start)
     t = parsed.transcript
     if options.paused is not None and options.paused.holds(path, t.session_id):
         report.left_out.append((str(path), paused.REASON))  # named apart from its id: known once read
@@ -198,16 +204,17 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
 
 
 def _project(t: Transcript, entry: ledger.Entry | None) -> str:
-    """The session's project: its cwd; else what the ledger knew; else (Cursor) the one
-    existing folder its slug can name; else unknown."""
+    """The session's project: its cwd; else what the ledger knew; else what the assistant can
+    tell from where the file lives (its format's `project_guess`: Cursor's slug); else unknown."""
     if t.cwd:
         return project_key(t.cwd)
     if entry is not None:
         return entry.project
-    if t.tool == "cursor":
-        from .assistants.cursor.sessions import cwd_from_slug
+    from .assistants import registry
 
-        return project_key(cwd_from_slug(Path(t.path)))
+    form = registry.formats().get(t.tool)
+    if form is not None and form.project_guess is not None:
+        return project_key(form.project_guess(Path(t.path)))
     return project_key(None)
 
 
@@ -335,11 +342,17 @@ def _count(report: ImportReport, outcome: beliefs.Outcome) -> None:
 
 
 def provenance(t: Transcript, piece: Chunk, candidate: Candidate) -> Provenance:
-    """Where a candidate came from: its cited turns' line span and a bounded excerpt."""
-    cited = [turn for turn in (piece.turn_at(e.line) for e in candidate.evidence) if turn is not None]
+    """Where a candidate came from: its cited turns' line span and a bounded excerpt (an action
+    line's under its label, `[RAN] …`)."""
+    from . import evidence
+
+    cited = [turn for turn in (evidence.cited(piece, e) for e in candidate.evidence) if turn is not None]
     first = min(cited, key=lambda turn: turn.line_start)
     last = max(cited, key=lambda turn: turn.line_end)
-    excerpt = _excerpt(first.text, candidate.evidence[0].quote)
+    quoted = evidence.cited(piece, candidate.evidence[0]) or first
+    excerpt = _excerpt(quoted.text, candidate.evidence[0].quote)
+    if quoted.speaker == ACTION:
+        excerpt = f"[{ACTION_LABELS.get(quoted.origin, quoted.origin.upper())}] {excerpt}"
     return Provenance(t.tool, stored(t.session_id), stored(t.path), first.line_start, last.line_end, excerpt,
                       first.timestamp)
 
@@ -356,16 +369,21 @@ def _excerpt(text: str, quote: str) -> str:
 
 
 def files_near(piece: Chunk, candidate: Candidate, cwd: str | None) -> tuple[str, ...]:
-    """Files tool calls touched around the evidence: the assistant turn before the cited
-    line through the assistant turns that answer it."""
+    """Files tool calls touched around the evidence: the assistant turn before the cited line
+    (with the actions between them: what the person was answering) through the assistant turns
+    and actions that answer it (the files its edits touched)."""
     lines = [e.line for e in candidate.evidence]
     turns = piece.turns
     picked: list[str] = []
     for index, turn in enumerate(turns):
         if not (turn.line_start <= max(lines) and turn.line_end >= min(lines)):
             continue
-        if index > 0 and turns[index - 1].speaker == "assistant":
-            picked.extend(turns[index - 1].files)
+        before = index - 1
+        while before >= 0 and turns[before].speaker == ACTION:
+            picked.extend(turns[before].files)
+            before -= 1
+        if before >= 0 and turns[before].speaker == "assistant":
+            picked.extend(turns[before].files)
         for follower in turns[index:]:
             if follower is not turn and follower.speaker == "user":
                 break

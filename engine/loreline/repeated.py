@@ -136,7 +136,7 @@ def earlier(store: Store, project: str, path: Path, turns: Iterable[Turn] = (),
     session that is a copy of this one (`turns`: most of the person's turns of the shorter of the
     two are in the other, word for word, as when a session was forked, continued into a new file
     or saved twice) is left out: its sentences were said once, not again."""
-    from . import transcripts
+    from .assistants import registry
 
     mine = _prompts(turns)
     found: list[Signature] = []
@@ -150,7 +150,7 @@ def earlier(store: Store, project: str, path: Path, turns: Iterable[Turn] = (),
             break
         budget -= size
         try:
-            their_turns = transcripts.parse(Path(session_path), tool=tool).transcript.turns
+            their_turns = registry.parse(Path(session_path), tool=tool).transcript.turns
         except Exception:  # an unreadable earlier session only means less to compare with
             continue
         if _copy(mine, _prompts(their_turns)):

@@ -72,10 +72,11 @@ def settings_state() -> dict[str, Any]:
     """The settings file: where it is and what it holds that no setting defines (each with the
     closest known key), or why it cannot be read."""
     from . import config
+    from .assistants import registry
 
     path = home.config_path()
     try:
-        found = config.unknown(path)
+        found = config.unknown(path, registry.schema())
     except LorelineError as err:
         return {"path": str(path), "exists": path.exists(), "unknown": [], "error": str(err)}
     return {"path": str(path), "exists": path.exists(), "error": None,
@@ -94,9 +95,10 @@ def _team(store: Store) -> dict[str, Any]:
 
 def _native(store: Store) -> list[dict[str, Any]]:
     """The governor report on the assistants' own memory files (`loreline import native`)."""
+    from .assistants import registry
     from .native import governor
 
-    return governor.report(store)
+    return governor.report(store, registry.ALL)
 
 
 def _consent() -> str:
@@ -145,7 +147,7 @@ def _prompt_recall() -> dict[str, Any]:
 
 def _hooks(cwd: str) -> dict[str, Any]:
     """Claude Code's user and project settings, then every other connectable assistant by name."""
-    from . import assistants
+    from .assistants import registry
     from .assistants.claude_code import install as claude_code
     from .project import project_key
 
@@ -155,7 +157,7 @@ def _hooks(cwd: str) -> dict[str, Any]:
         "claude_code_user": {"path": str(user), "events": claude_code.installed(user)},
         "claude_code_project": {"path": str(project), "events": claude_code.installed(project)},
     }
-    for assistant in assistants.connectable():
+    for assistant in registry.connectable():
         if assistant.name != "claude-code" and assistant.connector is not None:
             found[assistant.name] = assistant.connector.status()
     return found
@@ -196,12 +198,12 @@ def _settings_error() -> str | None:
 def inputs(store: Store) -> list[Path]:
     """Every file `collect` reads: while none of them changes (and the day does not), neither
     do the facts, but for an API key stored in the keyring by another process."""
-    from . import assistants
+    from .assistants import registry
     from .assistants.claude_code import install as claude_code
     from .project import project_key
 
     db = Path(store.path)
-    others = [path for a in assistants.connectable() if a.connector is not None for path in a.connector.files()]
+    others = [path for a in registry.connectable() if a.connector is not None for path in a.connector.files()]
     return [db, db.with_name(db.name + "-wal"), home.config_path(), home.spool_dir(),
             capture.dropped_counter_path(), claude_code.settings_path(),
             claude_code.settings_path(Path(project_key(os.getcwd()))), *others]

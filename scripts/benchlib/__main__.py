@@ -147,7 +147,7 @@ METHOD = """How each figure is taken (`scripts/benchlib/`; `scripts/bench --help
   and logs (about 1 in 100 tool outputs over 100 KB), base64 images, thinking, progress / attachment /
   system / snapshot lines, subagent sidecars, fake secrets, durable statements in about one prompt in
   ten. Kept text is about 2% of the raw bytes; the real fixtures in `tests/fixtures/real/` keep about 1%.
-- Throughput: `transcripts.parse` + `pipeline.clean_turns` + `chunk.chunk` over every main session,
+- Throughput: `registry.parse` + `pipeline.clean_turns` + `chunk.chunk` over every main session,
   against the floor of reading every line and calling `orjson.loads` on it, both in the same run; the
   ratio is per run, the median of the runs is shown. Redaction and sanitizing alone run over the kept
   text (what the parser returns), next to the same floor.

@@ -91,12 +91,12 @@ def child(argv: list[str]) -> int:
     from loreline import pipeline
     from loreline.distill.rules import RulesDistiller
     from loreline.store import Store
-    from loreline.transcripts import discover
+    from loreline.assistants import registry
 
     if argv == ["--baseline"]:
         sys.stdout.write(orjson.dumps({"vm_hwm_kb": high_water_kb()}).decode())
         return 0
-    found = discover.discover_claude(Path(argv[0]), days=100_000, max_sessions=10**9, settle_seconds=0)
+    found = registry.discover_claude(Path(argv[0]), days=100_000, max_sessions=10**9, settle_seconds=0)
     with Store() as store:
         report = pipeline.import_sessions(store, found.in_import_order(), pipeline.Options(distiller=RulesDistiller()))
     sys.stdout.write(orjson.dumps({

@@ -2,7 +2,7 @@
 
 The floor is the cheapest possible read of the same files: every line read in binary and
 passed to `orjson.loads`, nothing else. The measured path is what `pipeline.import_one`
-does before the distiller: `transcripts.parse` (streaming, per-line decode, turn building),
+does before the distiller: `registry.parse` (streaming, per-line decode, turn building),
 `pipeline.clean_turns` (sanitize + redact every kept text) and `chunk.chunk`. Both are
 timed in the same run over the same main session files (the page cache is warmed first),
 file by file in alternating order, so load from anything else on the machine falls on both
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 
-from loreline import transcripts
+from loreline.assistants import registry
 from loreline.chunk import chunk
 from loreline.pipeline import clean_turns
 from loreline.privacy.redact import redact
@@ -42,7 +42,7 @@ def read_path(paths: list[Path]) -> int:
     """parse → sanitize + redact → chunk for every file; returns the chunks made."""
     made = 0
     for path in paths:
-        parsed = transcripts.parse(path, tool="claude-code").transcript
+        parsed = registry.parse(path, tool="claude-code").transcript
         turns = clean_turns(parsed.turns)
         made += len(chunk(turns, session_id=parsed.session_id, path=str(path)))
     return made
@@ -64,7 +64,7 @@ def paired(paths: list[Path], run: int) -> tuple[float, float]:
 
 def kept_texts(paths: list[Path]) -> list[str]:
     """The text of every kept turn (before sanitizing), as the parser returns it."""
-    return [turn.text for path in paths for turn in transcripts.parse(path, tool="claude-code").transcript.turns]
+    return [turn.text for path in paths for turn in registry.parse(path, tool="claude-code").transcript.turns]
 
 
 def pipeline_vs_orjson(ctx: Context) -> list[Row]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from loreline.assistants import registry
 from loreline import evidence, transcripts
 from loreline.beliefs.suggestions import ACTIVE_CONFIDENCE
 from loreline.chunk import chunk
@@ -69,7 +70,7 @@ def run(backend: str, half: str, max_calls: int) -> BackendScore:
     result = BackendScore(distiller.name, realset.HalfScore(half, len(sessions), len(mine)),
                           realset.HalfScore(half, len(sessions), len(mine)))
     for session in sessions:
-        t = transcripts.parse(realset.session_file(session)).transcript
+        t = registry.parse(realset.session_file(session)).transcript
         for piece in chunk(clean_turns(t.turns), session_id=t.session_id, path=t.path):
             result.chunks += 1
             try:

@@ -1,6 +1,6 @@
 """Extraction eval: import the labelled sessions with one backend, then score the store.
 
-The sessions are found the way a user's would be (`discover.discover_claude` over the set,
+The sessions are found the way a user's would be (`registry.discover_claude` over the set,
 no window, no settling delay), so subagent sidecars are left out by discovery itself, and
 imported in the labels' order (the cases are written oldest first) into a fresh store in a
 temporary LORELINE_HOME. Discovery and labels must agree; a disagreement is reported.
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loreline.assistants import registry
 from loreline import home as loreline_home
 from loreline import pipeline
 from loreline.distill import Distiller
@@ -32,7 +33,7 @@ class Run:
 
 
 def run(name: str, distiller: Distiller, cases: list[dataset.CaseLabel], sessions_dir: Path, home: Path) -> Run:
-    found = discover.discover_claude(sessions_dir, days=1_000_000, max_sessions=1_000_000, settle_seconds=0)
+    found = registry.discover_claude(sessions_dir, days=1_000_000, max_sessions=1_000_000, settle_seconds=0)
     discovered = {_relative(f.path, sessions_dir) for f in found.sessions}
     labelled = [s.path for c in cases for s in c.sessions]
     order = [(sessions_dir / p, "claude-code") for p in labelled if p in discovered]

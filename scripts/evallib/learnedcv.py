@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from loreline import transcripts
+from loreline.assistants import registry
 from loreline.chunk import chunk
 from loreline.distill.rules import MAX_LEN, MIN_LEN, own_words, score
 from loreline.distill.rules_text import statements
@@ -66,7 +66,7 @@ def statements_of_tune_half() -> tuple[list[Statement], int]:
     for session in sessions:
         if any(marker in session for marker in realset.SUBAGENT_FILES):
             continue
-        t = transcripts.parse(realset.session_file(session)).transcript
+        t = registry.parse(realset.session_file(session)).transcript
         mine = [lab for lab in labels if lab.session == session]
         for piece in chunk(clean_turns(t.turns), session_id=t.session_id, path=t.path):
             for turn in piece.turns:

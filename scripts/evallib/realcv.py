@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loreline.assistants import registry
 from loreline import evidence, transcripts
 from loreline.chunk import chunk
 from loreline.distill import rules_patterns as pat
@@ -81,7 +82,7 @@ def group_of(session: str) -> str:
 
 def scored_memories(session: str, without: frozenset[str], real: Path = realset.REAL) -> list[Scored]:
     """Every memory a session would give at any threshold, with its points, after evidence validation."""
-    t = transcripts.parse(realset.session_file(session, real)).transcript
+    t = registry.parse(realset.session_file(session, real)).transcript
     distiller = RulesDistiller(without=without)
     out: list[Scored] = []
     for piece in chunk(clean_turns(t.turns), session_id=t.session_id, path=t.path):
@@ -113,7 +114,7 @@ class Judge:
 
     def transcript(self, session: str) -> Transcript:
         if session not in self._parsed:
-            self._parsed[session] = transcripts.parse(realset.session_file(session, self.real)).transcript
+            self._parsed[session] = registry.parse(realset.session_file(session, self.real)).transcript
         return self._parsed[session]
 
     def judge(self, scored: Iterable[Scored], sessions: list[str]) -> tuple[int, int, set[realset.Label], int]:

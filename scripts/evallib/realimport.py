@@ -17,6 +17,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from loreline.assistants import registry
 from loreline import pipeline, transcripts
 from loreline.distill.rules import RulesDistiller
 from loreline.models import Transcript
@@ -66,7 +67,7 @@ def _judge(result: realset.HalfScore, text: str, sources: list[tuple[str, int]],
         result.found.update(hit)
         return
     if session and session not in parsed:
-        parsed[session] = transcripts.parse(realset.session_file(session, real)).transcript
+        parsed[session] = registry.parse(realset.session_file(session, real)).transcript
     if not session or realset.is_forbidden(memory, forbidden, parsed[session]):
         result.forbidden.append(memory)
     else:

@@ -103,9 +103,9 @@ def memory_lines(block: str) -> list[str]:
 
 def prompts(path: Path) -> tuple[str | None, str, list[tuple[int, str]]]:
     """The session's cwd, id and typed prompts (physical line, text), as Loreline reads them."""
-    from loreline import transcripts
+    from loreline.assistants import registry
 
-    parsed = transcripts.parse(path).transcript
+    parsed = registry.parse(path).transcript
     typed = [(t.line_start, t.text) for t in parsed.turns if t.speaker == "user" and t.origin == "prompt"]
     return parsed.cwd, parsed.session_id, typed
 
@@ -251,7 +251,7 @@ def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), label
     out: dict[str, list[ProjectResult]] = {}
     for half in halves:
         out[half] = []
-        for name in split[half]:
+        for name in (split[half] if half in split else data["model_subset"]["test"]):
             project = projects[name]
             base = docs.ROOT / project["root"] if "root" in project else root
             out[half].append(replay_project(name, [base / s for s in project["sessions"]], list(project["repeats"]),
@@ -261,12 +261,12 @@ def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), label
 
 def history_sessions(folder: Path) -> list[Path]:
     """A person's folder of sessions, oldest first (first timestamp, then name)."""
-    from loreline import transcripts
+    from loreline.assistants import registry
 
     found = []
     for path in sorted(folder.rglob("*.jsonl")):
         try:
-            started = transcripts.parse(path).transcript.started_at or ""
+            started = registry.parse(path).transcript.started_at or ""
         except Exception as err:  # one unreadable file is skipped, with its reason
             print(f"say-once: skipped {path}: {err}", file=sys.stderr)
             continue

@@ -77,7 +77,9 @@ def session(lore: Loreline, path: str) -> tuple[SessionRow, list[int]]:
 def not_imported(lore: Loreline, days: int = 14, most: int = 50) -> list[tuple[str, str]]:
     """Sessions discovery finds (every assistant, within `days`) that the store has not imported:
     (path, tool), newest first."""
-    found = discover.discover_all(("all",), window=discover.Window(days, most))
+    from ..assistants import registry
+
+    found = registry.discover_all(("all",), window=discover.Window(days, most))
     candidates = [(str(path), tool or "") for path, tool in found.in_import_order()]
     known = rows.imported(lore.store, [path for path, _ in candidates])
     return [(path, tool) for path, tool in candidates if path not in known]
@@ -86,14 +88,14 @@ def not_imported(lore: Loreline, days: int = 14, most: int = 50) -> list[tuple[s
 def transcript_window(path: str, line_start: int, line_end: int, around: int = 3) -> TranscriptWindow:
     """The cleaned turns of a session around lines `line_start`–`line_end`: `around` turns on
     each side of the cited ones."""
-    from .. import transcripts
+    from ..assistants import registry
 
     where = Path(path)
     problem = files.unreadable(where)
     if problem:
         return TranscriptWindow(path, (line_start, line_end), (), f"the session file cannot be read: {problem}")
     try:
-        turns = pipeline.clean_turns(transcripts.parse(where).transcript.turns)
+        turns = pipeline.clean_turns(registry.parse(where).transcript.turns)
     except (OSError, LorelineError, ValueError) as err:
         return TranscriptWindow(path, (line_start, line_end), (), f"the session file cannot be read: {err}")
     hits = [i for i, t in enumerate(turns) if t.line_start <= line_end and t.line_end >= line_start]

@@ -13,7 +13,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import assistants, backends, home, pipeline
+from .. import backends, home, pipeline
+from ..assistants import registry
 from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
 from ..store import Store
@@ -34,7 +35,7 @@ def plan(request: ImportRequest) -> ImportPlan:
         sessions, left_out = _given(request.paths)
     else:
         roots = {name: Path(folder).expanduser() for name, folder in request.homes.items() if folder}
-        found = discover.discover_all(request.tools, roots=roots, window=discover.Window(request.days, request.sessions))
+        found = registry.discover_all(request.tools, roots=roots, window=discover.Window(request.days, request.sessions))
         sessions, left_out = found.in_import_order(), found.left_out
     choice = backends.choose(request.backend, request.api_key)
     return ImportPlan(request, tuple(sessions), tuple(left_out), choice)
@@ -91,18 +92,18 @@ def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:
     project's folder (Claude Code, Gemini CLI) also reads the assistants' own memory files, so
     what a session already loads stays out of its SessionStart block."""
     request = chosen.request
-    loading = {a.name for a in assistants.ALL if a.project_memory is not None} | {"all"}
+    loading = {a.name for a in registry.ALL if a.project_memory is not None} | {"all"}
     if request.paths or request.dry_run or not loading & set(request.tools):
         return None
     from ..native import run as native_run
 
-    return native_run.follow(store, judge=chosen.choice.judge, homes=request.homes)
+    return native_run.follow(store, registry.ALL, judge=chosen.choice.judge, homes=request.homes)
 
 
 #: the choices a front end offers (re-exported so front ends need not reach into the stages)
 BACKENDS = backends.BACKENDS
-TOOLS = assistants.names()
+TOOLS = registry.names()
 #: every assistant, for front ends that offer one option per assistant (`--codex-home`, ...)
-ASSISTANTS = assistants.ALL
+ASSISTANTS = registry.ALL
 DEFAULT_DAYS = discover.DEFAULT_DAYS
 DEFAULT_SESSIONS = discover.DEFAULT_SESSIONS

@@ -32,7 +32,9 @@ def import_native(homes: Mapping[str, str | None] | None = None, project: str | 
                   memory_dir: Path | None = None, backend: str | None = None) -> SyncReport:
     """Read the assistants' own memory files (Claude Code auto memory, CLAUDE.md layers, Codex
     memories, GEMINI.md) as sources; `homes` overrides an assistant's folder by name."""
-    roots = native_run.Roots.of(homes or {}, project, memory_dir)
+    from ..assistants import registry
+
+    roots = native_run.Roots.of(registry.ALL, homes or {}, project, memory_dir)
     judge = backends.choose(backend, None).judge
     with Store() as store:
         _writable(store)

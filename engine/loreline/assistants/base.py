@@ -1,9 +1,11 @@
 """What Loreline knows about one AI coding assistant, as one object (`Assistant`).
 
-Each assistant module (`claude_code`, `codex`, `cursor`, `gemini`) builds one `Assistant`;
-the registry (`loreline.assistants`) lists them. Everything else loops over the registry
-instead of naming tools: discovery, the capture worker, the CLI's `--tool` choices,
-`connect`/`disconnect`, native memory import and status.
+Each assistant package (`claude_code`, `codex`, `cursor`, `gemini`) builds one `Assistant`;
+the registry (`loreline.assistants.registry`) lists them. Everything else loops over the
+registry instead of naming tools: discovery, the capture worker, the CLI's `--tool` choices,
+`connect`/`disconnect`, native memory import and status. The code below the adapters (the
+transcript readers, native memory) is handed what it needs of them as these records and
+never imports an adapter.
 
 The behaviour an assistant supplies is a set of plain functions. They import the code that
 does the work (transcript readers, connectors, native readers) only when called, so reading
@@ -22,7 +24,9 @@ TYPE_CHECKING = False  # typing is left to the type checker: the everyday comman
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..config import Setting
     from ..connect import Change
+    from ..native import NativeFile
     from ..transcripts.discover import Discovery, Found
 
 #: a live session is one whose file changed this recently (it is probably still being written)
@@ -101,6 +105,33 @@ class ProjectMemory:
 
 
 @record
+class AutoMemory:
+    """A memory folder the assistant keeps per project (Claude Code's auto memory) and the
+    index in it, of which a session loads only the start."""
+
+    #: the provenance tool name of its memories
+    tool: str
+    #: (the project's folder under the home, its memory folder) for every project with one:
+    #: `folders(home)`
+    folders: Callable[[Path], list[tuple[Path, Path]]]
+    #: the memory folder of one project: `folder_of(home, project)`
+    folder_of: Callable[[Path, str], Path]
+    #: the project a folder of `folders` belongs to, from what the assistant keeps there
+    project_of: Callable[[Path], str | None]
+    #: the memory files of a memory folder, and one read as a native source of a project
+    files: Callable[[Path], list[Path]]
+    read: Callable[[Path, str], NativeFile]
+    #: the index's file name and what a session loads of it: `loaded_part(path)` is the text
+    #: loaded and the number of lines left out, under these caps
+    index: str
+    loaded_part: Callable[[Path], tuple[str, int]]
+    load_lines: int
+    load_bytes: int
+    #: whether a session started in a project loads it at all: `enabled(project, home)`
+    enabled: Callable[[Path, Path], bool]
+
+
+@record
 class SessionFormat:
     """How `loreline.transcripts` reads this assistant's session files."""
 
@@ -122,6 +153,9 @@ class SessionFormat:
     rereads: bool = False
     #: the project of a session whose records name none
     project_root: Callable[[Path], str | None] | None = None
+    #: the project of a session whose records name none and that the ledger does not know,
+    #: guessed from where its file lives (slower: it may look at folders on disk)
+    project_guess: Callable[[Path], str | None] | None = None
 
 
 @record
@@ -152,8 +186,9 @@ class Assistant:
     distill_backend: str | None = None
     #: how its session files are read (imports the reader only when called)
     session_format: Callable[[], SessionFormat] | None = None
-    #: the native memory reader of `memory_files` (`read(path, report)`), when it has one
-    memory_reader: Callable[[], Callable[..., Any]] | None = None
+    #: the native memory reader of `memory_files`: `read(path, home)` → its native files (a
+    #: user-level file is kept as the project of the assistant's folder)
+    memory_reader: Callable[[], Callable[[Path, Path], list[NativeFile]]] | None = None
     #: its memory files in a project's folder (imports the reader only when called)
     project_memory: Callable[[], ProjectMemory] | None = None
     #: its `distill_backend` (imports the backend only when called)
@@ -163,12 +198,24 @@ class Assistant:
     #: the variable names a home folder holding `home_default` (Gemini CLI's `$GEMINI_CLI_HOME`)
     #: rather than the folder itself
     home_env_parent: bool = False
+    #: the settings it contributes to `loreline config` (its login backend's CLI and model)
+    settings: tuple[tuple[str, Setting], ...] = ()
+    #: the memory folder it keeps per project (Claude Code's auto memory; imports the reader
+    #: only when called)
+    auto_memory: Callable[[], AutoMemory] | None = None
 
     def home(self, explicit: str | os.PathLike[str] | None = None) -> Path:
         """Its folder: `explicit`, else `$<home_env>`, else `~/<home_default>`."""
-        if explicit:
-            return Path(explicit).expanduser()
-        env = os.environ.get(self.home_env, "").strip() if self.home_env else ""
-        if not env:
-            return Path.home() / self.home_default
-        return Path(env).expanduser() / self.home_default if self.home_env_parent else Path(env).expanduser()
+        return home_folder(self.home_default, self.home_env, explicit, env_parent=self.home_env_parent)
+
+
+def home_folder(default: str, env_name: str | None, explicit: str | os.PathLike[str] | None = None, *,
+                env_parent: bool = False) -> Path:
+    """An assistant's folder: `explicit`, else `$<env_name>` (the folder, or with `env_parent`
+    the home holding `default`), else `~/<default>`."""
+    if explicit:
+        return Path(explicit).expanduser()
+    env = os.environ.get(env_name, "").strip() if env_name else ""
+    if not env:
+        return Path.home() / default
+    return Path(env).expanduser() / default if env_parent else Path(env).expanduser()

@@ -36,7 +36,8 @@ from datetime import time as dt_time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import capture, errors, home, pipeline, transcripts
+from .. import capture, errors, home, pipeline
+from ..assistants import registry
 
 from . import jobs
 from ..beliefs import Judge
@@ -248,7 +249,7 @@ def follow_native(store: Store, session: Path) -> None:
 
     entry = ledger.lookup(store, str(session))
     if entry is not None and entry.tool == "claude-code" and os.path.isabs(entry.project):
-        native_run.follow(store, entry.project)
+        native_run.follow(store, registry.ALL, entry.project)
 
 
 def default_choice() -> "backends.Choice":
@@ -304,9 +305,7 @@ def locate(job: Job) -> Path | None:
     sid = job.session_id or ""
     if not re.fullmatch(r"[0-9A-Za-z][0-9A-Za-z-]{7,63}", sid):
         return None
-    from .. import assistants
-
-    assistant = assistants.get(job.tool if job.tool in assistants.names() else "claude-code")
+    assistant = registry.get(job.tool if job.tool in registry.names() else "claude-code")
     return assistant.locate_session(assistant.home(), sid)
 
 
@@ -323,7 +322,7 @@ def transcript_has(store: Store, path: Path, tool: str, marker: str) -> bool:
     entry = ledger.lookup(store, str(path))
     starts = [entry.context, None] if entry is not None else [None]
     for start in starts:
-        parsed = transcripts.parse(path, tool=tool, start=start)
+        parsed = registry.parse(path, tool=tool, start=start)
         if any(probe in _norm(redact(sanitize(t.text))) for t in parsed.transcript.turns if t.speaker == "assistant"):
             return True
     return False

@@ -8,7 +8,7 @@ import argparse
 from ..errors import StoreError
 from ..names import NATIVE
 from .common import backend_choice, emit_json
-from .imports import add_home_options, homes_of
+from .import_options import add_home_options, homes_of
 
 TYPE_CHECKING = False  # typing and pathlib are left to the commands that run: `--help` imports neither
 if TYPE_CHECKING:

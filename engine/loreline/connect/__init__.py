@@ -15,7 +15,14 @@ Shared rules for every connector:
   (`<state>/backups/`, named after the file's real path), never beside the user's files; the
   new file replaces the old atomically, with the old file's permissions, under a lock;
 - nothing left behind: a settings file connect created is removed by disconnect when nothing
-  but an empty object is left in it (`created_file`, `remove_if_created`);
+  but an empty object is left in it (`created_file`, `remove_if_created`), and so is an object
+  connect created to hold its entries (`"mcpServers": {}`);
+- the file as it was: connect keeps each file as it was before it first changed it and a
+  fingerprint of what it wrote (`kept_original`); when nothing else changed the file in
+  between, disconnect gives back those original bytes (`given_back`), provided they hold the
+  same settings as the file with Loreline's entries taken out. When the person changed the
+  file in between, only Loreline's entries are cut out of the text and every other character
+  stays as it was (`jsonfile.rewritten`; TOML through tomlkit);
 - the hook command is an absolute path (the installed `loreline-hook`, else this
   interpreter with `-m loreline_hooks.entry`), never a version-manager shim, which costs a
   hook ~90 ms per call.
@@ -36,6 +43,9 @@ from ..errors import ConfigError
 from ..records import record
 
 BACKUP_FOLDER = "backups"
+ORIGINALS_FOLDER = "originals"
+#: the manifest's record of a file as it was before connect changed it (`kept_original`)
+ORIGINAL_TOOL = "(original)"
 #: the manifest's record of settings files connect created (`created_file`)
 CREATED_TOOL = "(created)"
 FILE_MARK = "(file)"
@@ -108,12 +118,12 @@ def real_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def backup_path(path: Path) -> Path:
+def backup_path(path: Path, folder: str = BACKUP_FOLDER) -> Path:
     """Where the one backup of the settings file `path` lives: Loreline's state folder, named
     after the file's real path (`/home/me/.claude/settings.json` ->
     `home%me%.claude%settings.json`)."""
     name = str(real_path(path)).strip(os.sep).replace("%", "%25").replace(os.sep, "%")
-    return home.state_dir() / BACKUP_FOLDER / name
+    return home.state_dir() / folder / name
 
 
 def backup_once(path: Path) -> Path | None:
@@ -128,6 +138,93 @@ def backup_once(path: Path) -> Path | None:
         raise ConfigError(f"cannot keep a backup of {path} in {target.parent} ({err.strerror or err}); "
                           "nothing was changed") from None
     return target
+
+
+@contextmanager
+def kept_original(*paths: Path) -> Iterator[None]:
+    """Around a connect: each file as it was before connect first changed it (a 0600 copy in
+    Loreline's state folder, or that there was none) and a fingerprint of what connect left, so
+    `given_back` can restore the original bytes. A file the person changed since an earlier
+    connect wrote it has no original any more (its text holds Loreline's older entries)."""
+    from . import manifest
+
+    files = [real_path(path) for path in dict.fromkeys(paths)]
+    before = {real: _snapshot(real) for real in files}
+    yield
+    with locked():
+        for real in files:
+            now = _snapshot(real)
+            if now == before[real]:
+                continue
+            kept = manifest.recorded(real, ORIGINAL_TOOL).entries
+            if not kept:
+                _keep_original(real, before[real])
+            elif kept.get("written") != [_fingerprint(before[real])]:
+                _forget_original(real)
+                continue
+            manifest.save(real, ORIGINAL_TOOL, manifest.Record({"written": [_fingerprint(now)],
+                                                                "absent": [before[real] is None]}))
+
+
+@contextmanager
+def given_back(*paths: Path) -> Iterator[None]:
+    """Around a disconnect: a file nothing changed since connect last wrote it gets its original
+    bytes back, when they hold the same settings as what the disconnect left (else what the
+    disconnect wrote stays); a file connect created is left to `remove_if_created`."""
+    from . import manifest
+
+    files = [real_path(path) for path in dict.fromkeys(paths)]
+    before = {real: _snapshot(real) for real in files}
+    yield
+    with locked():
+        for real in files:
+            kept = manifest.recorded(real, ORIGINAL_TOOL).entries
+            if not kept:
+                continue
+            unchanged = kept.get("written") == [_fingerprint(before[real])]
+            original = None if kept.get("absent") == [True] else _snapshot(backup_path(real, ORIGINALS_FOLDER))
+            now = _snapshot(real)
+            if unchanged and original is not None and now is not None and now != original \
+                    and _same_settings(real, now, original):
+                _restore(real, original)
+            _forget_original(real)
+
+
+def _keep_original(real: Path, content: bytes | None) -> None:
+    if content is None:
+        return
+    try:
+        home.write_private(backup_path(real, ORIGINALS_FOLDER), content)
+    except OSError as err:
+        raise ConfigError(f"cannot keep a copy of {real} in {home.state_dir()} ({err.strerror or err}); "
+                          "nothing was changed") from None
+
+
+def _forget_original(real: Path) -> None:
+    from . import manifest
+
+    backup_path(real, ORIGINALS_FOLDER).unlink(missing_ok=True)
+    manifest.save(real, ORIGINAL_TOOL, None)
+
+
+def _fingerprint(content: bytes | None) -> str:
+    import hashlib
+
+    return "" if content is None else hashlib.sha256(content).hexdigest()
+
+
+def _same_settings(real: Path, one: bytes, other: bytes) -> bool:
+    """Whether two versions of a settings file hold the same values (TOML or JSON by its name)."""
+    try:
+        if real.suffix == ".toml":
+            import tomllib
+
+            return tomllib.loads(one.decode("utf-8")) == tomllib.loads(other.decode("utf-8"))
+        import json
+
+        return bool(json.loads(one) == json.loads(other))
+    except (ValueError, UnicodeDecodeError):
+        return False
 
 
 @contextmanager

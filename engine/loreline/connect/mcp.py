@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from . import Change, backup_once, check_writable, installed_script, locked, manifest, real_path, write_atomic
-from ..assistants.claude_code import install as cc
+from . import jsonfile
 
 NAME = "loreline"
 USER_KEY = "(user)"
@@ -34,7 +34,8 @@ def loreline_argv() -> list[str]:
 
 def connect_json(path: Path, key: str, tool: str, wanted: dict[str, Any]) -> Change:
     with locked():
-        text, data = cc.read(path)
+        text, data = jsonfile.read(path)
+        made = _missing(data, _trail(key))
         servers = _servers(data, key, create=True, path=path)
         assert servers is not None  # create=True makes it or raises
         record = manifest.recorded(real_path(path), tool)
@@ -48,8 +49,8 @@ def connect_json(path: Path, key: str, tool: str, wanted: dict[str, Any]) -> Cha
             check_writable(path)
             servers[NAME] = wanted
             backup = backup_once(path)
-            write_atomic(path, cc.dump(data, text))
-        remember(path, tool, key, wanted, record)
+            write_atomic(path, jsonfile.rewritten(data, text))
+        remember(path, tool, key, wanted, record, made if changed else ())
     return Change(path, changed, backup, detail="MCP server" if changed else "MCP server already registered")
 
 
@@ -57,7 +58,7 @@ def disconnect_json(path: Path, key: str, tool: str, entry: dict[str, Any], abse
     with locked():
         if not path.exists():
             return Change(path, False, detail=absent)
-        text, data = cc.read(path)
+        text, data = jsonfile.read(path)
         servers = _servers(data, key, create=False, path=path)
         record = manifest.recorded(real_path(path), tool)
         current = None if servers is None else servers.get(NAME)
@@ -66,16 +67,51 @@ def disconnect_json(path: Path, key: str, tool: str, entry: dict[str, Any], abse
         if ours and servers is not None:
             check_writable(path)
             del servers[NAME]
+            record = _drop_made(data, record)
             backup = backup_once(path)
-            write_atomic(path, cc.dump(data, text))
+            write_atomic(path, jsonfile.rewritten(data, text))
         forget(path, tool, key, record)
     return Change(path, ours, backup, detail="MCP server" if ours else "no Loreline MCP server")
 
 
+def _trail(key: str) -> list[str]:
+    """Where the servers of `key` live: `mcpServers`, or a project's under `projects`."""
+    return ["projects", key, "mcpServers"] if key != USER_KEY else ["mcpServers"]
+
+
+def _missing(data: dict[str, Any], trail: list[str]) -> tuple[str, ...]:
+    """The objects along `trail` that connect will create, each as its JSON path (a JSON list)."""
+    import json
+
+    holder: Any = data
+    for depth, name in enumerate(trail):
+        if not isinstance(holder, dict) or name not in holder:
+            return tuple(json.dumps(trail[:end]) for end in range(depth + 1, len(trail) + 1))
+        holder = holder[name]
+    return ()
+
+
+def _drop_made(data: dict[str, Any], record: manifest.Record) -> manifest.Record:
+    """Remove the objects connect created that are empty now, innermost first, and forget
+    those; an object that holds something else stays (and stays recorded)."""
+    import json
+
+    left = []
+    for made in sorted(record.created, key=lambda text: -len(json.loads(text))):
+        *parents, name = json.loads(made)
+        holder: Any = data
+        for part in parents:
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and holder.get(name) == {}:
+            del holder[name]
+        elif isinstance(holder, dict) and name in holder:
+            left.append(made)
+    return manifest.Record(record.entries, tuple(sorted(left)))
+
+
 def _servers(data: dict[str, Any], key: str, *, create: bool, path: Path) -> dict[str, Any] | None:
     holder: Any = data
-    trail = ["projects", key] if key != USER_KEY else []
-    for name in [*trail, "mcpServers"]:
+    for name in _trail(key):
         holder = holder.setdefault(name, {}) if create else holder.get(name)
         if not isinstance(holder, dict):
             if create:
@@ -94,13 +130,17 @@ def plain(value: Any) -> Any:
 
 # -- the manifest ------------------------------------------------------------------------------
 
-def remember(path: Path, tool: str, key: str, entry: Any, record: manifest.Record) -> None:
-    if record.for_key(key) != [entry]:
+def remember(path: Path, tool: str, key: str, entry: Any, record: manifest.Record, made: tuple[str, ...] = ()) -> None:
+    """Record the entry written under `key`, and the containers (`made`) connect created for it."""
+    created = tuple(sorted(set(record.created) | set(made)))
+    if record.for_key(key) != [entry] or created != record.created:
         entries = {**record.entries, key: [entry]}
-        manifest.save(real_path(path), tool, manifest.Record(entries, record.created))
+        manifest.save(real_path(path), tool, manifest.Record(entries, created))
 
 
 def forget(path: Path, tool: str, key: str, record: manifest.Record) -> None:
-    if key in record.entries:
-        entries = {k: v for k, v in record.entries.items() if k != key}
-        manifest.save(real_path(path), tool, manifest.Record(entries, record.created) if entries else None)
+    """Forget the entry under `key`; the containers still recorded in `record` stay recorded."""
+    entries = {k: v for k, v in record.entries.items() if k != key}
+    wanted = manifest.Record(entries, record.created)
+    if wanted != manifest.recorded(real_path(path), tool):
+        manifest.save(real_path(path), tool, wanted if entries or record.created else None)

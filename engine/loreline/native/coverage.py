@@ -1,7 +1,8 @@
 """Which memories a Claude Code session already loads, so SessionStart leaves them out.
 
 A session started in a project loads its CLAUDE.md layers in full (its `ProjectMemory.loaded`)
-and the first 200 lines / 25 KB of its auto memory `MEMORY.md` (unless auto memory is off).
+and the first 200 lines / 25 KB of its auto memory `MEMORY.md` (unless auto memory is off;
+the assistant's `AutoMemory` says both). The assistants are handed in; none is imported.
 An active memory of the project is covered when one statement of that loaded text has the
 same wording (case, spacing and edge punctuation aside), or holds every content word of the
 memory and the memory has at least `MIN_WORDS` of them. The result is stored per memory with
@@ -11,7 +12,6 @@ changed or vanished since.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,9 +20,14 @@ from ..beliefs import content_words
 from ..store import Store
 from ..store import memories as rows
 from ..store import native as table
-from ..assistants.claude_code.auto_memory import INDEX, loaded_part
 from ..records import record
 from .markdown import frontmatter, statements
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..assistants.base import Assistant
 
 MIN_WORDS = 3
 
@@ -36,42 +41,24 @@ class Loaded:
     mtime_ns: int
 
 
-def auto_memory_enabled(root: Path, claude_root: Path) -> bool:
-    """False when `autoMemoryEnabled: false` is set for the project or the user (the
-    environment variable is the hook's to check: it is per session)."""
-    for settings in (root / ".claude" / "settings.local.json", root / ".claude" / "settings.json",
-                     claude_root / "settings.json"):
-        value = _setting(settings, "autoMemoryEnabled")
-        if value is not None:
-            return bool(value)
-    return True
-
-
-def _setting(path: Path, key: str) -> object | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data.get(key) if isinstance(data, dict) else None
-
-
-def loaded(root: Path, homes: Mapping[str, Path], memory_dir: Path | None) -> list[Loaded]:
+def loaded(root: Path, assistants: Sequence[Assistant], homes: Mapping[str, Path],
+           memory_dir: Path | None) -> list[Loaded]:
     """The statements a session in `root` loads at start, with their file and line: each
     assistant's project memory files it loads (`homes` names each assistant's folder; a
-    Claude Code session's CLAUDE.md layers, a Gemini CLI session's GEMINI.md files), and
-    Claude Code's auto memory index."""
-    from .. import assistants
-
+    Claude Code session's CLAUDE.md layers, a Gemini CLI session's GEMINI.md files), and the
+    part of the project's memory folder index (`memory_dir`, Claude Code's auto memory
+    `MEMORY.md`) a session loads."""
     out: list[Loaded] = []
-    for assistant in assistants.ALL:
+    for assistant in assistants:
         home = homes.get(assistant.name)
         if assistant.project_memory is not None and home is not None:
             for path in assistant.project_memory().loaded(root, home):
                 out.extend(_statements(path, None))
-    claude_root = homes["claude-code"]
-    index = memory_dir / INDEX if memory_dir is not None else None
-    if index is not None and index.is_file() and auto_memory_enabled(root, claude_root):
-        out.extend(_statements(index, loaded_part(index)[0]))
+        if assistant.auto_memory is not None and home is not None and memory_dir is not None:
+            auto = assistant.auto_memory()
+            index = memory_dir / auto.index
+            if index.is_file() and auto.enabled(root, home):
+                out.extend(_statements(index, auto.loaded_part(index)[0]))
     return out
 
 

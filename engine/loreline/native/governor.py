@@ -1,6 +1,7 @@
 """The governor report: per project, how full the native `MEMORY.md` is against what a
 session loads of it (200 lines / 25 KB), which native memories duplicate each other, and
-which contradict a memory Loreline learnt elsewhere (a conflict between them)."""
+which contradict a memory Loreline learnt elsewhere (a conflict between them). The index and
+its caps are the assistant's (`AutoMemory`, handed in with the assistants)."""
 
 from __future__ import annotations
 
@@ -11,32 +12,39 @@ from typing import Any
 from ..store import Store
 from ..store import memories as rows
 from ..store import native as table
-from ..assistants.claude_code.auto_memory import INDEX, LOAD_BYTES, LOAD_LINES, loaded_part
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..assistants.base import Assistant, AutoMemory
 
 
-def report(store: Store) -> list[dict[str, Any]]:
+def report(store: Store, assistants: Sequence[Assistant]) -> list[dict[str, Any]]:
     """One entry per project with native sources, sorted by project."""
     seen = table.seen(store)
     projects = sorted(({s.project for s in seen} | set(table.native_projects(store))) - {"(several)"})
-    return [_project(store, project, [s for s in seen if s.project == project]) for project in projects]
+    autos = [a.auto_memory() for a in assistants if a.auto_memory is not None]
+    return [_project(store, project, [s for s in seen if s.project == project], autos) for project in projects]
 
 
-def _project(store: Store, project: str, seen: list[table.Seen]) -> dict[str, Any]:
-    index = next((s.path for s in seen if s.tool == "claude-memory" and Path(s.path).name == INDEX), None)
-    return {"project": project, "files": len(seen), "memory_md": memory_md(index) if index else None,
+def _project(store: Store, project: str, seen: list[table.Seen], autos: list[AutoMemory]) -> dict[str, Any]:
+    index = next(((s.path, auto) for auto in autos for s in seen
+                  if s.tool == auto.tool and Path(s.path).name == auto.index), None)
+    return {"project": project, "files": len(seen), "memory_md": memory_md(*index) if index else None,
             "duplicates": duplicates(store, project), "contradictions": contradictions(store, project)}
 
 
-def memory_md(path: str) -> dict[str, Any]:
-    """Size of MEMORY.md against its load cap, and how many lines a session never sees."""
+def memory_md(path: str, auto: AutoMemory) -> dict[str, Any]:
+    """Size of the index (MEMORY.md) against its load cap, and how many lines a session never sees."""
     try:
         data = Path(path).read_bytes()
-        left_out = loaded_part(Path(path))[1]
+        left_out = auto.loaded_part(Path(path))[1]
     except OSError:
         return {"path": path, "missing": True}
     lines = len(data.decode("utf-8", errors="replace").splitlines())
-    return {"path": path, "lines": lines, "bytes": len(data), "cap_lines": LOAD_LINES, "cap_bytes": LOAD_BYTES,
-            "lines_left_out": left_out, "over_cap": left_out > 0}
+    return {"path": path, "lines": lines, "bytes": len(data), "cap_lines": auto.load_lines,
+            "cap_bytes": auto.load_bytes, "lines_left_out": left_out, "over_cap": left_out > 0}
 
 
 def duplicates(store: Store, project: str) -> list[dict[str, Any]]:

@@ -1,80 +1,86 @@
 """`loreline import native`: every native memory file found, synced, then coverage refreshed.
 
-Found: Claude Code auto memory folders under `<claude dir>/projects/*/memory/` (the
-project from the ledger's sessions in that folder, else a session's `cwd`, else the one
-existing folder the slug names), the CLAUDE.md layers of every project Loreline knows that
-exists on this machine (and `~/.claude/CLAUDE.md` and its rules, kept as the project of the
-Claude config folder itself: searchable, never injected, since every session loads them), and the
-other assistants' user-level memory files (their `memory_files`, read by their `memory_reader`). Files recorded earlier and now gone are followed as
-deletions. A file that cannot be read is reported and the rest go on.
+The assistants are handed in (`Roots.assistants`, the registry's list from the caller); this
+module reads what each provides and imports none. Found: each assistant's per-project memory
+folders (`auto_memory`: Claude Code's `<claude dir>/projects/*/memory/`, the project from the
+ledger's sessions in that folder, else what the assistant keeps there), the project memory
+files (`project_memory`: CLAUDE.md layers, GEMINI.md) of every project Loreline knows that
+exists on this machine, and the user-level memory files (`memory_files`, read by
+`memory_reader`: `~/.claude/CLAUDE.md` and its rules, kept as the project of the assistant's
+folder itself, searchable and never injected since every session loads them). Files recorded
+earlier and now gone are followed as deletions. A file that cannot be read is reported and
+the rest go on.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from .. import assistants, beliefs
+from .. import beliefs
 from ..embed import Embedder
 from ..errors import LorelineError
 from ..store import Store
 from ..store import native as table
 from ..store import memories as rows
-from ..assistants.claude_code import auto_memory as claude_memory
-from ..assistants.claude_code import claude_md
 from ..records import record
 from . import NativeFile, coverage
 from .sync import SyncReport, prepare, sync_deleted, sync_file, unchanged
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..assistants.base import Assistant, AutoMemory
+
 
 @record
 class Roots:
-    #: each assistant's home folder, by name (`loreline.assistants`)
+    #: the assistants whose memory is read (the registry's, in its order)
+    assistants: tuple[Assistant, ...]
+    #: each assistant's home folder, by name
     homes: Mapping[str, Path]
     #: only this project (None: every project found)
     project: str | None = None
-    #: an auto memory folder for `project` somewhere else (`autoMemoryDirectory`)
+    #: a per-project memory folder for `project` somewhere else (`autoMemoryDirectory`)
     memory_dir: Path | None = None
 
     @classmethod
-    def of(cls, given: Mapping[str, str | None], project: str | None = None,
+    def of(cls, assistants: Sequence[Assistant], given: Mapping[str, str | None], project: str | None = None,
            memory_dir: Path | None = None) -> Roots:
         """Every assistant's home: the one `given` by name, else where the assistant keeps it."""
-        from .. import assistants
+        return cls(tuple(assistants), {a.name: a.home(given.get(a.name)) for a in assistants}, project, memory_dir)
 
-        return cls({a.name: a.home(given.get(a.name)) for a in assistants.ALL}, project, memory_dir)
-
-    @property
-    def claude(self) -> Path:
-        return self.homes["claude-code"]
+    def auto_memories(self) -> list[tuple[AutoMemory, Path]]:
+        """Each assistant's per-project memory folders, with its home."""
+        return [(a.auto_memory(), self.homes[a.name]) for a in self.assistants
+                if a.auto_memory is not None and a.name in self.homes]
 
 
 def run(store: Store, roots: Roots, embedder: Embedder | None = None,
         judge: beliefs.Judge | None = None) -> SyncReport:
     embedder = prepare(store, embedder)
     report = SyncReport()
-    dirs = _auto_memory(store, roots, report)
-    for project, memory_dir in dirs.items():
-        for path in claude_memory.files(memory_dir):
-            _one(store, path, _reader(claude_memory.read, project), report, embedder, judge)
+    dirs: dict[str, Path] = {}
+    for auto, folder in roots.auto_memories():
+        found = _auto_memory(store, roots, auto, folder, report)
+        for project, memory_dir in found.items():
+            for path in auto.files(memory_dir):
+                _one(store, path, _reader(auto.read, project), report, embedder, judge)
+        dirs.update(found)
     projects = _projects(store, roots, dirs)
-    in_projects = [a.project_memory() for a in assistants.ALL if a.project_memory is not None]
+    in_projects = [a.project_memory() for a in roots.assistants if a.project_memory is not None]
     for project in projects:
         for memory in in_projects:
             for path in memory.files(Path(project)):
                 _one(store, path, _reader(memory.read, project), report, embedder, judge)
     if roots.project is None:
-        user_key = str(roots.claude)
-        for path in claude_md.user_files(roots.claude):
-            _one(store, path, _reader(claude_md.read, user_key), report, embedder, judge)
-        for assistant in assistants.ALL:
-            home = roots.homes.get(assistant.name)
-            if assistant.memory_reader is None or home is None or assistant.memory_files is None:
+        for assistant in roots.assistants:
+            own = roots.homes.get(assistant.name)
+            if assistant.memory_reader is None or own is None or assistant.memory_files is None:
                 continue
             read = assistant.memory_reader()
-            for path in assistant.memory_files(home):
-                _one(store, path, read, report, embedder, judge)
+            for path in assistant.memory_files(own):
+                _one(store, path, _at_home(read, own), report, embedder, judge)
     for seen in table.seen(store):
         if not os.path.lexists(seen.path) and (roots.project is None or seen.project == roots.project):
             sync_deleted(store, seen.path, report)
@@ -82,11 +88,11 @@ def run(store: Store, roots: Roots, embedder: Embedder | None = None,
     return report
 
 
-def follow(store: Store, project: str | None = None, judge: beliefs.Judge | None = None, *,
-           homes: Mapping[str, str | None] | None = None) -> SyncReport | None:
+def follow(store: Store, assistants: Sequence[Assistant], project: str | None = None,
+           judge: beliefs.Judge | None = None, *, homes: Mapping[str, str | None] | None = None) -> SyncReport | None:
     """`run` for callers whose own work comes first (a discovery import, the capture worker):
     the roots as discovery finds them, and a failure is None rather than an error."""
-    roots = Roots.of(homes or {}, project)
+    roots = Roots.of(assistants, homes or {}, project)
     try:
         return run(store, roots, judge=judge)
     except (LorelineError, OSError):
@@ -99,6 +105,10 @@ Reader = Callable[[Path], list[NativeFile]]
 
 def _reader(read: Callable[[Path, str], NativeFile], project: str) -> Reader:
     return lambda path: [read(path, project)]
+
+
+def _at_home(read: Callable[[Path, Path], list[NativeFile]], home: Path) -> Reader:
+    return lambda path: read(path, home)
 
 
 def _one(store: Store, path: Path, reader: Reader, report: SyncReport, embedder: Embedder,
@@ -114,19 +124,17 @@ def _one(store: Store, path: Path, reader: Reader, report: SyncReport, embedder:
     sync_file(store, parts, report, embedder, judge)
 
 
-def _auto_memory(store: Store, roots: Roots, report: SyncReport) -> dict[str, Path]:
-    """Auto memory folders by project."""
+def _auto_memory(store: Store, roots: Roots, auto: AutoMemory, home: Path, report: SyncReport) -> dict[str, Path]:
+    """One assistant's per-project memory folders, by project."""
     found: dict[str, Path] = {}
     if roots.memory_dir is not None and roots.project is not None:
         return {roots.project: roots.memory_dir} if roots.memory_dir.is_dir() else {}
     if roots.project is not None:
-        moved = claude_memory.configured_dir(Path(roots.project))
-        direct = moved or roots.claude / "projects" / claude_memory.slug(roots.project) / "memory"
+        direct = auto.folder_of(home, roots.project)
         if direct.is_dir():
             return {roots.project: direct}
-    for folder, memory_dir in claude_memory.memory_dirs(roots.claude):
-        project = (table.project_of_sessions(store, str(folder)) or claude_memory.project_from_sessions(folder)
-                   or claude_memory.project_from_slug(folder))
+    for folder, memory_dir in auto.folders(home):
+        project = table.project_of_sessions(store, str(folder)) or auto.project_of(folder)
         if project is None:
             report.failed.append((str(memory_dir), "cannot tell which project this folder is (no session names "
                                                    "its directory); use --project DIR --memory-dir FOLDER"))
@@ -150,5 +158,5 @@ def _coverage(store: Store, roots: Roots, projects: list[str], dirs: dict[str, P
     with store.write():
         for project in sorted(set(projects) | set(dirs)):
             if os.path.isdir(project):
-                loaded = coverage.loaded(Path(project), roots.homes, dirs.get(project))
+                loaded = coverage.loaded(Path(project), roots.assistants, roots.homes, dirs.get(project))
                 coverage.refresh(store, project, loaded)

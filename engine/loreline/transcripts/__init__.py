@@ -1,13 +1,15 @@
-"""Session transcripts: discovery and parsing; each assistant's format lives in its package
-(`loreline.assistants.<name>.sessions`, described by its `SessionFormat`).
+"""Session transcripts: the shared readers and discovery helpers; each assistant's format lives
+in its package (`loreline.assistants.<name>.sessions`, described by its `SessionFormat`).
 
-`parse()` is the one entry: it detects the format from the first parseable lines (unless
-told), streams the file from a position, and returns the turns with the positions the
-ledger needs to resume later. Every reader exposes `feed(lineno, record)` and `finish()`.
+`parse()` is the one entry: handed the session formats (the registry's `formats()`; callers
+above the adapters use `registry.parse`), it detects the format from the first parseable
+lines (unless told), streams the file from a position, and returns the turns with the
+positions the ledger needs to resume later. Every reader exposes `feed(lineno, record)` and
+`finish()`. This package imports no assistant: what it reads with is what it is handed.
 
-Detection: the first of the first `DETECT_RECORDS` parseable records that a detector in
-`DETECTORS` recognises decides, trying detectors in their listed order (the assistants'
-`detect_order`, then the registry's, then generic). The detectors are disjoint by construction
+Detection: the first of the first `DETECT_RECORDS` parseable records that a detector
+(`detectors(formats)`) recognises decides, trying detectors in their listed order (the
+assistants' `detect_order`, then the registry's, then generic). The detectors are disjoint by construction
 (each assistant's `looks_like` says how; generic lines are `role` + `content`), so the order
 only matters for a record that is malformed enough to match two — tests keep them disjoint on
 every fixture.
@@ -21,9 +23,9 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, Any, Protocol
 
 from ..errors import TranscriptMissingError, UnknownFormatError
 from ..models import ParseStats, Transcript, Turn
@@ -31,9 +33,6 @@ from ..records import record
 from . import files
 from .base import session_from_name
 from .jsonl import ReadPosition, iter_records
-
-if TYPE_CHECKING:
-    from ..assistants import SessionFormat
 
 DETECT_RECORDS = 30
 GENERIC = "generic"
@@ -51,38 +50,45 @@ class Reader(Protocol):
     def finish(self) -> list[Turn]: ...
 
 
-_FORMATS: dict[str, SessionFormat] = {}
+class SessionFormat(Protocol):
+    """What the readers need of one assistant's session format: the parts of its
+    `SessionFormat` (`loreline.assistants.base`, where each is described) read here. Defined
+    by the readers, filled in by the assistants: this package imports none of them."""
+
+    @property
+    def reader(self) -> Callable[..., Any]: ...
+    @property
+    def looks_like(self) -> Callable[[dict[str, Any]], bool]: ...
+    @property
+    def named_like(self) -> Callable[[Path], bool] | None: ...
+    @property
+    def detect_order(self) -> int: ...
+    @property
+    def is_document(self) -> Callable[[bytes], bool] | None: ...
+    @property
+    def feed_document(self) -> Callable[..., int] | None: ...
+    @property
+    def rereads(self) -> bool: ...
+    @property
+    def project_root(self) -> Callable[[Path], str | None] | None: ...
 
 
-def formats() -> dict[str, SessionFormat]:
-    """Every assistant's session format by name, in registry order (read once, on first use)."""
-    if not _FORMATS:
-        from .. import assistants
-
-        _FORMATS.update({a.name: a.session_format() for a in assistants.ALL if a.session_format is not None})
-    return _FORMATS
+#: every assistant's session format by name, in registry order (`registry.formats()` hands it over)
+Formats = Mapping[str, SessionFormat]
 
 
-def readers() -> dict[str, Callable[..., Any]]:
+def readers(formats: Formats) -> dict[str, Callable[..., Any]]:
     """Format name → reader class: the assistants' in registry order, then generic."""
     from . import generic  # here: a session that is not read (unchanged) needs no reader
-    return {**{tool: f.reader for tool, f in formats().items()}, GENERIC: generic.GenericReader}
+    return {**{tool: f.reader for tool, f in formats.items()}, GENERIC: generic.GenericReader}
 
 
-def detectors() -> dict[str, Callable[[dict[str, Any]], bool]]:
+def detectors(formats: Formats) -> dict[str, Callable[[dict[str, Any]], bool]]:
     """Format name → `looks_like`, in the order detection tries them."""
     from . import generic
-    ordered = sorted(formats().items(), key=lambda item: item[1].detect_order)
+    ordered = sorted(formats.items(), key=lambda item: item[1].detect_order)
     return {**{tool: f.looks_like for tool, f in ordered}, GENERIC: generic.looks_like}
 
-
-def __getattr__(name: str) -> Any:
-    """`READERS` and `DETECTORS`, built from the registry when first asked for."""
-    if name in ("READERS", "DETECTORS"):
-        value = readers() if name == "READERS" else detectors()
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 DOCUMENT_HEAD_BYTES = 4096
 
@@ -94,15 +100,16 @@ class ParseResult:
     context_start: ReadPosition
 
 
-def detect(path: Path) -> str | None:
+def detect(path: Path, formats: Formats) -> str | None:
     """The format of a file from its first parseable records; None when it has none."""
     if path.suffix == ".json":
-        return _detect_document(path)
+        return _detect_document(path, formats)
     stats = ParseStats()
     seen = 0
+    tried = detectors(formats).items()
     with _open(path) as handle:
         for _, record in iter_records(handle, stats, ReadPosition()):
-            for name, looks_like in __getattr__("DETECTORS").items():
+            for name, looks_like in tried:
                 if looks_like(record):
                     return name
             seen += 1
@@ -115,21 +122,23 @@ def detect(path: Path) -> str | None:
 
 def parse(
     path: Path,
+    formats: Formats,
     *,
     tool: str | None = None,
     start: ReadPosition | None = None,
     include_partial_tail: bool = True,
 ) -> ParseResult:
-    """Parse `path` from `start` (the beginning by default).
+    """Parse `path` from `start` (the beginning by default), reading it with the format
+    `tool` names (else the one of `formats` detection finds, else generic).
 
     With `include_partial_tail=False` a last line without a newline is left for later, so
     the returned `end` always sits at a line boundary of a file still being written.
     """
-    name = tool or detect(path) or guess_tool(path)
-    make = __getattr__("READERS").get(name)
+    name = tool or detect(path, formats) or guess_tool(path, formats)
+    make = readers(formats).get(name)
     if make is None:
         raise UnknownFormatError(f"{path}: no parser for format {name!r}")
-    form = formats().get(name)
+    form = formats.get(name)
     stats = ParseStats()
     if form is not None and form.feed_document is not None and path.suffix == ".json":
         return _parse_document(path, name, form, stats)
@@ -155,13 +164,12 @@ def parse(
     return ParseResult(transcript, ReadPosition(position.line, position.offset), context_start)
 
 
-def guess_tool(path: Path) -> str:
+def guess_tool(path: Path, formats: Formats) -> str:
     """The tool a file with no parseable record most likely came from (by where it lives)."""
-    named = formats()
-    for name, form in named.items():
+    for name, form in formats.items():
         if form.named_like is not None and form.named_like(path):
             return name
-    return next(name for name, form in named.items() if form.named_like is None)
+    return next(name for name, form in formats.items() if form.named_like is None)
 
 
 def _transcript(path: Path, name: str, reader: Reader, stats: ParseStats, lines: int) -> Transcript:
@@ -173,12 +181,12 @@ def _transcript(path: Path, name: str, reader: Reader, stats: ParseStats, lines:
     )
 
 
-def _detect_document(path: Path) -> str | None:
+def _detect_document(path: Path, formats: Formats) -> str | None:
     with _open(path) as handle:
         head = handle.read(DOCUMENT_HEAD_BYTES)
     if not head.strip():
         return None
-    for name, form in formats().items():
+    for name, form in formats.items():
         if form.is_document is not None and form.is_document(head):
             return name
     raise UnknownFormatError(f"{path}: not a transcript format Loreline knows (a JSON document without a session)")

@@ -1,9 +1,10 @@
 """Finding session files on disk, newest first, with every left-out file accounted for.
 
 Which tools exist, where each keeps its home and which files are its sessions is the
-assistant registry's knowledge (`loreline.assistants`): each assistant's `find_sessions`
-(in `assistants/<name>/discovery.py`) lists its files with `found_file` and reports folders it
-cannot list with `unlistable`; this module applies the window.
+assistants' knowledge: each assistant's `find_sessions` (in `assistants/<name>/discovery.py`)
+lists its files with `found_file` and reports folders it cannot list with `unlistable`; the
+registry (`loreline.assistants.registry.discover_all`) gathers them across assistants and this
+module applies the window (`apply_window`).
 
 Every tool goes through the same window: a file modified in the last few minutes is
 probably still being written and waits for the next run; files outside `--days` or beyond
@@ -21,7 +22,7 @@ import errno
 import os
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..names import DEFAULT_DAYS, DEFAULT_SESSIONS
@@ -51,13 +52,6 @@ class Discovery:
         return [(f.path, f.tool) for f in sorted(self.sessions, key=lambda f: f.mtime)]
 
 
-def claude_dir(explicit: str | None = None) -> Path:
-    """Claude Code's folder (the one the rest of Loreline's Claude-specific code reads)."""
-    from .. import assistants
-
-    return assistants.get("claude-code").home(explicit)
-
-
 @record
 class Window:
     """Which discovered sessions are taken: age, count, and how long a file must be still."""
@@ -66,41 +60,6 @@ class Window:
     max_sessions: int = DEFAULT_SESSIONS
     now: float | None = None
     settle_seconds: float = SETTLE_SECONDS
-
-
-def discover(tool: str, root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
-             now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
-    """The sessions of one assistant under `root`."""
-    return discover_all([tool], roots={tool: root}, window=Window(days, max_sessions, now, settle_seconds))
-
-
-def discover_claude(root: Path, *, days: float = DEFAULT_DAYS, max_sessions: int = DEFAULT_SESSIONS,
-                    now: float | None = None, settle_seconds: float = SETTLE_SECONDS) -> Discovery:
-    return discover("claude-code", root, days=days, max_sessions=max_sessions, now=now,
-                    settle_seconds=settle_seconds)
-
-
-def discover_all(tools: Sequence[str], *, roots: Mapping[str, Path | None] | None = None,
-                 window: Window = Window()) -> Discovery:
-    """Sessions of every assistant in `tools` (`"all"` means every one the registry knows), one
-    window and cap; `roots` overrides an assistant's home by name."""
-    from .. import assistants
-
-    known = assistants.names()
-    wanted = known if "all" in tools else tuple(dict.fromkeys(tools))
-    unknown = [t for t in wanted if t not in known]
-    if unknown:
-        raise ValueError(f"unknown tool {unknown[0]!r} (known: {', '.join(known)}, all)")
-    given = roots or {}
-    result = Discovery()
-    candidates: list[Found] = []
-    for name in wanted:
-        assistant = assistants.get(name)
-        candidates.extend(assistant.find_sessions(given.get(name) or assistant.home(), result))
-    now = time.time() if window.now is None else window.now
-    _window(candidates, result, days=window.days, max_sessions=window.max_sessions, now=now,
-            settle_seconds=window.settle_seconds)
-    return result
 
 
 def unlistable(root: Path, result: Discovery, depth: int = 8) -> None:
@@ -129,20 +88,20 @@ def found_file(path: Path, tool: str) -> Found:
     return Found(path, tool, stat.st_mtime, stat.st_size)
 
 
-def _window(candidates: list[Found], result: Discovery, *, days: float, max_sessions: int, now: float,
-            settle_seconds: float) -> None:
-    """Keep the newest sessions inside the window; account for the rest."""
-    from .. import assistants
-
-    oldest = now - days * 86_400
+def apply_window(candidates: list[Found], result: Discovery, window: Window,
+                 finished: Mapping[str, Callable[[Found, float, float], bool]]) -> None:
+    """Keep the newest sessions inside the window; account for the rest. `finished` says, by
+    tool, whether a session is done (each assistant's own rule)."""
+    now = time.time() if window.now is None else window.now
+    oldest = now - window.days * 86_400
     ready: list[Found] = []
     for found in sorted(candidates, key=lambda f: f.mtime, reverse=True):
         if found.mtime < oldest:
-            result.left_out.append((str(found.path), f"older than {days:g} days (--days)"))
-        elif not assistants.get(found.tool).finished(found, now, settle_seconds):
+            result.left_out.append((str(found.path), f"older than {window.days:g} days (--days)"))
+        elif not finished[found.tool](found, now, window.settle_seconds):
             result.left_out.append((str(found.path), "modified in the last 5 minutes; still being written, next run"))
         else:
             ready.append(found)
-    result.sessions = ready[:max_sessions]
-    for found in ready[max_sessions:]:
-        result.left_out.append((str(found.path), f"beyond the cap of {max_sessions} sessions (--sessions)"))
+    result.sessions = ready[:window.max_sessions]
+    for found in ready[window.max_sessions:]:
+        result.left_out.append((str(found.path), f"beyond the cap of {window.max_sessions} sessions (--sessions)"))

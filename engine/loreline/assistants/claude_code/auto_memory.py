@@ -19,6 +19,9 @@ from pathlib import Path
 
 from ...project import project_key
 from ...native import CLAUDE_MEMORY, Item, NativeFile
+
+#: the provenance tool name of its memories
+TOOL = CLAUDE_MEMORY
 from ...native.markdown import EXCERPT_CHARS, bounded, digest, frontmatter, read_text, stamp, statements
 
 INDEX = "MEMORY.md"
@@ -60,6 +63,37 @@ def configured_dir(root: Path) -> Path | None:
         return None
     value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
     return Path(value).expanduser() if isinstance(value, str) and value.strip() else None
+
+
+def folder_of(claude_root: Path, project: str) -> Path:
+    """A project's auto memory folder: its `autoMemoryDirectory`, else `projects/<slug>/memory`."""
+    return configured_dir(Path(project)) or claude_root / "projects" / slug(project) / "memory"
+
+
+def project_of(folder: Path) -> str | None:
+    """The project of a `projects/<slug>` folder: its sessions', else the one folder its slug names."""
+    return project_from_sessions(folder) or project_from_slug(folder)
+
+
+def enabled(root: Path, claude_root: Path) -> bool:
+    """False when `autoMemoryEnabled: false` is set for the project or the user (the
+    environment variable is the hook's to check: it is per session)."""
+    for settings in (root / ".claude" / "settings.local.json", root / ".claude" / "settings.json",
+                     claude_root / "settings.json"):
+        value = _setting(settings, "autoMemoryEnabled")
+        if value is not None:
+            return bool(value)
+    return True
+
+
+def _setting(path: Path, key: str) -> object | None:
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data.get(key) if isinstance(data, dict) else None
 
 
 def files(memory_dir: Path) -> list[Path]:

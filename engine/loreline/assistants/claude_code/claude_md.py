@@ -112,5 +112,11 @@ def read(path: Path, project: str, scope: str = "project") -> NativeFile:
                       pinned=True, scope=scope)
 
 
+def read_user(path: Path, home: Path) -> list[NativeFile]:
+    """The user's own CLAUDE.md material, kept as the project of the Claude folder itself
+    (searchable, never injected: every session loads it)."""
+    return [read(path, str(home))]
+
+
 def _only_imports(text: str) -> bool:
     return all(word.startswith("@") for word in text.split() if word.strip("-*:,."))

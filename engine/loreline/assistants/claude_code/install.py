@@ -6,17 +6,15 @@ commit, so this machine's absolute paths never reach a teammate (`.claude/settin
 shared file, only loses entries an older Loreline put there). Each event in `HOOKS` gets one
 group holding one command handler `<absolute loreline-hook> <Event>` with a short timeout.
 
-The file is parsed and written back as JSON: keys keep their order and the indentation width
-(spaces or tabs), line endings and final newline are kept, but spacing inside a line, number
-spellings (`1e3`) and escapes (`\\u00e9`) come out in Python's canonical form, and a key repeated
-in one object keeps its last value. See `loreline.connect` for ownership, backup, symlink,
-lock and atomic-write rules.
+The file is parsed as JSON and written back by editing its text (`connect.jsonfile.rewritten`):
+Loreline's entries are added after their neighbours, laid out like them, and cut out again on
+disconnect, every other character as it was; only a file whose text cannot be edited so (a key
+repeated in one object) is laid out anew, keeping key order, indentation and line endings. See
+`loreline.connect` for ownership, backup, symlink, lock and atomic-write rules.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -24,15 +22,16 @@ from typing import Any
 from ...errors import ConfigError
 from ...records import record
 from ...connect import Change, backup_once, check_writable, hook_argv, locked, manifest, real_path, write_atomic
+from ...connect.jsonfile import load, read, rewritten
 
 TOOL = "claude-code"
 
 
 def claude_dir(explicit: str | None = None) -> Path:
-    """Claude Code's folder, as the registry knows it ($CLAUDE_CONFIG_DIR, else ~/.claude)."""
-    from ... import assistants
+    """Claude Code's folder ($CLAUDE_CONFIG_DIR, else ~/.claude)."""
+    from . import folder
 
-    return assistants.get(TOOL).home(explicit)
+    return folder.home(explicit)
 
 
 TIMEOUT_SECONDS = 10
@@ -127,7 +126,7 @@ def connect(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) -> Ch
         if touched:
             check_writable(path)
             backup = backup_once(path)
-            write_atomic(path, dump(data, text))
+            write_atomic(path, rewritten(data, text))
         if record != wanted:
             manifest.save(real, tool, wanted)
     if not touched:
@@ -155,7 +154,7 @@ def disconnect(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) ->
                 del data["hooks"]
             check_writable(path)
             backup = backup_once(path)
-            write_atomic(path, dump(data, text))
+            write_atomic(path, rewritten(data, text))
         if record.entries or record.created:
             manifest.save(real, tool, None)
     if not removed:
@@ -174,46 +173,6 @@ def installed(path: Path, tool: str = TOOL, table: tuple[Hook, ...] = HOOKS) -> 
     owned = Owned(manifest.recorded(real_path(path), tool), tuple(hook.event for hook in table))
     return [event for event, groups in hooks.items()
             if isinstance(groups, list) and _ours_in(groups, event, owned)]
-
-
-def load(path: Path) -> dict[str, Any]:
-    return read(path)[1]
-
-
-def read(path: Path) -> tuple[str, dict[str, Any]]:
-    """The file's text (for its layout) and its JSON object; ("", {}) when absent or empty."""
-    try:
-        with path.open(encoding="utf-8", newline="") as handle:  # line endings as they are
-            text = handle.read()
-    except FileNotFoundError:
-        return "", {}
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
-    if not text.strip():
-        return text, {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{path} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}); "
-                          "fix it or move it aside, then connect again. Nothing was changed.") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} must hold a JSON object; nothing was changed")
-    return text, data
-
-
-def dump(data: dict[str, Any], original: str = "") -> str:
-    """`data` as JSON laid out like `original`: its indentation (width, or tabs), line endings
-    and final newline; a single-line file stays on one line; a new file gets two spaces."""
-    indent: int | str | None = 2
-    found = re.search(r"\n([ \t]+)\S", original)
-    if found:
-        indent = found.group(1) if "\t" in found.group(1) else len(found.group(1))
-    elif original.strip():
-        indent = None if "\n" not in original.strip() else 2
-    text = json.dumps(data, indent=indent, ensure_ascii=False)
-    if original.endswith("\n") or not original.strip():
-        text += "\n"
-    return text.replace("\n", "\r\n") if "\r\n" in original else text
 
 
 def _hooks_table(data: dict[str, Any], path: Path, *, create: bool) -> dict[str, Any] | None:

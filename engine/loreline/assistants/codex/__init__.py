@@ -10,12 +10,15 @@ import glob
 from collections.abc import Callable
 from pathlib import Path
 
+from ...config import Setting
+from . import folder
 from ..base import Applied, Assistant, Connector, LoginBackend, SessionFormat
 
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from typing import Any
 
+    from ...native import NativeFile
     from ...transcripts.discover import Discovery, Found
 
 NAME = "codex"
@@ -41,10 +44,21 @@ def named_like(path: Path) -> bool:
     return path.suffix == ".json" or path.name.startswith("rollout-")
 
 
-def memory_reader() -> Callable[..., Any]:
+def memory_reader() -> Callable[[Path, Path], list[NativeFile]]:
     from . import memory
 
-    return memory.read
+    return lambda path, home: memory.read(path)
+
+
+#: the settings of its login backend (`login.py`, `distill.py`)
+SETTINGS = (
+    ("distill.codex_model", Setting(str, "", "model the codex backend asks Codex for; empty means Codex's "
+                                    "own default for the login")),
+    ("distill.codex_path", Setting(str, "", "the `codex` CLI the codex backend drives; empty means `codex` on "
+                                   "PATH")),
+    ("distill.codex_base_url", Setting(str, "", "endpoint the codex backend's runs use (Codex's "
+                                       "openai_base_url); empty means $OPENAI_BASE_URL, else Codex's own")),
+)
 
 
 def login_backend() -> LoginBackend:
@@ -67,9 +81,10 @@ def memory_files(root: Path) -> list[Path]:
 
 def connect(project: Path | None) -> Applied:
     from . import install as codex, mcp
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, kept_original
 
-    with all_or_nothing(codex.hooks_path(), codex.config_path()):
+    files = (codex.hooks_path(), codex.config_path())
+    with all_or_nothing(*files), kept_original(*files):
         hooks, *moved = codex.connect()
         server = mcp.connect()
     return Applied(hooks, tuple(moved), server)
@@ -77,9 +92,10 @@ def connect(project: Path | None) -> Applied:
 
 def disconnect(project: Path | None) -> Applied:
     from . import install as codex, mcp
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, given_back
 
-    with all_or_nothing(codex.hooks_path(), codex.config_path()):
+    files = (codex.hooks_path(), codex.config_path())
+    with all_or_nothing(*files), given_back(*files):
         hooks, *rest = codex.disconnect()
         server = mcp.disconnect()
     return Applied(hooks, tuple(rest), server)
@@ -103,10 +119,10 @@ def _files() -> list[Path]:
 
 
 ASSISTANT = Assistant(
-    name=NAME, label="Codex", home_default=".codex", home_env="CODEX_HOME", home_option="--codex-home",
+    name=NAME, label="Codex", home_default=folder.DEFAULT, home_env=folder.ENV, home_option="--codex-home",
     find_sessions=find_sessions, locate_session=locate_session, memory_files=memory_files,
     session_format=session_format, memory_reader=memory_reader,
     connector=Connector(connect, disconnect, status, after_connect=TRUST_HINT, files=lambda: _files(),
                         summary="hooks.json hooks; the config.toml notify program where Codex's hooks are off"),
-    distill_backend="codex", login_backend=login_backend,
+    distill_backend="codex", login_backend=login_backend, settings=SETTINGS,
 )

@@ -21,7 +21,7 @@ for the Claude backends. Each call is one `codex exec` run, driven directly:
 - the tokens `turn.completed` reports are counted by the attached `UsageMeter` (which also
   enforces the unattended daily cap) before the answer is used.
 
-`login()` says whether, and how, Codex is logged in, without a network call.
+`login.login()` says whether, and how, Codex is logged in, without a network call.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from ...distill import UsageMeter, cli_run
 from ...distill.anthropic import ToolDistiller
 from ...distill.caller import MeteredCaller
 from ...records import record
-from .login import CODEX_DEFAULT, login
+from .default_model import CODEX_DEFAULT
 
 NAME = "codex"
 DEADLINE_FACTOR = 3.0

@@ -41,9 +41,9 @@ FILE_MARK = "(file)"
 
 
 def codex_home() -> Path:
-    from ...assistants import get
+    from . import folder
 
-    return get(TOOL).home()
+    return folder.home()
 
 
 def config_path() -> Path:

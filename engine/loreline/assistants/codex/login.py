@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..base import LoginBackend
+from .default_model import CODEX_DEFAULT
 
-#: the model Codex picks when `distill.codex_model` is empty
-CODEX_DEFAULT = "codex-default"
 LOGIN_STATUS_SECONDS = 15.0
 LOGIN_TTL_SECONDS = 300.0
 _LOGINS: dict[str, tuple[float, str | None]] = {}
@@ -23,9 +22,9 @@ def login(cli: str | None) -> str | None:
 
     `$CODEX_HOME/auth.json` answers at once; otherwise (credentials in the OS keyring)
     `codex login status` does, offline; its answer is kept for LOGIN_TTL_SECONDS."""
-    from ... import assistants
+    from . import folder
 
-    auth = assistants.get("codex").home() / "auth.json"
+    auth = folder.home() / "auth.json"
     try:
         data = json.loads(auth.read_text(encoding="utf-8"))
     except (OSError, ValueError):

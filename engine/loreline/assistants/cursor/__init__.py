@@ -24,7 +24,7 @@ def find_sessions(root: Path, result: Discovery) -> list[Found]:
 def session_format() -> SessionFormat:
     from . import sessions
 
-    return SessionFormat(sessions.CursorReader, sessions.looks_like,
+    return SessionFormat(sessions.CursorReader, sessions.looks_like, project_guess=sessions.cwd_from_slug,
                          named_like=lambda path: "agent-transcripts" in path.parts)
 
 

@@ -9,12 +9,14 @@ import glob
 from collections.abc import Callable
 from pathlib import Path
 
+from . import folder
 from ..base import Applied, Assistant, Connector, ProjectMemory, SessionFormat
 
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
     from typing import Any
 
+    from ...native import NativeFile
     from ...transcripts.discover import Discovery, Found
 
 NAME = "gemini"
@@ -36,7 +38,7 @@ def session_format() -> SessionFormat:
                          project_root=sessions.project_root)
 
 
-def memory_reader() -> Callable[..., Any]:
+def memory_reader() -> Callable[[Path, Path], list[NativeFile]]:
     from . import gemini_md
 
     return gemini_md.read_user
@@ -71,20 +73,20 @@ def memory_files(root: Path) -> list[Path]:
 
 def connect(project: Path | None) -> Applied:
     from . import install as gemini
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, kept_original
 
     path = gemini.settings_path()
-    with all_or_nothing(path):
+    with all_or_nothing(path), kept_original(path):
         hooks, server = gemini.connect(path)
     return Applied(hooks, (), server)
 
 
 def disconnect(project: Path | None) -> Applied:
     from . import install as gemini
-    from ...connect import all_or_nothing
+    from ...connect import all_or_nothing, given_back
 
     path = gemini.settings_path()
-    with all_or_nothing(path):
+    with all_or_nothing(path), given_back(path):
         hooks, server = gemini.disconnect(path)
     return Applied(hooks, (), server)
 
@@ -103,7 +105,8 @@ def _files() -> list[Path]:
 
 
 ASSISTANT = Assistant(
-    name=NAME, label="Gemini CLI", home_default=".gemini", home_env="GEMINI_CLI_HOME", home_env_parent=True,
+    name=NAME, label="Gemini CLI", home_default=folder.DEFAULT, home_env=folder.ENV,
+    home_env_parent=folder.ENV_PARENT,
     home_option="--gemini-dir", find_sessions=find_sessions, locate_session=locate_session,
     memory_files=memory_files, session_format=session_format, project_memory=project_memory, memory_reader=memory_reader,
     connector=Connector(connect, disconnect, status, summary="settings.json hooks and MCP server",

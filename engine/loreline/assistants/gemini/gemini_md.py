@@ -41,7 +41,7 @@ def read(path: Path, project: str, scope: str = "project") -> NativeFile:
     return replace(claude_md.read(path, project, scope), tool=GEMINI_MD)
 
 
-def read_user(path: Path) -> list[NativeFile]:
+def read_user(path: Path, home: Path) -> list[NativeFile]:
     """The global GEMINI.md, kept as the project of the Gemini folder itself (searchable, never
     injected: every session loads it)."""
-    return [read(path, str(path.parent), scope="user")]
+    return [read(path, str(home), scope="user")]

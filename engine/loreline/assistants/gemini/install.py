@@ -32,9 +32,9 @@ EVENTS = tuple(hook.event for hook in HOOKS)
 
 
 def settings_path() -> Path:
-    from ...assistants import get
+    from . import folder
 
-    return get(TOOL).home() / SETTINGS_NAME
+    return folder.home() / SETTINGS_NAME
 
 
 def connect(path: Path | None = None) -> tuple[Change, Change]:

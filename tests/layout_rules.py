@@ -236,14 +236,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                                   "loreline.connect")),
     ("memory", ("loreline.beliefs", "loreline.capture.jobs", "loreline.team", "loreline.portable",
                 "loreline.inbox", "loreline.prompt_notes", "loreline.recall", "loreline.usage", "loreline.staleness",
-                "loreline.vectors", "loreline.evidence", "loreline.chunk")),
+                "loreline.vectors", "loreline.evidence", "loreline.chunk", "loreline.brief.budget", "loreline.brief.claims",
+                "loreline.brief.priority", "loreline.brief.rewrite", "loreline.brief.rules", "loreline.brief.topics",
+                "loreline.brief.writer")),
     ("distillers", ("loreline.distill",)),
     ("store", ("loreline.store",)),
     ("transcript readers", ("loreline.transcripts", "loreline.samples")),
     ("hook part", ("loreline.capture", "loreline.recall_rules", "loreline.questions", "loreline.project",
-                   "loreline.privacy", "loreline.embed")),
+                   "loreline.privacy", "loreline.embed", "loreline.brief.block")),
     ("settings", ("loreline.config", "loreline.keys", "loreline.remembered", "loreline.home")),
-    ("foundation", ("loreline", "loreline.records", "loreline.errors", "loreline.names", "loreline.models")),
+    ("foundation", ("loreline", "loreline.records", "loreline.errors", "loreline.names", "loreline.models",
+                    "loreline.brief", "loreline.brief.model")),
 )
 #: circles another change brought in that its owner is to take out, each with why it may stay
 #: until then (a test fails once one is gone, so the list only shrinks)

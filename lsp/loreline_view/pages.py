@@ -50,7 +50,8 @@ def project(lore: Loreline, key: str, query: dict[str, str], limit: int = 200) -
               '<div id="recall-hits" aria-live="polite"></div>')
     more = f'<p class="muted">{listing.total} in all; the first {limit} shown.</p>' if listing.total > limit else \
         f'<p class="muted">{listing.total} memories.</p>'
-    return page(key, search + filters + more + memory_list(listing.items), active="/")
+    brief = f'<p><a href="{url("/brief", key=key)}">The brief each session starts with</a></p>'
+    return page(key, brief + search + filters + more + memory_list(listing.items), active="/")
 
 
 def recall_fragment(lore: Loreline, key: str, text: str) -> str:

@@ -18,6 +18,10 @@ Running one job:
    under `LORELINE_OFF=1`, e.g. resumed so) is left out and the job is done with that note;
 4. done; or deferred (daily cap: until the next UTC day; rate limited: backoff); or retried
    with backoff, and `failed` with its last error after `max_attempts`.
+
+After a drain that imported sessions, the brief of each project they belong to is written
+again when its memories changed (`brief.rewrite.after_import`): by the configured model, one
+call per project per run (unattended: it counts against the daily cap), else by the rules.
 """
 
 from __future__ import annotations
@@ -93,6 +97,8 @@ class Worker:
         self.lag_base = lag_base
         self.horizon = horizon
         self.sleep = sleep
+        #: the projects this drain's imports read (their briefs are written at its end)
+        self.touched: set[str] = set()
 
     # -- entry points -------------------------------------------------------------
 
@@ -142,7 +148,22 @@ class Worker:
             self.sleep(max(0.0, min(wait, horizon)) + 0.01)
         jobs.prune(store, self.settings.failed_retention_days)
         report.team = team_background.maybe_sync(store, self.judge)
+        self._rebrief(store)
         return report
+
+    def _rebrief(self, store: Store) -> None:
+        """The briefs of the projects this drain's imports read; a failure leaves them to the next run."""
+        touched, self.touched = self.touched, set()
+        if not touched:
+            return
+        from ..brief import rewrite
+
+        try:
+            rewrite.after_import(store, touched, self.distiller)
+        except (errors.LorelineError, OSError) as err:  # the display still drops lines of changed memories
+            from .errorlog import log_error
+
+            log_error("worker brief", err)
 
     @staticmethod
     def _count(report: DrainReport, outcome: str) -> None:
@@ -194,7 +215,9 @@ class Worker:
         return "deferred"
 
     def _import(self, store: Store, job: Job, path: Path, note: str | None) -> str:
-        report = pipeline.import_sessions(store, [(path, job.tool)], self._options())
+        options = self._options()
+        report = pipeline.import_sessions(store, [(path, job.tool)], options)
+        self.touched |= options.projects
         if report.deferred:
             reason = report.deferred[0][1]
             if "cap" not in reason.lower():

@@ -152,6 +152,40 @@ def test_an_import_with_a_model_writes_the_brief_once_and_not_again_when_nothing
     assert len(fake_anthropic.requests) == 1
 
 
+def test_a_model_rewrites_the_brief_once_a_day_of_sessions_and_the_rules_add_what_is_new(
+        loreline_home: Path, fake_anthropic: FakeAnthropic) -> None:
+    with Store() as store:
+        add(store, P, "procedure", TESTS, said="2025-03-01T10:00:00+00:00")
+        fake_anthropic.enqueue(brief_answer(lambda n: [("build", "Unit tests: pytest -q.", [TESTS])]))
+        first = rewrite.after_import(store, [P], _distiller(fake_anthropic))[P]
+        # the same day: a new memory is added by the rules; the model's line is kept, no call made
+        add(store, P, "preference", PNPM, said="2025-03-01T15:00:00+00:00")
+        same_day = rewrite.after_import(store, [P], _distiller(fake_anthropic))[P]
+        assert len(fake_anthropic.requests) == 1 and same_day.written
+        texts = [line.text for line in same_day.brief.lines]
+        assert "Unit tests: pytest -q." in texts and PNPM in texts
+        assert same_day.brief.writer == first.brief.writer == "claude-fake" and same_day.brief.day == "2025-03-01"
+        # a new day of sessions: the model writes it again
+        add(store, P, "procedure", DEPLOY, said="2025-03-02T09:00:00+00:00")
+        fake_anthropic.enqueue(brief_answer(lambda n: [("build", "Deploy: fly deploy --remote-only from main.", [DEPLOY])]))
+        next_day = rewrite.after_import(store, [P], _distiller(fake_anthropic))[P]
+        assert len(fake_anthropic.requests) == 2 and next_day.brief.day == "2025-03-02"
+        assert "Deploy: fly deploy --remote-only from main." in [line.text for line in next_day.brief.lines]
+
+
+def test_a_kept_model_line_whose_memory_changed_its_words_is_dropped(loreline_home: Path,
+                                                                    fake_anthropic: FakeAnthropic) -> None:
+    with Store() as store:
+        tests_id = add(store, P, "procedure", TESTS)
+        fake_anthropic.enqueue(brief_answer(lambda n: [("build", "Unit tests: pytest -q.", [TESTS])]))
+        rewrite.after_import(store, [P], _distiller(fake_anthropic))
+        with store.write():
+            store.conn.execute("UPDATE memories SET text = ? WHERE id = ?", ("Run the unit tests with tox.", tests_id))
+        again = rewrite.after_import(store, [P], _distiller(fake_anthropic))[P]
+        assert len(fake_anthropic.requests) == 1  # the same day: no call
+        assert "Unit tests: pytest -q." not in [line.text for line in again.brief.lines]  # its claim no longer holds
+
+
 def _distiller(fake: FakeAnthropic) -> object:
     from loreline.distill.anthropic import AnthropicDistiller
 

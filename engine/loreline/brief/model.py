@@ -58,6 +58,8 @@ class Brief:
     stale: bool = False
     changed_by: str | None = None
     dropped: int = 0
+    #: the day of sessions it was written for (the newest day its memories were said)
+    day: str | None = None
 
     @property
     def cited(self) -> set[int]:

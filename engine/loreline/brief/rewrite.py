@@ -11,6 +11,13 @@
   longer active stop being shown at once; the next run writes it again); otherwise the rules
   brief is written again, which is cheap.
 - `rewrite(...)`: one project now (`loreline brief --refresh`).
+
+How often a model writes (`brief.model_rewrite`): `daily` (the default) asks the model once per
+day of sessions (the newest day the project's memories were said: a person's working day, the
+sessions' own days when a history is imported); until the day changes, a rewrite keeps the
+model's lines that still hold (every memory they cite active, every claim still in their words)
+and the rules add lines for what is new. `always` asks after every import that changed the
+memories. A forced rewrite (`--refresh`) always asks.
 - `edit_line`, `pin_line`: a person's new version of the latest one.
 
 Every version is kept. A model's lines come first at equal priority, and the rules fill what
@@ -105,14 +112,47 @@ def rewrite(store: Store, project: str, model: tuple[ToolCaller, str] | None = N
             and (current.writer == writer or writer == RULES):
         return Rewrite(current, False, {})
     limit = limit or max_tokens()
-    written = _written(memories, model, limit)
+    day = _day(memories)
+    earlier = None if force or model is None else _model_version(store, project, day)
+    written = _reused(earlier, memories) if earlier is not None else _written(memories, model, limit)
     active = {m.id for m in memories}
     kept = [line for line in (current.lines if current is not None else ()) if line.kept
             and set(line.memories) <= active]
     lines = budget.numbered(budget.fit(_ordered(kept, written, memories), limit))
     with store.write():
-        table.save(store, project, written.writer, lines, fingerprint, dropped=sum(written.dropped.values()))
+        table.save(store, project, written.writer, lines, fingerprint, dropped=sum(written.dropped.values()), day=day)
     return Rewrite(_latest(store, project), True, written.dropped, written.fallback)
+
+
+def _day(memories: Sequence[Memory]) -> str:
+    """The newest day any of the memories was said (or confirmed): the day a brief is written for."""
+    return max((m.last_seen[:10] for m in memories), default="")
+
+
+def _model_version(store: Store, project: str, day: str) -> Brief | None:
+    """The latest version a model wrote for this day, when briefs are rewritten daily."""
+    from .. import config
+
+    if config.load().get_str("brief.model_rewrite") != "daily":
+        return None
+    for version in table.versions(store, project, limit=20):
+        if version.writer not in (RULES, BY_USER) and version.changed_by != BY_USER:
+            return version if version.day == day else None
+    return None
+
+
+def _reused(earlier: Brief, memories: Sequence[Memory]) -> Written:
+    """The model lines of `earlier` that still hold, then the rules' lines for the rest."""
+    from .claims import problem
+    from .model import BY_MODEL
+
+    by_id = {m.id: m for m in memories}
+    held = [line for line in earlier.lines if line.by == BY_MODEL and line.memories
+            and all(i in by_id for i in line.memories)
+            and problem(line.text, [by_id[i] for i in line.memories]) is None]
+    cited = {i for line in held for i in line.memories}
+    fill = tuple(line for line in rules.build(memories).lines if not set(line.memories) <= cited)
+    return Written(tuple(held) + fill, earlier.writer, {})
 
 
 def _latest(store: Store, project: str) -> Brief:

@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # typing is left to the type checker: the everyday comman
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-VERSION_COLUMNS = "id, project, version, writer, created_at, basis, stale, changed_by, dropped"
+VERSION_COLUMNS = "id, project, version, writer, created_at, basis, stale, changed_by, dropped, day"
 
 
 def latest(store: Store, project: str) -> Brief | None:
@@ -39,9 +39,10 @@ def versions(store: Store, project: str, limit: int = 50) -> list[Brief]:
 
 
 def _brief(store: Store, row: tuple[object, ...]) -> Brief:
-    brief_id, project, number, writer, created, basis, stale, changed_by, dropped = row
+    brief_id, project, number, writer, created, basis, stale, changed_by, dropped, day = row
     return Brief(str(project), int(str(number)), str(writer), str(created), _lines(store, int(str(brief_id))),
-                 str(basis), bool(stale), None if changed_by is None else str(changed_by), int(str(dropped)))
+                 str(basis), bool(stale), None if changed_by is None else str(changed_by), int(str(dropped)),
+                 None if day is None else str(day))
 
 
 def _lines(store: Store, brief_id: int) -> tuple[Line, ...]:
@@ -58,11 +59,11 @@ def _lines(store: Store, brief_id: int) -> tuple[Line, ...]:
 
 
 def save(store: Store, project: str, writer: str, lines: Sequence[Line], basis: str, *,
-         changed_by: str | None = None, dropped: int = 0) -> int:
+         changed_by: str | None = None, dropped: int = 0, day: str | None = None) -> int:
     """Add the project's next version (inside `Store.write()`); returns its number."""
     number = int(store.scalar("SELECT coalesce(max(version), 0) + 1 FROM briefs WHERE project = ?", (project,)))
-    store.conn.execute("INSERT INTO briefs(project, version, writer, changed_by, basis, dropped, created_at) "
-                       "VALUES(?,?,?,?,?,?,?)", (project, number, writer, changed_by, basis, dropped, now()))
+    store.conn.execute("INSERT INTO briefs(project, version, writer, changed_by, basis, dropped, created_at, day) "
+                       "VALUES(?,?,?,?,?,?,?,?)", (project, number, writer, changed_by, basis, dropped, now(), day))
     brief_id = int(store.conn.last_insert_rowid())
     for line in lines:
         store.conn.execute("INSERT INTO brief_lines(brief_id, number, topic, text, by, pinned, edited) "

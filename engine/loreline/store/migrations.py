@@ -514,6 +514,12 @@ CREATE INDEX brief_cites_by_memory ON brief_cites(memory_id);
 """
 
 
+def _brief_day(store: Store) -> None:
+    """The day of sessions a brief version was written for (the newest day its memories were
+    said): a model rewrites a project's brief once per such day (`brief.model_rewrite`)."""
+    store.conn.execute("ALTER TABLE briefs ADD COLUMN day TEXT")
+
+
 def _brief(store: Store) -> None:
     """A project's brief (`loreline.brief`): its versions, each version's numbered lines (topic,
     text, who wrote the wording, a person's pin or edit) and the memories each line cites."""
@@ -545,6 +551,7 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0016_cue_vectors", _cue_vectors),
     ("0017_asked", _asked),
     ("0018_brief", _brief),
+    ("0020_brief_day", _brief_day),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

@@ -94,7 +94,7 @@ define("brief.model_rewrite", Setting(str, "daily", "when a model rewrites the p
                                      "of sessions; in between its lines are kept while they hold and the rules add "
                                      "what is new) or always (after every import that changed the memories)",
                                      choices=("daily", "always")))
-define("brief.max_tokens", Setting(int, 600, "most tokens (characters / 4) of the project brief SessionStart "
+define("brief.max_tokens", Setting(int, 900, "most tokens (characters / 4) of the project brief SessionStart "
                                    "gives; it holds at most 15 lines either way", minimum=100))
 define("capture.spool_max_mb", Setting(int, 50, "spool size past which hook events are dropped and counted",
                                        minimum=1))

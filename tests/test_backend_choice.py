@@ -74,7 +74,7 @@ def test_auto_with_only_codex_logged_in_builds_the_codex_backend_and_judge(world
     assert backends.consent().startswith(
         "Captured sessions are distilled in the background by Codex's default model through Codex under your Codex "
         "login (chatgpt): that is your ChatGPT plan, so these runs count against its usage limits, beside your own "
-        "sessions. At most 100 model calls and 500,000 tokens a day")
+        "sessions. At most 100 model calls and 600,000 tokens a day")
     assert backends.describe().startswith("codex (codex-default) — auto: no API key")
 
 

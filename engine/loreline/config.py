@@ -82,7 +82,7 @@ define("distill.retry_max_seconds", Setting(float, 30.0, "longest single wait be
                                             "retry-after defers the work instead)", minimum=0.0))
 define("limits.daily_unattended_calls", Setting(int, 100, "model calls per day that background capture may "
                                                 "make; beyond it work is deferred to the next day", minimum=0))
-define("limits.daily_unattended_tokens", Setting(int, 500_000, "tokens per day (input, cache and output) that "
+define("limits.daily_unattended_tokens", Setting(int, 600_000, "tokens per day (input, cache and output) that "
                                                  "background capture may spend; a call that would go past it waits "
                                                  "for the next day", minimum=0))
 define("capture.mode", Setting(str, "all", "which projects the hooks capture: all (minus the capture.exclude "

@@ -10,7 +10,7 @@ Settings live in the `[capture]` table of the config file (`home.config_path()`)
     exclude = ["~/clients/acme"] # never captured (a folder and everything under it; globs allowed)
     include = []                 # the allowlist, used when mode = "allowlist"
     session_start_chars = 4000   # size of the memory block SessionStart injects (max 9,500)
-    min_prompts = 2              # background capture skips sessions with fewer prompts
+    min_prompts = 2              # background capture skips sessions with fewer prompts (0: none)
     min_idle_minutes = 0         # ...and waits for a session that has not ended to be idle this long
     spool_max_mb = 50            # past this the hook drops events, counting each drop
     failed_retention_days = 7    # a failed job's raw hook text is deleted after this many days

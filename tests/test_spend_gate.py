@@ -21,9 +21,11 @@ from typing import Any
 
 import pytest
 
-from loreline import capture, config, pipeline, usage
+from loreline import capture, config, pipeline, status, usage
+from loreline.api import usage as api_usage
 from loreline.assistants.claude_code.distill import CodeClient, CodeDistiller, CodeSettings
 from loreline.assistants.codex.distill import CodexClient, CodexDistiller, CodexSettings
+from loreline.cli import capture_status
 from loreline.capture import cooldown, jobs
 from loreline.capture.worker import Worker
 from loreline.distill.anthropic import AnthropicDistiller
@@ -358,8 +360,26 @@ def test_background_capture_skips_short_sessions_and_says_so(loreline_home: Path
     with Store() as store:
         assert store.scalar("SELECT count(*) FROM ledger") == 0
         assert jobs.summary(store)["short_skipped"] == 1
+        said = capture_status.lines(status.capture_state(store))
         explicit = run(store, RulesDistiller(), [short], attended=True)  # a person's import takes it
         assert explicit.imported == 1 and explicit.left_out == []
+    assert ("           1 short sessions skipped (fewer prompts than capture.min_prompts): `loreline import sessions` "
+            "takes them") in said
+
+
+def test_status_puts_what_pauses_background_capture_first(fake_anthropic: FakeAnthropic, tmp_path: Path) -> None:
+    empty_answers(fake_anthropic)
+    config.set_value(usage.CAP_KEY, "1")
+    with Store() as store:
+        run(store, anthropic(fake_anthropic), sessions(tmp_path, 1), attended=False)
+        config.set_value(usage.TOKENS_KEY, "100")
+        cooldown.save("codex", usage.cooldown_entry(Limit("usage limit", "You’ve hit your usage limit.",
+                                                          time.time() + 3600, "Codex")))
+        problems = api_usage.gate_problems(usage.today_summary(store))
+    assert [line.split(":")[0] for line in problems] == ["COOLDOWN", "DAILY CAP REACHED", "DAILY TOKEN BUDGET REACHED"]
+    assert problems[0].startswith("COOLDOWN: background distillation through Codex is paused until ")
+    assert problems[2].endswith("unattended tokens used today; capture is paused until tomorrow (raise "
+                                "limits.daily_unattended_tokens)")
 
 
 def test_background_capture_waits_for_a_running_session_to_go_idle(loreline_home: Path, tmp_path: Path) -> None:

@@ -58,11 +58,12 @@ def of(backend: str, now: float | None = None) -> dict[str, Any] | None:
     return active(now).get(backend)
 
 
-def save(backend: str, entry: dict[str, Any]) -> None:
-    """Record (or replace) the backend's cooldown; lifted ones are dropped from the file."""
+def save(backend: str, entry: dict[str, Any]) -> bool:
+    """Record (or replace) the backend's cooldown; lifted ones are dropped from the file. False
+    when the state folder cannot be written (the run that met the limit still defers its work)."""
     kept = active()
     kept[backend] = entry
-    _write(kept)
+    return _write(kept)
 
 
 def lift(backend: str) -> bool:
@@ -71,13 +72,16 @@ def lift(backend: str) -> bool:
     if backend not in found:
         return False
     del found[backend]
-    _write({name: entry for name, entry in found.items() if float(entry["until"]) > time.time()})
+    return _write({name: entry for name, entry in found.items() if float(entry["until"]) > time.time()})
+
+
+def _write(entries: dict[str, dict[str, Any]]) -> bool:
+    try:
+        folder = home.ensure_private_dir(home.state_dir())
+        home.write_private(folder / FILE, json.dumps(entries, ensure_ascii=False, sort_keys=True))
+    except OSError:  # a read-only home: nothing is kept, nothing breaks
+        return False
     return True
-
-
-def _write(entries: dict[str, dict[str, Any]]) -> None:
-    folder = home.ensure_private_dir(home.state_dir())
-    home.write_private(folder / FILE, json.dumps(entries, ensure_ascii=False, sort_keys=True))
 
 
 def when(until: float, now: float | None = None) -> str:

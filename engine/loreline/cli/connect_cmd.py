@@ -103,9 +103,9 @@ def _offer_key(asked: bool) -> bool:
         if asked:
             print(f"--store-key: {keys.KEY_ENV} is not set in this shell; `loreline auth set` asks for a key.")
         return False
+    if not asked and not (sys.stdin.isatty() and _keyring_empty() and _yes(keys.KEY_ENV)):
+        return False
     try:
-        if not asked and (not sys.stdin.isatty() or keys.stored_key() is not None or not _yes(keys.KEY_ENV)):
-            return False
         backend = keys.save_key(key)
     except KeyringUnavailableError as err:
         print(f"The key was not stored: {err}")
@@ -113,6 +113,17 @@ def _offer_key(asked: bool) -> bool:
     print(f"Stored the {keys.KEY_ENV} of this shell ({keys.mask(key)}) in the OS keyring ({backend}) for "
           "Loreline's background capture.")
     return True
+
+
+def _keyring_empty() -> bool:
+    """Whether a usable OS keyring holds no key of Loreline's yet (only then is the person asked)."""
+    from ..api import settings as keys
+    from ..errors import KeyringUnavailableError
+
+    try:
+        return keys.stored_key() is None
+    except KeyringUnavailableError:
+        return False
 
 
 def _yes(name: str) -> bool:

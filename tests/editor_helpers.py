@@ -60,6 +60,14 @@ def make_world(tmp_path: Path, home: Path) -> World:
                  extra2=session(later / "s2.jsonl", repo, "The fix was to bump the worker pool to 77 threads."))
 
 
+def briefed(world: World) -> None:
+    """Write the project's brief as an import would have (the rules': a line per active memory)."""
+    from loreline.brief import rewrite
+
+    with Store() as store:
+        rewrite.rewrite(store, str(world.repo))
+
+
 def pending_conflict(world: World) -> int:
     """Record a pending conflict between the preference (existing) and the decision (new)."""
     with Store() as store:

@@ -94,7 +94,7 @@ def test_the_mcp_server_dispatches_through_an_explicit_table() -> None:
     from loreline_mcp.server import WORK, build
 
     declared = {tool.name for tool in asyncio.run(build().list_tools())}
-    assert set(WORK) == declared == {"recall", "list_memories", "show_memory", "remember", "forget"}
+    assert set(WORK) == declared == {"brief", "recall", "list_memories", "show_memory", "remember", "forget"}
     assert all(WORK[name] is getattr(Desk, name) for name in declared)
     source = inspect.getsource(build)
     assert "getattr" not in source

@@ -6,6 +6,8 @@ Distillation here uses the offline rules backend (deterministic); the judge's tw
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,6 +36,10 @@ def answers(relation: str, verdict: str = "unsure") -> Callable[[Recorded], Repl
         tool = req.body["tool_choice"]["name"]
         if tool == "classify_relation":
             return FakeAnthropic.tool(tool, {"relation": relation, "reason": f"scripted {relation}"})
+        if tool == "classify_relations":  # every pair of the chunk in one call
+            pairs = json.dumps(req.body["messages"]).count("<pair n=")
+            return FakeAnthropic.tool(tool, {"relations": [{"pair": n, "relation": relation, "reason": f"scripted {relation}"}
+                                                           for n in range(1, pairs + 1)]})
         return FakeAnthropic.tool(tool, {"verdict": verdict, "reason": f"scripted {verdict}"})
     return reply
 
@@ -73,7 +79,7 @@ def test_identical_makes_a_new_version_and_supersedes_the_old(tmp_path: Path, fa
     assert old.valid_until == new.observed_at  # type: ignore[attr-defined]
     assert sorted(p.session_id[:8] for p in new.provenance) == ["aaaaaaaa", "bbbbbbbb"]  # type: ignore[attr-defined]
     assert log == [("import", "add"), ("import", "version")]
-    assert [r.body["tool_choice"]["name"] for r in fake_anthropic.requests] == ["classify_relation"]
+    assert [r.body["tool_choice"]["name"] for r in fake_anthropic.requests] == ["classify_relations"]
     assert OLD in fake_anthropic.requests[0].user_text and NEW in fake_anthropic.requests[0].user_text
 
 
@@ -106,7 +112,7 @@ def test_contradiction_is_judged_once_right_away(tmp_path: Path, fake_anthropic:
     assert conflict[:3] == (old.id, new.id, conflict_status)  # type: ignore[attr-defined]
     assert report.conflicts == 1
     tools = [r.body["tool_choice"]["name"] for r in fake_anthropic.requests]
-    assert tools == ["classify_relation", "judge_conflict"]
+    assert tools == ["classify_relations", "judge_conflict"]
     judged = fake_anthropic.requests[1].user_text
     assert "2026-11-02" in judged and "2026-11-05" in judged  # both timestamps reach the judge
     if verdict == "unsure":
@@ -202,3 +208,15 @@ def test_going_back_to_a_superseded_decision_is_a_new_statement(tmp_path: Path, 
     assert current == ["We decided to deploy the API to Fly."]
     assert sorted((m.text[-7:], m.status) for m in everything) == [
         ("Render.", "superseded"), ("to Fly.", "active"), ("to Fly.", "superseded")]
+
+
+def test_a_batched_answer_is_read_pair_by_pair_and_never_guessed() -> None:
+    from loreline.beliefs.judge import _relations
+
+    answer = {"relations": [{"pair": 1, "relation": "identical", "reason": "same"},
+                            {"pair": 2, "relation": "maybe", "reason": "not a relation"},
+                            {"pair": 3, "relation": "complementary", "reason": "a"},
+                            {"pair": 3, "relation": "contradictory", "reason": "b"},
+                            {"pair": 9, "relation": "identical", "reason": "no such pair"}]}
+    # pair 2 has no valid relation, pair 3 is named twice, pair 9 does not exist: all stay unclassified
+    assert _relations(answer, 4) == {1: ("identical", "same")}

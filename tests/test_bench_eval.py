@@ -18,6 +18,7 @@ import orjson
 import pytest
 
 from loreline.assistants import registry as assistants
+from loreline.transcripts import discover
 from tests.conftest import ROOT
 
 SCRIPTS = str(ROOT / "scripts")

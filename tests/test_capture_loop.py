@@ -147,7 +147,8 @@ def test_a_session_is_captured_once_and_its_memories_come_back_without_feedback(
     started = loop.fire("SessionStart", two, source="startup")
     block = str(json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"])
     assert block.startswith("<loreline-memories>") and block.endswith("</loreline-memories>")
-    assert f"- preference: {PNPM}" in block and f"- decision: {SQLITE}" in block and f"- preference: {LINT}" in block
+    # the worker wrote the project's brief after the drain: each memory a line citing it
+    assert f"- {PNPM} (#" in block and f"- {SQLITE} (#" in block and f"- {LINT} (#" in block
     if recorded_as.startswith("attachment"):
         _record_injection_2_1(two, loop, block, started.stdout.decode())
         two.user(VITEST)
@@ -164,7 +165,7 @@ def test_a_session_is_captured_once_and_its_memories_come_back_without_feedback(
     for text in (PNPM, SQLITE, LINT):
         assert loop.sources(text) == {str(loop.path(one))}, f"{text!r} was learned again from its own injection"
     assert not any("loreline" in text.lower() or "recorded" in text.lower() for text in after)
-    assert f"- decision: {VITEST}" in _injected(loop, ClaudeSession(cwd=str(loop.project)))
+    assert f"- {VITEST} (#" in _injected(loop, ClaudeSession(cwd=str(loop.project)))
 
 
 def test_the_same_words_outside_the_block_are_learned_so_the_check_can_fail(loreline_home: Path,

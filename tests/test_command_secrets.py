@@ -58,6 +58,13 @@ PLANTED = [
     ("choco apikey --source https://push.chocolatey.org -k lZHF5Ru0tLIeXTqCZ2pIXsrYti9w", "lZHF5Ru0tLIeXTqCZ2pIXsrYti9w",
      "choco apikey"),
     ("sh 'docker login -u admin -p yellow 35.175.142.195:8083'", "yellow", "35.175.142.195:8083"),
+    # the families round 2 of the corpus generalised from the tuning material
+    ("wget --user= --password=Tq8mWz3v http://files.corp/a.tgz", "Tq8mWz3v", "wget --user= --password="),
+    ("oathtool --totp -w 2 --base32 KRUGKIDROVUWG2ZA", "KRUGKIDROVUWG2ZA", "--totp -w 2 --base32 "),
+    ("keyctl-cli auth --client-id 7f3a -s Qw8ZkL2mNp4RtY6vBx9C", "Qw8ZkL2mNp4RtY6vBx9C", "--client-id 7f3a -s "),
+    ("steamcmd +login deploybot Vq7nRt2mKx +quit", "Vq7nRt2mKx", "+login deploybot "),
+    ("security unlock-keychain -p Lk4vTq9zW login.keychain", "Lk4vTq9zW", " login.keychain"),
+    ("networksetup -setairportnetwork en1 Harbour-5G tidal-crane-88", "tidal-crane-88", "en1 Harbour-5G "),
 ]
 
 LOOK_ALIKES = [
@@ -95,6 +102,16 @@ LOOK_ALIKES = [
     "vault login -method=userpass username=admin",
     "dotnet build /p:Configuration=Release /p:Version=1.2.3",
     "git show origin/main:README.md",
+    "redis-cli -a \"$$(cat /run/secrets/redis_pw)\" ping",
+    "MYSQL_PWD='database-password' mysql -u backup",
+    'export PGPASSWORD="${DB_PASSWORD:?DB_PASSWORD is required}"',
+    "gcloud sql users set-password app --instance=db --password=$(gcloud secrets versions access latest "
+    "--secret=app-db-pass)",
+    "tool auth --client-id 3f2c9a1 -s 254770f5-8904-4dba-91ec-ccc3fc1626e5",
+    "security find-generic-password -s wifi -w",
+    'oathtool --totp --now "2024-02-29 16:21:00" --base32 "$TOTP_KEY"',
+    "docker build --secret id=db_pass,src=db_password.txt -t myapp .",
+    "psql --host db.internal -p 8443 -U jdoe --password appdb",
 ]
 
 
@@ -187,10 +204,77 @@ def _eval_module() -> Any:
     return module
 
 
-def test_the_command_corpus_halves() -> None:
-    evaluate = _eval_module().evaluate_commands
-    tune, test = evaluate("tune"), evaluate("test")
-    assert tune["lines"] >= 150 and test["lines"] >= 130 and tune["negatives"] >= 120 and test["negatives"] >= 120
+def _corpus_rows() -> list[dict[str, Any]]:
+    import json
+
+    path = ROOT / "tests" / "corpus" / "redaction" / "commands" / "commands.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_round_one_keeps_its_halves_and_is_all_tuning_material_now() -> None:
+    """Round 1's test half was seen while its rules were fixed: it is labelled as such and tuned on."""
+    import hashlib
+
+    first = [r for r in _corpus_rows() if r["round"] == 1]
+    assert len(first) == 575 and all(r["split"] == "tune" for r in first)
+    for row in first:
+        odd = hashlib.sha256(("loreline-commands-2026" + row["source"]).encode()).digest()[0] & 1
+        assert row["half"] == ("round 1 test, now tuning" if odd else "round 1 tune")
+
+
+def test_the_command_corpus_tuning_material() -> None:
+    """Round 1 both halves, the rules' tuning material (the held-out round 2 is reported by
+    `scripts/eval redaction`, not held to a figure here)."""
+    tune = _eval_module().evaluate_commands("tune")
+    assert tune["lines"] >= 290 and tune["negatives"] >= 270
     assert tune["recall"] >= 0.98 and tune["false_positives"] == 0, (tune["misses"], tune["false_positive_lines"])
-    # the held-out half is reported, not tuned: a floor below today's figure catches a regression
-    assert test["recall"] >= 0.93 and test["false_positives"] <= 5
+
+
+def test_the_command_corpus_held_out_half() -> None:
+    """Round 2 is reported, not tuned (its misses are not fixed one by one): a floor just below
+    the figure measured once (0.813, 148/182 secrets; 24/308 look-alikes changed) catches a
+    regression."""
+    test = _eval_module().evaluate_commands("test")
+    assert test["lines"] >= 150 and test["negatives"] >= 300
+    assert test["recall"] >= 0.80 and test["false_positives"] <= 26
+
+
+def test_round_two_is_a_fresh_held_out_half_from_new_sources() -> None:
+    """Round 2 shares no source file and no line with round 1, and every row of it is held out."""
+    rows = _corpus_rows()
+    first = [r for r in rows if r["round"] == 1]
+    second = [r for r in rows if r["round"] == 2]
+    assert all(r["split"] == "test" and r["half"] == "round 2 test" for r in second)
+    assert len(second) >= 300 and sum(r["label"] == "pos" for r in second) >= 150
+    assert not {r["source"] for r in second} & {r["source"] for r in first}
+    assert not {r["text"] for r in second} & {r["text"] for r in first}
+    assert not any(r["source"].startswith("tldr-pages/") for r in second)
+    for row in second:  # every secret is labelled where it sits
+        assert [row["text"][a:b] for a, b in row["spans"]] == row["secrets"]
+        assert (row["label"] == "pos") == bool(row["secrets"])
+
+
+def _best_time(run: Any, text: str, repeat: int) -> float:
+    """The least CPU time this process spent on `run(text)` (other processes on a busy machine
+    do not count; the best of a few runs drops a stray pause)."""
+    import time
+
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        run(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("unit", ["mysql -u root -p ", "redis-cli -a x ", "--secret id=x ", "xfreerdp /p:b "])
+@pytest.mark.parametrize("run", [redact, redact_command], ids=["redact", "redact_command"])
+def test_redaction_time_grows_linearly_with_a_long_command_line(run: Any, unit: str) -> None:
+    """Sixteen times the text takes about sixteen times as long: a command's words are looked at
+    a bounded number of times and vetoes are checked by bisection. (Looping over every word of
+    a command for each flag made `redact("mysql -u root -p " * 4000)` take seconds: a ratio near
+    250.) Measured against a small input in the same run, so a slow machine does not matter."""
+    small, large = unit * 250, unit * 4000
+    run(small)  # patterns compiled, caches warm
+    ratio = _best_time(run, large, 3) / max(_best_time(run, small, 7), 1e-4)
+    assert ratio < 64, f"{ratio:.0f}x the time for 16x the text"

@@ -123,6 +123,25 @@ async def test_provenance_and_recall(lsp: tuple[LanguageClient, Path]) -> None:
     assert source.sessionUri.startswith("file://") and "advisory" in source.excerpt
 
 
+async def test_the_brief_with_each_lines_sources_follows_a_forget(lsp: tuple[LanguageClient, Path]) -> None:
+    from loreline.brief import rewrite
+
+    client, repo = lsp
+    assert await call(client, "loreline/brief", {}) is None  # no brief written yet
+    with Store() as store:
+        rewrite.rewrite(store, str(repo))
+    brief = await call(client, "loreline/brief", {"folder": str(repo)})
+    assert brief.project == str(repo) and brief.writer == "rules" and brief.version == 1
+    lines = {line.text: line for line in brief.lines}
+    pnpm = lines["In this repo we use pnpm, never npm."]
+    assert (pnpm.topic, pnpm.title, pnpm.by) == ("conventions", "Conventions and preferences", "rules")
+    assert [s.id for s in pnpm.sources] == pnpm.memories and pnpm.sources[0].source.lineStart == 1
+    await call(client, "loreline/forget", {"id": pnpm.memories[0]})
+    after = await call(client, "loreline/brief", {})
+    assert after.version == 2 and "In this repo we use pnpm, never npm." not in {line.text for line in after.lines}
+    assert len(after.lines) == len(brief.lines) - 1
+
+
 async def test_hover_shows_matching_memories_with_provenance(lsp: tuple[LanguageClient, Path]) -> None:
     client, repo = lsp
     uri = (repo / "src" / "app.py").as_uri()

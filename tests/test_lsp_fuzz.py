@@ -66,6 +66,7 @@ def templates(repo: Path, session: Path) -> dict[str, Any]:
         "loreline/memories": {"kind": "fact", "limit": 5},
         "loreline/provenance": {"id": 1},
         "loreline/recall": {"query": "advisory locks"},
+        "loreline/brief": {"folder": str(repo)},
         "loreline/conflicts": {"status": "any"},
         "loreline/resolveConflict": {"id": 1, "keep": "new"},
         "loreline/forget": {"id": 3},

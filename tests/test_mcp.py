@@ -17,7 +17,7 @@ from tests.conftest import loreline_exe, subprocess_env
 
 pytestmark = pytest.mark.slow  # the MCP server in its own process for each test
 
-TOOLS = {"recall", "list_memories", "show_memory", "remember", "forget"}
+TOOLS = {"brief", "recall", "list_memories", "show_memory", "remember", "forget"}
 
 
 @asynccontextmanager
@@ -63,6 +63,22 @@ async def test_recall_list_and_show_answer_compactly_with_sources(project: Path,
         error, shown = await call(session, "show_memory", id=memory_id)
     assert not error and "sources:" in shown and "claude-code session" in shown
     assert len(found) < 400  # one line per memory, no JSON scaffolding
+
+
+async def test_the_brief_tool_gives_the_brief_with_the_memories_each_line_rests_on(
+        project: Path, loreline_home: Path) -> None:
+    from loreline.api import Loreline, project_of
+
+    async with client(loreline_home, project) as session:
+        error, none_yet = await call(session, "brief")
+        assert not error and none_yet.startswith("No brief for this project yet")
+        with Loreline() as lore:
+            view = lore.refresh_brief(project_of(str(project)), "rules")
+        error, brief = await call(session, "brief")
+    assert not error and brief.startswith(f"Project brief, version {view.brief.version} (written by rules)")
+    lines = [line for line in brief.splitlines() if line.startswith("- ")]
+    assert len(lines) == len(view.brief.lines) and "Conventions and preferences:" in brief
+    assert all(f"(#{line.memories[0]}" in brief for line in view.brief.lines)
 
 
 async def test_bad_arguments_are_one_line_tool_errors(project: Path, loreline_home: Path) -> None:

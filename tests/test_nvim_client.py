@@ -19,7 +19,8 @@ import pytest
 from loreline.store import Store
 from loreline.store import memories as rows
 from tests.conftest import ROOT, VENV_BIN, loreline_exe, subprocess_env
-from tests.editor_helpers import World, conflict_elsewhere, held_memories, make_world, missing_host, pending_conflict
+from tests.editor_helpers import (World, briefed, conflict_elsewhere, held_memories, make_world, missing_host,
+                                  pending_conflict)
 
 pytestmark = pytest.mark.editor_host
 
@@ -81,6 +82,13 @@ def test_scenario(nvim: str, world: World, scenario: str) -> None:
     assert f"PASS {scenario}" in done.stdout
 
 
+def test_the_sidebar_shows_the_brief_with_each_lines_sources(nvim: str, world: World) -> None:
+    briefed(world)
+    done = run(nvim, world, "brief")
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n--- lsp.log\n{lsp_log(world)}"
+    assert "PASS brief" in done.stdout
+
+
 def test_commands_conflicts_forget_and_status(nvim: str, world: World) -> None:
     conflict_elsewhere(world)  # :Loreline status counts this project's conflicts (1), not every project's (2)
     done = run(nvim, world, "commands", LORELINE_TEST_CONFLICT=str(pending_conflict(world)))
@@ -111,5 +119,5 @@ def test_every_method_the_client_calls_is_documented() -> None:
     sources = [*sorted((PLUGIN / "lua").rglob("*.lua")), PLUGIN / "lsp" / "loreline.lua"]
     used = set(re.findall(r'"(loreline/\w+)"', "".join(p.read_text(encoding="utf-8") for p in sources)))
     documented = set(re.findall(r"^### `(loreline/\w+)`", (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8"), re.M))
-    assert {"loreline/memories", "loreline/provenance", "loreline/didChange"} <= used
+    assert {"loreline/memories", "loreline/provenance", "loreline/brief", "loreline/didChange"} <= used
     assert used <= documented, f"not in docs/protocol.md: {sorted(used - documented)}"

@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from loreline import home as loreline_home
-from loreline.assistants import registry
+from loreline.assistants.registry import parse as parse_session
 from loreline.store import Store
 from tests.conftest import ROOT
 
@@ -84,7 +84,7 @@ def test_the_committed_set_is_consistent() -> None:
     for label in labels:
         assert label.session in sessions and label.keywords
         path = realset.session_file(label.session)
-        turn = next((u for u in registry.parse(path).transcript.turns
+        turn = next((u for u in parse_session(path).transcript.turns
                      if u.line_start <= label.line <= u.line_end), None)
         if turn is None:  # the user's words inside a tool result: the line itself must hold them
             raw = path.read_text(encoding="utf-8").splitlines()[label.line - 1].lower()
@@ -127,3 +127,18 @@ def test_the_rules_through_import_are_judged_by_what_is_left_active() -> None:
     assert score.sessions == len(realset.load_split()["tune"])
     assert score.memories == score.hits + len(score.false_positives) + len(score.forbidden)
     assert "active after import" in realimport.render(score)
+
+
+def test_an_action_line_is_forbidden_ground_for_a_preference_not_for_a_procedure(tmp_path: Path) -> None:
+    record = {"type": "assistant", "uuid": "u2", "parentUuid": "u1", "sessionId": "s1", "cwd": "/home/dev/app",
+              "timestamp": "2026-01-01T10:00:02Z", "isSidechain": False, "message": {"role": "assistant", "content": [
+                  {"type": "text", "text": "Restarting the db."},
+                  {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "docker compose restart db"}}]}}
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_line("user", "the db is stuck", 1) + orjson.dumps(record) + b"\n")
+    t = parse_session(path).transcript
+    assert [turn.speaker for turn in t.turns] == ["user", "assistant", "action"]  # lines 1, 2 and 2
+    judged = {kind: realset.is_forbidden(realset.Memory("a/s.jsonl", 2, kind, "x"), set(), t)
+              for kind in ("procedure", "fact", "episode", "preference", "decision")}
+    assert judged == {"procedure": False, "fact": False, "episode": False, "preference": True, "decision": True}
+    assert realset.is_forbidden(realset.Memory("a/s.jsonl", 1, "preference", "x"), set(), t) is False

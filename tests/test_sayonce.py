@@ -138,8 +138,9 @@ def test_recorded_answers_replay_the_model_and_name_what_they_lack(tmp_path: Pat
     assert code == 3 and "had no recorded answer" in err and "record_memories" in err
     headed = {"kind": "preference", "text": "The shop's e2e suite runs with the --headed flag.",
               "evidence": [{"line": 3, "quote": "Run the e2e suite with the --headed flag."}]}
-    others = {"classify_relation": {"relation": "complementary", "reason": "both hold"},
-              "judge_conflict": {"verdict": "unsure", "reason": "not settled"}}
+    # the project brief each import writes: no line of the model's, so the rules brief is shown
+    others = {"classify_relations": {"relations": []},
+              "judge_conflict": {"verdict": "unsure", "reason": "not settled"}, "write_brief": {"sections": []}}
     from loreline.distill.recorded import AnswerSet
 
     distills = [k for k in AnswerSet(folder).pending() if AnswerSet(folder).request(k)["tool"]["name"] == "record_memories"]
@@ -171,7 +172,8 @@ def test_a_changed_prompt_makes_the_run_name_the_answers_it_lacks(tmp_path: Path
     recorded.MISSING.clear()
     sayonce.run_labelled(f"recorded:{folder}", ("tune",), labels=LABELS)
     _answer_everything(folder, {"record_memories": {"memories": []},
-                                "classify_relation": {"relation": "complementary", "reason": "both hold"}})
+                                "classify_relations": {"relations": []},
+                                "write_brief": {"sections": []}})
     recorded.MISSING.clear()
     sayonce.run_labelled(f"recorded:{folder}", ("tune",), labels=LABELS)
     assert not recorded.MISSING

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from loreline.chunk import chunk, render
+from loreline.chunk import account, chunk, render
 from loreline.pipeline import clean_turns
 from loreline.samples.builder import ClaudeSession
 from loreline.assistants.registry import parse
@@ -32,7 +32,7 @@ def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def expected_text(path: Path) -> str:
     t = parse(path).transcript
     turns = clean_turns(t.turns)
-    return "\n\n".join(render(turn) for turn in turns)
+    return "\n\n".join(text for _, text in account(turns))
 
 
 @pytest.mark.parametrize("path", [
@@ -72,7 +72,7 @@ def test_json_has_turns_files_and_drop_counts(loreline_home: Path) -> None:
     assert (data["tool"], data["session_id"], data["cwd"], data["lines"]) == ("codex", t.session_id, t.cwd, 209)
     assert [(x["speaker"], x["line_start"], x["line_end"]) for x in data["turns"]] == [
         ("user", 3, 3), ("assistant", 209, 209)]
-    assert set(data["turns"][0]) == {"speaker", "line_start", "line_end", "timestamp", "text", "files"}
+    assert set(data["turns"][0]) == {"speaker", "origin", "line_start", "line_end", "timestamp", "text", "files"}
     assert data["turns"][0]["timestamp"] == json.loads(path.read_text().splitlines()[2])["timestamp"]
     assert data["turns"][1]["files"][0] == "packages/services/src/createService.ts"
     assert data["dropped"] == t.stats.dropped and data["bad_lines"] == 0

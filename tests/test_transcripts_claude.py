@@ -26,7 +26,8 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
         [
             ("user", 1, 1, '/orchestrator @CLAUDE.md を最新の状態にアップデートしてください'),
             ("assistant", 3, 4, "I'll help you update the"),
-            ("assistant", 44, 45, "Now I'll update the CLAUDE.md"),
+            ("assistant", 44, 44, "Now I'll update the CLAUDE.md"),
+            ("action", 49, 49, "CLAUDE.md"),
             ("assistant", 53, 53, 'CLAUDE.mdファイルを最新の状態にアップデートしました。主な更新内容： **技術スタック更新:** - Next.js 15.5.2'),
         ],
         {'block:tool_result': 13, 'block:tool_use': 13, 'meta': 1, 'sidechain': 22},
@@ -35,7 +36,8 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
         [
             ("user", 4, 4, '[Image #1] Can you please'),
             ("assistant", 5, 6, "I'll add margin-bottom to the"),
-            ("assistant", 8, 9, 'I can see the CSS'),
+            ("assistant", 8, 8, "I can see the CSS"),
+            ("action", 9, 9, "public/tokenizer.css"),
             ("assistant", 11, 11, "I've added margin-bottom to details"),
         ],
         {'block:image': 1, 'block:tool_result': 2, 'block:tool_use': 2, 'local-command': 2, 'meta': 2,
@@ -46,11 +48,15 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
             ("user", 4, 4, 'now we have cache so'),
             ("assistant", 5, 6, "I'll help you modify the"),
             ("assistant", 8, 9, 'Now let me examine the'),
-            ("assistant", 13, 14, "Now I'll modify the `action_export_selected`"),
-            ("assistant", 18, 19, 'Now I need to remove'),
+            ("assistant", 13, 13, "Now I'll modify the `action_export_selected`"),
+            ("action", 14, 14, "claude_code_log/tui.py"),
+            ("assistant", 18, 18, "Now I need to remove"),
+            ("action", 19, 19, "claude_code_log/tui.py"),
             ("assistant", 23, 24, 'Wait, I need to check'),
-            ("assistant", 26, 27, 'I see that `convert_jsonl_to_html` is'),
-            ("assistant", 31, 32, 'Now I need to remove'),
+            ("assistant", 26, 26, "I see that `convert_jsonl_to_html` is"),
+            ("action", 27, 27, "claude_code_log/tui.py"),
+            ("assistant", 31, 31, "Now I need to remove"),
+            ("action", 32, 32, "claude_code_log/tui.py"),
             ("assistant", 38, 38, "Perfect! I've successfully modified the"),
         ],
         {'block:tool_result': 9, 'block:tool_use': 9, 'line-type:summary': 3, 'line-type:system': 8},
@@ -65,8 +71,10 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
             ("assistant", 20, 21, 'Perfect! Now I understand. You'),
             ("user", 25, 25, 'Completely outside the search bar'),
             ("assistant", 26, 27, 'Got it! You want the'),
+            ("action", 31, 31, "apps/web/src/client/components/CommandMenu.tsx"),
             ("assistant", 36, 36, "Perfect! I've moved the Plus"),
             ("user", 38, 38, "let's give the button a"),
+            ("action", 39, 39, "apps/web/src/client/components/CommandMenu.tsx"),
             ("assistant", 41, 41, "Done! I've changed the button"),
         ],
         {'block:tool_result': 9, 'block:tool_use': 10, 'interrupt': 2, 'line-type:file-history-snapshot': 6,
@@ -109,7 +117,9 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
     "cc-2.1.38-short-local-command.jsonl": (
         [
             ("user", 4, 4, 'mix phx.server doesnt seem to'),
-            ("assistant", 7, 10, 'Let me check the project'),
+            ("assistant", 7, 7, "Let me check the project"),
+            ("action", 8, 8, "Bash: mix phx.server 2>&1 |"),
+            ("action", 10, 10, "Glob: mix.exs"),
         ],
         {'block:thinking': 1, 'block:tool_result': 2, 'block:tool_use': 2, 'interrupt': 1,
          'line-type:file-history-snapshot': 1, 'line-type:progress': 3, 'local-command': 2},
@@ -117,6 +127,7 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
     "cc-2.1.38-tool-heavy.jsonl": (
         [
             ("user", 4, 4, 'start phoenix in background'),
+            ("action", 5, 5, "mix phx.server → running in"),
             ("assistant", 12, 13, 'Phoenix server is starting in'),
             ("user", 26, 26, 'scrolling back in xterm.js still'),
         ],
@@ -131,9 +142,13 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
     ),
     "cc-2.1.39-compaction-excerpt.jsonl": (
         [
-            ("assistant", 9, 10, "The root layout doesn't render"),
+            ("assistant", 9, 9, "The root layout doesn't render"),
+            ("action", 10, 10, "lib/spotter_web/live/project_review_live.ex"),
             ("assistant", 28, 29, 'Continuing with gqc.6 — I'),
-            ("assistant", 44, 45, 'Now let me run compile,'),
+            ("action", 33, 33, "test/spotter_web/live/project_review_live_test.exs"),
+            ("assistant", 44, 44, "Now let me run compile,"),
+            ("action", 45, 45, "mix compile --warnings-as-errors 2>&1 →"),
+            ("action", 55, 55, "mix test test/spotter_web/live/project_review_live_test.exs 2>&1 →"),
         ],
         {'block:thinking': 1, 'block:tool_result': 7, 'block:tool_use': 7, 'compact-boundary': 1,
          'compaction-summary': 1, 'line-type:progress': 50},
@@ -185,11 +200,15 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, int, str]], dict[str, int]]] = {
             ("assistant", 10, 11, "I'll orchestrate this experiment. Let"),
             ("assistant", 19, 35, 'Clean master on `master` branch.'),
             ("assistant", 66, 67, 'All three teammates returned with'),
+            ("action", 83, 83, "git merge --no-ff alice/research-plan-mode bob/research-teammates"),
             ("assistant", 92, 105, 'Round 1 merged cleanly. Now'),
             ("assistant", 111, 111, 'Round 2 dispatched to alice,'),
             ("user", 117, 117, 'Well, the subagents seem to'),
+            ("action", 127, 127, "for d in .claude/worktrees/agent-*; do"),
             ("assistant", 134, 137, 'Worktrees are clean and still'),
-            ("assistant", 148, 155, 'All three round-2 agents completed.'),
+            ("assistant", 148, 152, "All three round-2 agents completed."),
+            ("action", 155, 155, "git fetch --all 2>&1 |"),
+            ("action", 161, 161, "git merge --no-ff alice/research-plan-mode bob/research-teammates"),
             ("assistant", 170, 170, 'Experiment complete. All six tasks'),
         ],
         {'block:thinking': 14, 'block:tool_result': 40, 'block:tool_use': 40, 'hook-context': 46,
@@ -315,15 +334,17 @@ def test_thinking_redacted_thinking_images_and_tool_results_are_not_text() -> No
 
 
 def test_message_blocks_interleaved_with_tool_results_merge_by_message_id() -> None:
+    """A read between a message's blocks is no action line: the message stays one turn (an action
+    ends it: tests/test_actions_readers.py)."""
     s = ClaudeSession("/work/acme")
     s.user("Rename the module.")
     start = s.next_line
-    for block in ({"type": "text", "text": "Renaming."}, {"type": "tool_use", "id": "t1", "name": "Edit",
+    for block in ({"type": "text", "text": "Renaming."}, {"type": "tool_use", "id": "t1", "name": "Read",
                                                          "input": {"file_path": "/work/acme/a.py"}}):
         s.raw(s._envelope("assistant", message={"id": "msg_same", "role": "assistant", "content": [block]}))
     s.raw(s._envelope("user", message={"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": "t1", "content": "ok", "is_error": True}]}, toolUseResult="Error"))
-    s.raw(s._envelope("attachment", attachment={"type": "hook_success", "hookName": "PostToolUse:Edit"}))
+    s.raw(s._envelope("attachment", attachment={"type": "hook_success", "hookName": "PostToolUse:Read"}))
     end = s.raw(s._envelope("assistant", message={"id": "msg_same", "role": "assistant", "content": [
         {"type": "text", "text": "Done."}]}))
     t = _parse_session(s)

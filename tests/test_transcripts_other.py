@@ -53,13 +53,18 @@ def test_cursor_transcript_turns_files_and_unknown_cwd(tmp_path: Path) -> None:
     path = _cursor_session(tmp_path / "projects" / "Users-me-acme" / "agent-transcripts")
     assert detect(path) == "cursor"
     t = parse(path).transcript
+    # an edit and a command end the agent's turn; Cursor records no results, so the command has no outcome
     assert shape(t.turns) == [
         ("user", 1, 1, "Always add type hints to"),
-        ("assistant", 3, 5, "I'll add them. Done: hints"),
+        ("assistant", 3, 3, "I'll add them."),
+        ("action", 3, 3, "src/app.py"),
+        ("action", 4, 4, "pytest -q"),
+        ("assistant", 5, 5, "Done: hints added."),
         ("user", 7, 7, "thanks"),
         ("user", 8, 8, "also the tests"),
     ]
-    assert t.turns[1].files == ("src/app.py",)
+    assert (t.turns[1].files, t.turns[2].files, t.turns[2].origin, t.turns[3].origin) == (
+        ("src/app.py",), ("src/app.py",), "edited", "ran")
     assert (t.tool, t.session_id, t.cwd, t.started_at) == ("cursor", UUID, None, None)
     assert t.stats.dropped == {"cursor-context": 1, "redacted": 1, "block:tool_use": 4, "role:tool": 1,
                                "loreline-memories": 1}
@@ -347,5 +352,5 @@ def test_discovered_sessions_of_each_tool_parse(tmp_path: Path) -> None:
                          window=Window(now=NOW))
     parsed = {tool: parse(path, tool=tool).transcript for path, tool in found.in_import_order()}
     assert parsed["codex"].cwd == "/work/acme" and len(parsed["codex"].turns) == 2
-    assert parsed["cursor"].session_id == UUID and len(parsed["cursor"].turns) == 4
+    assert parsed["cursor"].session_id == UUID and len(parsed["cursor"].turns) == 7
     assert {t.tool for t in parsed.values()} == {"cursor", "codex"}

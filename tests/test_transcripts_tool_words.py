@@ -45,7 +45,9 @@ def test_rejection_reason_and_answers_recorded_with_claude_code_2_1_332() -> Non
         (33, "answer", "Which linters should we set up? → ruff only, mypy later\n"
                        "Where should the config live? → pyproject.toml"),
     ]
-    assert shape(t.turns)[2] == ("assistant", 22, 22, "Understood, I will follow that.")
+    assert shape(t.turns)[1:4] == [("action", 15, 15, "Bash: pip install requests"),  # the refused call
+                                   ("user", 20, 20, "use uv, not pip"),
+                                   ("assistant", 22, 22, "Understood, I will follow that.")]
     # both tool results hold the person's words, so none is counted as dropped tool output
     assert "block:tool_result" not in t.stats.dropped
     assert t.stats.dropped["block:tool_use"] == 2
@@ -63,7 +65,8 @@ def test_plan_feedback_recorded_with_claude_code_2_1_332() -> None:
 
 def test_published_2_0_26_answer_and_plan_feedback_typed_after_a_bare_rejection() -> None:
     t = parse(CC / "cc-2.0.26-toolresult-image-interrupt.jsonl").transcript
-    assert [(x.line_start, x.line_end, x.origin, x.text) for x in t.turns if x.origin != "prompt"] == [
+    assert [(x.line_start, x.line_end, x.origin, x.text) for x in t.turns
+            if x.origin != "prompt" and x.speaker == "user"] == [
         (19, 19, "answer",
          "Where exactly should the + button be positioned relative to the search input? → Right of ⌘J kbd"),
         # line 22 rejects ExitPlanMode without a word, line 23 is the interrupt marker, line 25 says how instead
@@ -77,7 +80,9 @@ def test_published_2_0_26_answer_and_plan_feedback_typed_after_a_bare_rejection(
 
 def test_published_2_1_38_rejections_without_reason_stay_dropped() -> None:
     t = parse(CC / "cc-2.1.38-short-local-command.jsonl").transcript
-    assert [turn.origin for turn in t.turns] == ["prompt", "prompt"]
+    # no words of the person's: only the refused calls themselves are kept, as action lines
+    assert [(turn.speaker, turn.origin) for turn in t.turns] == [
+        ("user", "prompt"), ("assistant", "prompt"), ("action", "denied"), ("action", "denied")]
     assert t.stats.dropped["block:tool_result"] == 2
 
 
@@ -85,7 +90,8 @@ def test_origin_survives_cleaning_and_chunk_rendering_is_unchanged() -> None:
     t = parse(WORDS / "cc-2.1.332-rejection-and-answers.jsonl").transcript
     cleaned = clean_turns(t.turns)
     assert [c.origin for c in cleaned] == [x.origin for x in t.turns]
-    assert render(cleaned[1]) == render(Turn("user", "use uv, not pip", 20, 20))
+    assert render(cleaned[2]) == render(Turn("user", "use uv, not pip", 20, 20))
+    assert render(cleaned[1]) == "L15 [DENIED] Bash: pip install requests"
 
 
 # -- every wording -------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, loreline_exe, subprocess_env
-from tests.editor_helpers import World, conflict_elsewhere, held_memories, make_world, missing_host, pending_conflict
+from tests.editor_helpers import (World, briefed, conflict_elsewhere, held_memories, make_world, missing_host,
+                                  pending_conflict)
 
 EXTENSION = ROOT / "editor-plugins" / "vscode"
 CODE_SERVER_VERSION = "4.100.3"
@@ -64,7 +65,7 @@ def test_protocol_side_against_the_real_server(built: Path, world: World) -> Non
                          LORELINE_TEST_EXTRA=str(world.extra), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
     done = run(["node", "--test", "test/protocol.test.js"], timeout=120, env=env)
     ok(done, "node --test test/protocol.test.js")
-    assert "# fail 0" in done.stdout and "# pass 12" in done.stdout, done.stdout
+    assert "# fail 0" in done.stdout and "# pass 13" in done.stdout, done.stdout
 
 
 def test_the_executable_is_found_along_path_and_with_pathext_on_windows(built: Path) -> None:
@@ -110,6 +111,7 @@ def workbench(built: Path, world: World) -> Iterator[tuple[str, Path, dict[str, 
     pending_conflict(world)
     held_memories(world)  # the Inbox: 2 held memories and the conflict
     conflict_elsewhere(world)  # the status item counts this project's conflict only ("1 conflict", not 2)
+    briefed(world)  # the project brief: a line for each of the 3 active memories
     base = world.tmp / "vscode"
     (base / "home").mkdir(parents=True)
     vsix = base / "loreline.vsix"
@@ -188,7 +190,9 @@ def test_in_the_real_vscode_host(workbench: tuple[str, Path, dict[str, str]], wo
     assert done.returncode == 0 and "PASS" in done.stdout, f"{done.stdout}\n{done.stderr}\n--- code-server.log\n{log}"
     result = json.loads((base / "selftest.json").read_text())
     assert any("In this repo we use pnpm, never npm." in text and "claude-code" in text for text in result["hover"])
-    assert result["tree"] == ["Inbox (3)", "preference (1)", "decision (1)", "fact (1)"]
-    for name in ("tree.png", "provenance.png", "hover.png", "refreshed.png", "stale.png", "stale-actions.png",
+    assert result["tree"] == ["Inbox (3)", "Brief · 3 lines", "preference (1)", "decision (1)", "fact (1)"]
+    assert len(result["brief"]) == 3 and any(line.startswith("In this repo we use pnpm, never npm. (#")
+                                             for line in result["brief"])
+    for name in ("tree.png", "brief.png", "provenance.png", "hover.png", "refreshed.png", "stale.png", "stale-actions.png",
                  "confirmed.png", "inbox.png"):
         assert (shots / name).stat().st_size > 10_000, f"{name} looks empty"

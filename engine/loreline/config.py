@@ -93,6 +93,12 @@ define("capture.review", Setting(str, "auto", "auto: what background capture lea
                                  choices=("auto", "ask")))
 define("capture.session_start_chars", Setting(int, 4000, "most characters of memories SessionStart injects "
                                               "(at most 9500)", minimum=0))
+define("brief.model_rewrite", Setting(str, "daily", "when a model rewrites the project brief: daily (once per day "
+                                     "of sessions; in between its lines are kept while they hold and the rules add "
+                                     "what is new) or always (after every import that changed the memories)",
+                                     choices=("daily", "always")))
+define("brief.max_tokens", Setting(int, 600, "most tokens (characters / 4) of the project brief SessionStart "
+                                   "gives; it holds at most 15 lines either way", minimum=100))
 define("capture.spool_max_mb", Setting(int, 50, "spool size past which hook events are dropped and counted",
                                        minimum=1))
 define("capture.failed_retention_days", Setting(int, 7, "days a failed capture job keeps the raw text its hook "

@@ -4,9 +4,12 @@ Rules (each failure is counted by its reason, never saved):
 - the kind is one of KINDS; the text is non-empty and at most MAX_TEXT characters;
 - it cites at least one line, every cited line lies inside the chunk, and at least one is
   newer than the chunk's context (already-imported lines only give context);
-- every quote matches, whitespace- and case-normalised, the text of the turn on its line;
+- every quote matches, whitespace- and case-normalised, the text of a turn on its line (prose
+  and actions can share a line: the quote's speaker is the turn it matches);
 - preferences and decisions need support from a person's line: an assistant proposal is
-  not adoption, and an assistant recap is not evidence of a fact the user settled;
+  not adoption, an assistant recap is not evidence of a fact the user settled, and what the
+  assistant did (an action line: `[RAN] …`, `[EDITED] …`) is not what the person wants; a
+  procedure or a fact may rest on action lines alone (the command that worked is the procedure);
 - neither the text nor a quote may still contain a secret;
 - a quote may not come from a line that carries an instruction-override phrase (the
   sanitizer marks them `[instruction-override: …]`): a claim that follows "ignore previous
@@ -21,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .models import KINDS, Candidate, Chunk
+from .models import KINDS, Candidate, Chunk, Evidence, Turn
 from .privacy.quoted import OPEN as QUOTED_OPEN
 from .privacy.quoted import unquoted
 
@@ -56,6 +59,19 @@ def validate(
     return accepted, reasons
 
 
+def cited(chunk: Chunk, item: Evidence) -> Turn | None:
+    """The turn a piece of evidence quotes: the one on its line whose text holds the quote
+    (else the line's first turn)."""
+    on_line = chunk.turns_at(item.line)
+    return _matching(on_line, normalise(item.quote)) or (on_line[0] if on_line else None)
+
+
+def _matching(turns: tuple[Turn, ...], quote: str) -> Turn | None:
+    if len(turns) == 1:
+        return turns[0] if quote in normalise(turns[0].text) else None
+    return next((turn for turn in turns if quote in normalise(turn.text)), None)
+
+
 def _beside_override(text: str, quote: str) -> bool:
     """True when the (normalised) quote lies on a line that holds an override marker."""
     return any(OVERRIDE_MARK in line and quote in normalise(line) for line in text.splitlines())
@@ -75,11 +91,12 @@ def check(candidate: Candidate, chunk: Chunk, has_secret: Callable[[str], bool])
     speakers: set[str] = set()
     own_words = 0
     for item in candidate.evidence:
-        turn = chunk.turn_at(item.line)
-        if turn is None:
+        on_line = chunk.turns_at(item.line)
+        if not on_line:
             return "line-outside-chunk"
         quote = normalise(item.quote)
-        if not quote or len(item.quote) > MAX_QUOTE or quote not in normalise(turn.text):
+        turn = _matching(on_line, quote)
+        if not quote or len(item.quote) > MAX_QUOTE or turn is None:
             return "quote-mismatch"
         if OVERRIDE_MARK in turn.text and _beside_override(turn.text, quote):
             return "follows-injected-instruction"

@@ -13,7 +13,7 @@ TYPE_CHECKING = False  # typing is left to the type checker: the everyday comman
 if TYPE_CHECKING:
     from typing import Literal
 
-    Speaker = Literal["user", "assistant"]
+    Speaker = Literal["user", "assistant", "action"]
     ToolName = Literal["claude-code", "codex", "cursor", "gemini", "generic"]
 else:
     Speaker = ToolName = str  # annotations only, at run time
@@ -21,17 +21,26 @@ else:
 #: where a user turn's words came from: a typed prompt, the reason given when rejecting a tool
 #: call, an answer to the assistant's questions (AskUserQuestion), or feedback on a rejected plan
 ORIGINS: tuple[str, ...] = ("prompt", "rejection", "answer", "plan-feedback")
+#: the speaker of a turn that records what the assistant did (`loreline.transcripts.actions`)
+ACTION: Speaker = "action"
+#: what an action turn records: a shell command ran, a file was written or edited, a tool call
+#: the person refused; each is shown to a model, and on every surface, under its label
+ACTION_LABELS: dict[str, str] = {"ran": "RAN", "edited": "EDITED", "denied": "DENIED"}
+ACTION_ORIGINS: tuple[str, ...] = tuple(ACTION_LABELS)
 
 
 @record
 class Turn:
-    """One kept message: a person's prompt or the assistant's prose.
+    """One kept message: a person's prompt, the assistant's prose, or one thing the assistant did.
 
     `line_start`/`line_end` are 1-based physical lines of the transcript file (an assistant
     message streamed over several lines spans them). `files` are paths that tool calls in or
     right after this turn read or edited: metadata for linking memories to files, never sent
     to a model. `origin` says where a user turn's words came from (one of `ORIGINS`): a
     typed prompt, or the user's own words that reached the transcript inside a tool result.
+    An `action` turn (speaker `ACTION`) is one line of what the assistant did, on the line of
+    its tool call; its `origin` is one of `ACTION_ORIGINS` and its `files` the paths it edited.
+    Several turns can share a line (a message holding prose and a tool call).
     """
 
     speaker: Speaker
@@ -102,10 +111,15 @@ class Chunk:
         return self.turns[-1].line_end
 
     def turn_at(self, line: int) -> Turn | None:
+        """The first turn on `line` (`turns_at` gives every one: prose and actions can share a line)."""
         for turn in self.turns:
             if turn.line_start <= line <= turn.line_end:
                 return turn
         return None
+
+    def turns_at(self, line: int) -> tuple[Turn, ...]:
+        """Every turn on `line`, in transcript order."""
+        return tuple(turn for turn in self.turns if turn.line_start <= line <= turn.line_end)
 
 
 @record

@@ -23,7 +23,7 @@ from .chunk import chunk as make_chunks
 from .distill import Distiller, Metered
 from .embed import Embedder, default_embedder
 from .errors import AuthError, CapReachedError, LorelineError, ModelOutputError, RateLimitedError, StoreBusyError
-from .models import Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
+from .models import ACTION, ACTION_LABELS, Candidate, Chunk, ImportReport, Provenance, Transcript, Turn
 from .privacy.identifiers import stored
 from .project import project_key
 from .records import field, record
@@ -79,13 +79,18 @@ class Options:
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
-    """Sanitize then redact every turn's text; turns left empty are dropped."""
+    """Sanitize then redact every turn's text (a command's or a refused call's with
+    `actions.redact_command`, the one place command lines are redacted); turns left empty are
+    dropped."""
     from .privacy.redact import redact
     from .privacy.sanitize import sanitize
+    from .transcripts.actions import redact_command
 
     out: list[Turn] = []
     for turn in turns:
-        text = redact(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
+        # an edit's text is paths, each already kept only when it holds no secret (`is_path`)
+        hide = redact_command if turn.speaker == ACTION and turn.origin != "edited" else redact
+        text = hide(sanitize(turn.text, user_turn=turn.speaker == "user")).strip()
         if text:
             files = tuple(stored(path) for path in turn.files) if turn.files else ()
             # built field by field: `dataclasses.replace` costs a tenth of this loop (benchmarked)
@@ -287,7 +292,7 @@ def _import_chunk(
     from . import beliefs  # a dry run changes no belief
     from .beliefs import suggestions
 
-    plans = [_plan(store, t, piece, project, candidate, key, options) for candidate in accepted]
+    plans = _plans(store, t, piece, project, accepted, key, options)
     with store.write():
         if replays.seen(store, key):
             report.chunks_replayed += 1
@@ -317,20 +322,25 @@ def _import_chunk(
             ledger.record(store, entry)
 
 
-def _plan(
-    store: Store, t: Transcript, piece: Chunk, project: str, candidate: Candidate, key: str, options: Options,
-) -> beliefs.Plan:
-    """Decide a candidate's fate before the transaction: judge calls never hold the write lock."""
+def _plans(
+    store: Store, t: Transcript, piece: Chunk, project: str, accepted: list[Candidate], key: str, options: Options,
+) -> list[beliefs.Plan]:
+    """Decide the candidates' fates before the transaction (judge calls never hold the write
+    lock); their near duplicates are judged together, in one model call where the judge can."""
     from . import beliefs
     from .beliefs import suggestions
 
     if options.suggest is None:
         options.suggest = suggestions.enabled()
     root = project if os.path.isabs(project) else t.cwd
-    # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
-    ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
-                          options.actor, options.hold or (suggestions.hold_for(candidate) if options.suggest else None))
-    return beliefs.plan(store, candidate, ctx, _embedder(store, options), options.judge)
+    items: list[tuple[Candidate, beliefs.Context, bytes | None]] = []
+    for candidate in accepted:
+        # the turns' file paths were made safe to store when the turns were cleaned (`clean_turns`)
+        hold = options.hold or (suggestions.hold_for(candidate) if options.suggest else None)
+        ctx = beliefs.Context(project, provenance(t, piece, candidate), files_near(piece, candidate, root), key,
+                              options.actor, hold)
+        items.append((candidate, ctx, None))
+    return beliefs.plan_all(store, items, _embedder(store, options), options.judge)
 
 
 def _embedder(store: Store, options: Options) -> Embedder:
@@ -356,11 +366,17 @@ def _count(report: ImportReport, outcome: beliefs.Outcome) -> None:
 
 
 def provenance(t: Transcript, piece: Chunk, candidate: Candidate) -> Provenance:
-    """Where a candidate came from: its cited turns' line span and a bounded excerpt."""
-    cited = [turn for turn in (piece.turn_at(e.line) for e in candidate.evidence) if turn is not None]
+    """Where a candidate came from: its cited turns' line span and a bounded excerpt (an action
+    line's under its label, `[RAN] …`)."""
+    from . import evidence
+
+    cited = [turn for turn in (evidence.cited(piece, e) for e in candidate.evidence) if turn is not None]
     first = min(cited, key=lambda turn: turn.line_start)
     last = max(cited, key=lambda turn: turn.line_end)
-    excerpt = _excerpt(first.text, candidate.evidence[0].quote)
+    quoted = evidence.cited(piece, candidate.evidence[0]) or first
+    excerpt = _excerpt(quoted.text, candidate.evidence[0].quote)
+    if quoted.speaker == ACTION:
+        excerpt = f"[{ACTION_LABELS.get(quoted.origin, quoted.origin.upper())}] {excerpt}"
     return Provenance(t.tool, stored(t.session_id), stored(t.path), first.line_start, last.line_end, excerpt,
                       first.timestamp)
 
@@ -377,16 +393,21 @@ def _excerpt(text: str, quote: str) -> str:
 
 
 def files_near(piece: Chunk, candidate: Candidate, cwd: str | None) -> tuple[str, ...]:
-    """Files tool calls touched around the evidence: the assistant turn before the cited
-    line through the assistant turns that answer it."""
+    """Files tool calls touched around the evidence: the assistant turn before the cited line
+    (with the actions between them: what the person was answering) through the assistant turns
+    and actions that answer it (the files its edits touched)."""
     lines = [e.line for e in candidate.evidence]
     turns = piece.turns
     picked: list[str] = []
     for index, turn in enumerate(turns):
         if not (turn.line_start <= max(lines) and turn.line_end >= min(lines)):
             continue
-        if index > 0 and turns[index - 1].speaker == "assistant":
-            picked.extend(turns[index - 1].files)
+        before = index - 1
+        while before >= 0 and turns[before].speaker == ACTION:
+            picked.extend(turns[before].files)
+            before -= 1
+        if before >= 0 and turns[before].speaker == "assistant":
+            picked.extend(turns[before].files)
         for follower in turns[index:]:
             if follower is not turn and follower.speaker == "user":
                 break

@@ -42,6 +42,7 @@ MEMORIES = "loreline/memories"
 PROVENANCE = "loreline/provenance"
 VIEWER = "loreline/viewer"
 RECALL = "loreline/recall"
+BRIEF = "loreline/brief"
 CONFLICTS = "loreline/conflicts"
 RESOLVE_CONFLICT = "loreline/resolveConflict"
 FORGET = "loreline/forget"
@@ -247,6 +248,11 @@ def viewer_page(ls: LorelineServer, svc: service.Service, p: IdParams) -> dict[s
 @request(RECALL, RecallParams)
 def recall(ls: LorelineServer, svc: service.Service, p: RecallParams) -> dict[str, Any]:
     return svc.recall(ls.project(p.folder), p.query, limit=p.limit, include_inactive=p.include_inactive)
+
+
+@request(BRIEF, FolderParams)
+def brief(ls: LorelineServer, svc: service.Service, p: FolderParams) -> dict[str, Any] | None:
+    return svc.brief(ls.project(p.folder))
 
 
 @request(CONFLICTS, ConflictsParams)

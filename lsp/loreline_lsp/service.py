@@ -72,6 +72,11 @@ class Service:
         hits = self.lore.recall(project, query, limit=limit, include_inactive=include_inactive)
         return {"project": project, "query": query, "items": [serialize.recall_hit(h, camel=CAMEL) for h in hits]}
 
+    def brief(self, project: str) -> dict[str, Any] | None:
+        """The project brief as SessionStart gives it, each line with its sources (None: none yet)."""
+        view = self.lore.brief(project)
+        return serialize.brief(view, camel=CAMEL) if view is not None else None
+
     def conflicts(self, project: str | None, status: str | None) -> dict[str, Any]:
         return {"items": [serialize.conflict(c, camel=CAMEL) for c in self.lore.conflicts(project, status)]}
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from loreline.api import Loreline
+from loreline.brief.block import body
 from loreline.capture import opted_out
 from loreline.errors import LorelineError, NotFoundError
 from loreline.models import KINDS, Memory, Provenance
@@ -43,6 +44,16 @@ class Desk:
         if not hits:
             return "No memory matches."
         return "\n".join(line(hit.memory) for hit in hits)
+
+    def brief(self) -> str:
+        """The project brief each session starts with, as the SessionStart hook gives it."""
+        view = _engine(lambda: self.lore.brief(self.project))
+        if view is None or not view.brief.lines:
+            return "No brief for this project yet; `list_memories` and `recall` find its memories."
+        b = view.brief
+        head = (f"Project brief, version {b.version} (written by {b.writer}): each line ends with the memories it "
+                "rests on; `show_memory` gives their sources, `recall` finds what the brief leaves out.")
+        return "\n".join([head, *body([line.row() for line in b.lines])])
 
     def list_memories(self, kind: str | None, limit: int) -> str:
         if kind is not None and kind not in KINDS:

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from loreline.api import Loreline
 from loreline.errors import LorelineError
 
-from . import activity, pages, review
+from . import activity, brief, pages, review
 from .guard import Guard
 from .html import h, page
 
@@ -91,6 +91,23 @@ def build(store: Path | None, token: str, port: int) -> tuple[Any, Viewer]:
     def project(request: Request) -> Response:
         return viewer.show(lambda: pages.project(viewer.lore, q(request, "key"), dict(request.query_params)))
 
+    def brief_page(request: Request) -> Response:
+        return viewer.show(lambda: brief.brief(viewer.lore, q(request, "key"), read_only=viewer.read_only))
+
+    async def brief_line(request: Request) -> Response:
+        number, action = int(request.path_params["n"]), request.path_params["action"]
+        form = await request.form()
+        key, text = str(form.get("key") or ""), str(form.get("text") or "").strip()
+        back = f"/brief?key={quote(key)}"
+        lore = viewer.lore
+        steps: dict[str, Callable[[], object]] = {
+            "pin": lambda: lore.pin_brief_line(key, number, form.get("on") == "1"),
+            "edit": lambda: lore.edit_brief_line(key, number, text),
+        }
+        if action not in steps or not key:
+            return HTMLResponse(page("Not found", ""), status_code=404)
+        return await run_in_threadpool(viewer.change, steps[action], back)
+
     def recall(request: Request) -> Response:
         viewer.warm.wait(60)
         return viewer.show(lambda: pages.recall_fragment(viewer.lore, q(request, "key"), q(request, "q")[:2000]))
@@ -155,6 +172,7 @@ def build(store: Path | None, token: str, port: int) -> tuple[Any, Viewer]:
 
     routes = [
         Route("/", home), Route("/project", project), Route("/recall", recall),
+        Route("/brief", brief_page), Route("/brief/{n:int}/{action:str}", brief_line, methods=["POST"]),
         Route("/m/{id:int}", memory), Route("/m/{id:int}/source/{n:int}", source),
         Route("/m/{id:int}/{action:str}", act, methods=["POST"]),
         Route("/inbox", inbox), Route("/conflicts", conflicts),

@@ -4,7 +4,7 @@ type), and one memory with its versions, sources and the transcript around each 
 from __future__ import annotations
 
 from loreline.api import Loreline, browse
-from loreline.models import KINDS, Memory, RecallHit
+from loreline.models import ACTION, ACTION_LABELS, KINDS, Memory, RecallHit, Turn
 
 from .html import badge, button_form, h, memory_badges, memory_list, page, short, url
 
@@ -50,7 +50,8 @@ def project(lore: Loreline, key: str, query: dict[str, str], limit: int = 200) -
               '<div id="recall-hits" aria-live="polite"></div>')
     more = f'<p class="muted">{listing.total} in all; the first {limit} shown.</p>' if listing.total > limit else \
         f'<p class="muted">{listing.total} memories.</p>'
-    return page(key, search + filters + more + memory_list(listing.items), active="/")
+    brief = f'<p><a href="{url("/brief", key=key)}">The brief each session starts with</a></p>'
+    return page(key, brief + search + filters + more + memory_list(listing.items), active="/")
 
 
 def recall_fragment(lore: Loreline, key: str, text: str) -> str:
@@ -132,10 +133,19 @@ def transcript(m: Memory, n: int) -> str:
     if window.error:
         return f'<p class="muted">{h(window.error)}</p>'
     turns = "".join(
-        f'<div class="turn {h(t.speaker)}{" cited" if window.is_cited(t) else ""}"><span class="who">{h(t.speaker)} · '
+        f'<div class="turn {h(t.speaker)}{" " + h(t.origin) if t.speaker == ACTION else ""}'
+        f'{" cited" if window.is_cited(t) else ""}"><span class="who">{h(_who(t))} · '
         f'lines {t.line_start}–{t.line_end}</span><pre>{h(t.text)}</pre></div>' for t in window.turns)
     return (f'<details open><summary>The transcript around lines {s.line_start}–{s.line_end}, as the model '
             f'read it (cleaned and redacted)</summary><div class="transcript">{turns}</div></details>')
+
+
+def _who(turn: Turn) -> str:
+    """Who a transcript line is: the person, the assistant, or what the assistant did (`RAN`,
+    `EDITED`, `DENIED`: facts of what happened, shown apart from anyone's words)."""
+    if turn.speaker == ACTION:
+        return ACTION_LABELS.get(turn.origin, turn.origin.upper())
+    return turn.speaker
 
 
 def source_page(lore: Loreline, memory_id: int, n: int) -> str:

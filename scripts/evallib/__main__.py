@@ -13,7 +13,8 @@
     scripts/eval backend --backend NAME --set real [--half test] [--max-calls N] [--through-import]
                                         → one backend (rules, anthropic, claude-code, codex: built as an
                                           import builds it, with your key or login) over the real labelled set
-    scripts/eval call-cost              → model calls and input tokens per session, per model backend
+    scripts/eval call-cost              → model calls and input tokens per session, per model backend, and
+                                          what the account of actions adds to each session's distill input
     scripts/eval cue-rows --half tune   → every retrieval set's half, recall and the prompt hook, with the
                                           glossary's cues only and with a model's (`cuerows`)
 """
@@ -121,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import callcost
 
         print(callcost.render(callcost.sets()))
+        print(callcost.render_actions(callcost.actions_sets()))
         return 0
     if args.what == "learned":
         rows = learnedcv.evaluate()

@@ -34,7 +34,8 @@ def current_prompts() -> dict[str, str]:
     from importlib import resources
 
     found = {}
-    folders = [resources.files("loreline.distill").joinpath("prompts"), Path(__file__).with_name("prompts")]
+    folders = [resources.files("loreline.distill").joinpath("prompts"), resources.files("loreline.brief").joinpath("prompts"),
+               Path(__file__).with_name("prompts")]
     for folder in folders:
         for item in folder.iterdir():
             if item.name.endswith(".md"):

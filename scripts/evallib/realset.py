@@ -5,7 +5,8 @@ Each session is parsed the way an import reads it (`registry.parse`), its turns 
 candidates then go through evidence validation exactly as on import. A memory is:
 - forbidden when it cites a line labelled forbidden, an assistant line, a line of a
   subagent/sidechain file, or a turn whose text is injected (command or skill bodies, hook
-  feedback, continuation summaries — see FORBIDDEN_OPENINGS);
+  feedback, continuation summaries — see FORBIDDEN_OPENINGS); an action line (what the assistant
+  did) is forbidden too, except under a procedure, a fact or an episode, which may rest on it;
 - a hit when it cites a labelled line and contains every keyword of that label;
 - otherwise a false positive.
 Precision = hits / memories; recall = labels hit / labels. Both halves are reported; the
@@ -22,7 +23,7 @@ from loreline.assistants import registry
 from loreline import evidence, transcripts
 from loreline.distill import Distiller
 from loreline.chunk import chunk
-from loreline.models import Transcript, Turn
+from loreline.models import KINDS, Transcript
 from loreline.pipeline import clean_turns
 from loreline.privacy.redact import contains_secret
 
@@ -33,6 +34,8 @@ _TREE = "claude-code/tree/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63b
 #: `fixtures/<name>` sessions of the split are the project's real fixtures, read where they live
 RENAMED = {"cc-2.1.114-worktrees.jsonl": f"{_TREE}.jsonl",
            "cc-2.1.114-worktrees-subagent.jsonl": f"{_TREE}/subagents/agent-a36efb2a1231c41e2.jsonl"}
+#: the kinds of memory that may rest on what the assistant did (its action lines), as the evidence check allows
+ACTION_KINDS = tuple(kind for kind in KINDS if kind not in evidence.USER_ONLY_KINDS)
 SUBAGENT_FILES = ("agent-", "-subagent", "agent-acompact", "root-agent")
 FORBIDDEN_OPENINGS = (
     "# session catchup", "# safe exit", "# session handoff", "# meta override", "# quick add", "# end exploration",
@@ -151,12 +154,11 @@ def matching(labels: list[Label], session: str, line: int, text: str) -> list[La
 def is_forbidden(memory: Memory, forbidden: set[tuple[str, int]], t: Transcript) -> bool:
     if (memory.session, memory.line) in forbidden or any(m in memory.session for m in SUBAGENT_FILES):
         return True
-    turn = _turn_at(t.turns, memory.line)
-    return turn is None or turn.speaker != "user" or turn.text.lstrip().lower().startswith(FORBIDDEN_OPENINGS)
-
-
-def _turn_at(turns: tuple[Turn, ...], line: int) -> Turn | None:
-    return next((turn for turn in turns if turn.line_start <= line <= turn.line_end), None)
+    on_line = [turn for turn in t.turns if turn.line_start <= memory.line <= turn.line_end]
+    turn = next((turn for turn in on_line if turn.speaker == "user"), None)
+    if turn is None:  # prose and an action can share a line: the action is what such a memory rests on
+        return not (memory.kind in ACTION_KINDS and any(other.speaker == "action" for other in on_line))
+    return turn.text.lstrip().lower().startswith(FORBIDDEN_OPENINGS)
 
 
 def as_json(score: HalfScore) -> dict[str, object]:

@@ -45,7 +45,7 @@ from .sayonce_judge import ClaimJudge, carries, carries_claim
 
 LABELS = docs.ROOT / "tests" / "eval" / "sayonce" / "labels.json"
 HOOK_CODE = "import sys\nfrom loreline_hooks.entry import main\nsys.exit(main(sys.argv[1:]))"
-_MEMORY_LINE = re.compile(r"^- (?:#\d+ )?(?:\w[\w ]*: )?(.*)$")
+_MEMORY_LINE = re.compile(r"^- (?:#\d+ )?(?:\w[\w ]*: )?(.*?)(?: \(#\d+(?:, #\d+)*\))?$")
 
 
 @dataclass
@@ -91,7 +91,8 @@ class ProjectResult:
 
 
 def memory_lines(block: str) -> list[str]:
-    """The memories in a hook's `<loreline-memories>` block, one per `- ` line."""
+    """The memories in a hook's `<loreline-memories>` block, one per `- ` line: a memory line
+    (`- #12 kind: text`, `- kind: text`) or a brief line (`- text (#12, #40)`), its text alone."""
     found = []
     for line in block.splitlines():
         match = _MEMORY_LINE.match(line)
@@ -250,7 +251,7 @@ def run_labelled(backend: str, halves: tuple[str, ...] = ("tune", "test"), label
     out: dict[str, list[ProjectResult]] = {}
     for half in halves:
         out[half] = []
-        for name in split[half]:
+        for name in (split[half] if half in split else data["model_subset"]["test"]):
             project = projects[name]
             base = docs.ROOT / project["root"] if "root" in project else root
             out[half].append(replay_project(name, [base / s for s in project["sessions"]], list(project["repeats"]),

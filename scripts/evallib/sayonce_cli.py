@@ -36,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Replay multi-session histories through the real hooks and count the "
                                             "repeats Loreline would have spared.")
     p.add_argument("--backend", default="rules", help="distiller backends, comma-separated (rules)")
-    p.add_argument("--half", default="both", choices=("tune", "test", "both"),
-                   help="which half of the labelled set (both)")
+    p.add_argument("--half", default="both", choices=("tune", "test", "both", "model"),
+                   help="which half of the labelled set (both); model: the test half's histories a model-backed "
+                        "run is reported on (`model_subset` in the label file)")
     p.add_argument("--history", type=Path, help="a folder of your own sessions of one project")
     p.add_argument("--labels", type=Path, help="a labelled set in the format of tests/eval/sayonce/labels.json (default: that set); with --history: the format of tests/eval/sayonce/labels.json (a `projects` table "
                         "or a bare `repeats` list), with `file:line` paths relative to DIR")

@@ -11,7 +11,7 @@ One story, told once per module:
 2. distill: the first session is imported with the claude-code backend (worker lock held, so
    a spool file any hook wrote would stay to be seen);
 3. judge: the second session repeats the preference in new words; the belief judge's
-   `classify_relation` goes through Claude Code too;
+   `classify_relations` goes through Claude Code too;
 4. outage: a third session meets a 529, then a model that does not answer in time, and is
    deferred both times (a refused login in between stops that import with one line), then a
    model so slow that the CLI's own retries would outlast our deadline, which cuts the run and
@@ -195,7 +195,8 @@ def tell(story: Story) -> Story:
                "keep Postgres advisory locks"),
         memory("fact", "The shop deploys to Kubernetes.", first, "we deploy to kubernetes"))),)))
     distill(story, "judge", "second", Replies("Done.", (
-        ("<existing", tool_reply(STRUCTURED, {"relation": "identical", "reason": "the same install rule"})),
+        ("<existing", tool_reply(STRUCTURED, {"relations": [
+            {"pair": 1, "relation": "identical", "reason": "the same install rule"}]})),
         ("call record_memories", record(memory("preference", PNPM_AGAIN, story.lines["second"],
                                                "installs go through pnpm here"))))))
     distill(story, "outage", "third", Replies("Done.", (("call record_memories", error_reply(529)),)))
@@ -265,7 +266,7 @@ def test_claude_code_was_sent_our_prompt_and_only_the_structured_answer_tool(sto
 
 def test_the_judge_classified_the_repeat_through_claude_code(story: Story) -> None:
     asked = [r["body"] for r in story.runs["judge"].requests if r["api"] == "anthropic" and r["body"]]
-    classify = [b for b in asked if "relation" in b["tools"][0]["input_schema"]["properties"]]
+    classify = [b for b in asked if "relations" in b["tools"][0]["input_schema"]["properties"]]
     assert classify, [b["tools"][0]["input_schema"] for b in asked]
     assert PNPM in json.dumps(classify[0]["messages"]) and PNPM_AGAIN in json.dumps(classify[0]["messages"])
     active = texts(story.box)

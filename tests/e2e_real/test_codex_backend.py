@@ -9,7 +9,7 @@ One story, told once per module:
    are imported by path);
 2. distill: the first is imported with the codex backend; the request carries our prompt as
    Codex's instructions and the strict form of the `record_memories` schema;
-3. judge: the second repeats the preference; `classify_relation` goes through Codex too;
+3. judge: the second repeats the preference; `classify_relations` goes through Codex too;
 4. failures, each deferring the third session: a rate limit (429, which starts a cooldown of
    the codex backend for background runs; these imports are a person's), a model that answers with
    no JSON (twice), a model that hangs past the deadline; a refused login (401) stops the
@@ -120,7 +120,7 @@ def tell(story: Story) -> Story:
                "keep Postgres advisory locks"),
         memory("fact", "The shop deploys to Kubernetes.", first, "we deploy to kubernetes"))),))).check()
     distill(story, "judge", "second", Replies("Done.", (
-        ("<existing", json.dumps({"relation": "identical", "reason": "the same install rule"})),
+        ("<existing", json.dumps({"relations": [{"pair": 1, "relation": "identical", "reason": "the same install rule"}]})),
         ("call record_memories", record(memory("preference", PNPM_AGAIN, story.lines["second"],
                                                "installs go through pnpm here")))))).check()
     distill(story, "ratelimit", "third", Replies("Done.", (("call record_memories", error_reply(429, "rate_limit_exceeded")),)))
@@ -190,7 +190,7 @@ def test_codex_was_sent_our_prompt_the_strict_schema_and_no_user_config(story: S
 
 def test_the_judge_classified_the_repeat_through_codex(story: Story) -> None:
     asked = responses(story.runs["judge"])
-    assert any("relation" in b["text"]["format"]["schema"]["properties"] for b in asked)
+    assert any("relations" in b["text"]["format"]["schema"]["properties"] for b in asked)
     active = texts(story.box)
     assert PNPM_AGAIN in active and PNPM not in active
 

@@ -185,6 +185,24 @@ function scenarios.sidebar()
   eq(vim.fn.bufwinid(buf) ~= -1, true, "the sidebar stays open beside the session")
 end
 
+function scenarios.brief()
+  start()
+  open_app()
+  vim.cmd("Loreline")
+  local buf = wait_view("memories", "Brief · 3 lines")
+  local shown = text(buf)
+  contains(shown, "Brief · 3 lines · v1 by rules", "the brief's heading")
+  if not (shown:find("Brief · 3 lines", 1, true) < shown:find("preference (1)", 1, true)) then
+    fail("the brief is not above the kinds:\n" .. shown)
+  end
+  local line = cursor_to(buf, "^  %d+%. In this repo we use pnpm, never npm%. %(#%d+%)$")
+  local cited = line:match("%(#(%d+)%)$")
+  contains(shown, line .. "\n     ↳ #" .. cited .. " In this repo we use pnpm, never npm.", "the line's source under it")
+  press("<CR>")
+  local float = float_with("> In this repo we use pnpm, never npm.")
+  contains(text(vim.api.nvim_win_get_buf(float)), "preference · #" .. cited, "the provenance of the memory it cites")
+end
+
 function scenarios.hover()
   start()
   open_app()
@@ -296,6 +314,7 @@ function scenarios.did_change()
   eq(done.code, 0, "loreline import in another process: " .. (done.stderr or ""))
   wait_view("memories", "bump the worker pool to 42 threads")
   contains(text(sidebar), "4 memories", "sidebar after another process imported")
+  contains(text(sidebar), "Brief · 4 lines", "the brief that import wrote")
 end
 
 function scenarios.import()

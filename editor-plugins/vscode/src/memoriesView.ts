@@ -1,23 +1,27 @@
 /**
  * The "Memories" tree in the Loreline activity-bar container: the current workspace folder's
- * memories grouped by kind (pending conflicts first, when there are any). A memory expands into
- * its sources; clicking a memory opens its provenance, clicking a source opens the session file
- * at its line. Tooltips carry the provenance, fetched when the item is hovered.
+ * memories grouped by kind (pending conflicts first, when there are any, then the project brief
+ * each assistant session starts with, when it has one: its lines, each expanding into the memories
+ * it rests on). A memory expands into its sources; clicking a memory opens its provenance,
+ * clicking a source opens the session file at its line. Tooltips carry the provenance, fetched
+ * when the item is hovered.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { log, messageOf } from './logging';
 import {
-  type Conflict, count, day, type Inbox, KINDS, type Kind, type MemoriesPage, type Memory, Methods, type Provenance,
-  type Source, span,
+  type Brief, briefLabel, type BriefLine, briefLineDescription, type Conflict, count, day, type Inbox, KINDS, type Kind,
+  type MemoriesPage, type Memory, Methods, type Provenance, type Source, span,
 } from './protocol';
 import type { Server } from './server';
 
 export type Node =
   | { type: 'kind'; kind: Kind; items: Memory[] }
-  | { type: 'memory'; memory: Memory }
-  | { type: 'source'; memory: Memory; source: Source }
+  | { type: 'memory'; memory: Memory; under?: string }
+  | { type: 'source'; memory: Memory; source: Source; under?: string }
   | { type: 'inbox'; inbox: Inbox }
+  | { type: 'brief'; brief: Brief }
+  | { type: 'briefLine'; line: BriefLine }
   | { type: 'held'; memory: Memory }
   | { type: 'conflict'; conflict: Conflict };
 
@@ -57,6 +61,8 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   private shownFolder: string | undefined;
   /** the top-level labels last shown, for the self test */
   labels: string[] = [];
+  /** the brief's lines last shown, each with the ids it cites, for the self test */
+  briefLines: string[] = [];
 
   constructor(private readonly server: Server) {
     this.view = vscode.window.createTreeView('loreline.memories', { treeDataProvider: this, showCollapseAll: true });
@@ -84,16 +90,21 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         return [...node.inbox.held.map((memory): Node => ({ type: 'held', memory })),
           ...node.inbox.conflicts.map((conflict): Node => ({ type: 'conflict', conflict }))];
       case 'memory':
-        return this.sources(node.memory);
+        return this.sources(node.memory, node.under);
+      case 'brief':
+        return node.brief.lines.map((line): Node => ({ type: 'briefLine', line }));
+      case 'briefLine':
+        // a memory shown twice (under its kind and under a brief line) needs an id of its own here
+        return node.line.sources.map((memory): Node => ({ type: 'memory', memory, under: `brief:${node.line.number}` }));
       default:
         return [];
     }
   }
 
-  private async sources(memory: Memory): Promise<Node[]> {
+  private async sources(memory: Memory, under?: string): Promise<Node[]> {
     try {
       const found = await this.server.request<Provenance>(Methods.provenance, { id: memory.id });
-      return found.sources.map((source) => ({ type: 'source', memory, source }));
+      return found.sources.map((source) => ({ type: 'source', memory, source, under }));
     } catch (err) {
       log().warn(`provenance of #${memory.id}: ${messageOf(err)}`);
       return [];
@@ -110,20 +121,35 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       const folder = this.shownFolder;
       const page = await this.server.request<MemoriesPage>(Methods.memories, { folder });
       const inbox = await this.server.request<Inbox>(Methods.inbox, { folder });
-      return this.show(page, inbox);
+      const brief = await this.brief(folder);
+      return this.show(page, inbox, brief);
     } catch (err) {
       this.view.message = `Could not list memories: ${messageOf(err)}`;
       return [];
     }
   }
 
-  private show(page: MemoriesPage, inbox: Inbox): Node[] {
+  /** The project's brief, or null (none yet, or a server from before briefs). */
+  private async brief(folder: string | undefined): Promise<Brief | null> {
+    try {
+      return await this.server.request<Brief | null>(Methods.brief, { folder });
+    } catch (err) {
+      log().warn(`brief: ${messageOf(err)}`);
+      return null;
+    }
+  }
+
+  private show(page: MemoriesPage, inbox: Inbox, brief: Brief | null): Node[] {
     this.view.description = path.basename(page.project);
     this.view.badge = page.total ? { value: page.total, tooltip: count(page.total, 'memory', 'memories') } : undefined;
     const more = page.total > page.items.length ? ` (showing ${page.items.length} of ${page.total})` : '';
     this.view.message = more ? `${page.project}${more}` : undefined;
     const waiting = inbox.held.length + inbox.conflicts.length;
     const nodes: Node[] = waiting ? [{ type: 'inbox', inbox }] : [];
+    if (brief && brief.lines.length) {
+      nodes.push({ type: 'brief', brief });
+    }
+    this.briefLines = (brief?.lines ?? []).map((l) => `${l.text} (${l.memories.map((id) => `#${id}`).join(', ')})`);
     for (const kind of KINDS) {
       const items = page.items.filter((m) => m.kind === kind);
       if (items.length) {
@@ -143,9 +169,9 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         return item;
       }
       case 'memory':
-        return memoryItem(node.memory);
+        return memoryItem(node.memory, node.under);
       case 'source':
-        return sourceItem(node.memory, node.source);
+        return sourceItem(node.memory, node.source, node.under);
       case 'inbox': {
         const item = new vscode.TreeItem(`Inbox (${node.inbox.held.length + node.inbox.conflicts.length})`,
           vscode.TreeItemCollapsibleState.Expanded);
@@ -156,6 +182,17 @@ export class MemoriesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         item.iconPath = new vscode.ThemeIcon('inbox');
         return item;
       }
+      case 'brief': {
+        const item = new vscode.TreeItem(briefLabel(node.brief), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = 'brief';
+        item.description = `v${node.brief.version} · by ${node.brief.writer}${node.brief.stale ? ' · stale' : ''}`;
+        item.tooltip = 'What each assistant session of this project starts with (the SessionStart hook gives it); '
+          + 'each line expands into the memories it rests on.';
+        item.iconPath = new vscode.ThemeIcon('book');
+        return item;
+      }
+      case 'briefLine':
+        return briefLineItem(node.line);
       case 'held':
         return heldItem(node.memory);
       case 'conflict':
@@ -186,15 +223,25 @@ export function seen(m: Memory): string {
   return `${m.confirmedAt && m.confirmedAt >= last ? 'confirmed' : 'seen'} ${day(last)}`;
 }
 
-function memoryItem(m: Memory): vscode.TreeItem {
+function memoryItem(m: Memory, under?: string): vscode.TreeItem {
   const item = new vscode.TreeItem(m.text.replace(/\s+/g, ' '), vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = `memory:${m.id}:${m.version}`;
+  item.id = `${under ? `${under}:` : ''}memory:${m.id}:${m.version}`;
   const stale = m.stale ? 'may be stale · ' : '';
   item.description = `${stale}#${m.id} · ${seen(m)} · ${count(m.sourceCount, 'source', 'sources')}`;
   item.contextValue = m.stale ? 'memory-stale' : 'memory';
   item.iconPath = m.stale ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
     : new vscode.ThemeIcon(m.pinned ? 'pinned' : 'note');
   item.command = { title: 'Show Provenance', command: 'loreline.showProvenance', arguments: [m.id] };
+  return item;
+}
+
+function briefLineItem(line: BriefLine): vscode.TreeItem {
+  const item = new vscode.TreeItem(line.text.replace(/\s+/g, ' '), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `brief:${line.number}:${line.memories.join(',')}`;
+  item.description = briefLineDescription(line);
+  item.tooltip = `${line.title}\n${line.text}\n\nRests on ${line.memories.map((id) => `#${id}`).join(', ')} (written by ${line.by})`;
+  item.contextValue = 'briefLine';
+  item.iconPath = new vscode.ThemeIcon(line.pinned ? 'pinned' : 'quote');
   return item;
 }
 
@@ -208,9 +255,9 @@ function heldItem(m: Memory): vscode.TreeItem {
   return item;
 }
 
-function sourceItem(m: Memory, s: Source): vscode.TreeItem {
+function sourceItem(m: Memory, s: Source, under?: string): vscode.TreeItem {
   const item = new vscode.TreeItem(`${s.tool} · lines ${span(s)}`, vscode.TreeItemCollapsibleState.None);
-  item.id = `source:${m.id}:${s.sessionId}:${s.lineStart}`;
+  item.id = `${under ? `${under}:` : ''}source:${m.id}:${s.sessionId}:${s.lineStart}`;
   item.description = `${path.basename(s.sessionPath)} · ${day(s.observedAt)}`;
   item.tooltip = new vscode.MarkdownString().appendCodeblock(s.excerpt, 'text');
   item.iconPath = new vscode.ThemeIcon('go-to-file');

@@ -9,6 +9,7 @@ export const Methods = {
   provenance: 'loreline/provenance',
   viewer: 'loreline/viewer',
   recall: 'loreline/recall',
+  brief: 'loreline/brief',
   conflicts: 'loreline/conflicts',
   resolveConflict: 'loreline/resolveConflict',
   forget: 'loreline/forget',
@@ -119,6 +120,46 @@ export interface RecallResult {
   project: string;
   query: string;
   items: RecallHit[];
+}
+
+/** One line of the project brief: its text under a topic, and the memories it rests on. */
+export interface BriefLine {
+  number: number;
+  topic: string;
+  /** the topic's heading ("How to build, run, test and deploy") */
+  title: string;
+  text: string;
+  by: 'model' | 'rules' | 'user';
+  pinned: boolean;
+  edited: boolean;
+  memories: number[];
+  sources: Memory[];
+}
+
+/** `loreline/brief`: what each assistant session of the project starts with (null: none yet). */
+export interface Brief {
+  project: string;
+  version: number;
+  /** the model that wrote it, or "rules" */
+  writer: string;
+  changedBy: string | null;
+  createdAt: string;
+  stale: boolean;
+  dropped: number;
+  /** lines not shown now: a memory they cite is no longer active */
+  hidden: number;
+  lines: BriefLine[];
+}
+
+/** The brief's node in the tree: "Brief · 12 lines". */
+export function briefLabel(brief: Brief): string {
+  return `Brief · ${count(brief.lines.length, 'line', 'lines')}`;
+}
+
+/** A brief line's description: its topic, then the ids it cites ("Conventions and preferences · #3, #40"). */
+export function briefLineDescription(line: BriefLine): string {
+  const marks = [line.pinned ? 'pinned' : '', line.edited ? 'edited' : ''].filter(Boolean);
+  return [line.title, line.memories.map((id) => `#${id}`).join(', '), ...marks].join(' · ');
 }
 
 /** `loreline import sessions --json`, camelCased: every session accounted for, every count kept. */

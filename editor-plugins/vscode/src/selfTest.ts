@@ -46,7 +46,7 @@ export function registerSelfTest(server: Server, status: StatusItem, tree: Memor
     await status.refresh();
     const result = {
       state: server.state, hover, lenses: (lenses ?? []).map((l) => l.command?.title ?? ''),
-      status: status.text, tree: tree.labels,
+      status: status.text, tree: tree.labels, brief: tree.briefLines,
     };
     fs.writeFileSync(`${out}.tmp`, JSON.stringify(result, null, 2));
     fs.renameSync(`${out}.tmp`, out);

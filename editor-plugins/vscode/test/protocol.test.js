@@ -174,6 +174,22 @@ test('import with the extension\'s own work-done token reports progress, then di
   assert.equal((await conn.sendRequest(protocol.Methods.memories, { folder: REPO })).total, 4);
 });
 
+test('brief: the import wrote it; each line carries the memories it rests on', async () => {
+  const brief = await conn.sendRequest(protocol.Methods.brief, { folder: REPO });
+  assert.ok(brief, 'the import above writes the project brief');
+  assert.equal(brief.project, REPO);
+  assert.equal(brief.writer, 'rules');
+  assert.equal(brief.lines.length, 4);
+  assert.equal(protocol.briefLabel(brief), 'Brief · 4 lines');
+  for (const line of brief.lines) {
+    assert.deepEqual(line.sources.map((m) => m.id), line.memories);
+    assert.ok(line.title && line.text && ['model', 'rules', 'user'].includes(line.by));
+  }
+  const pnpm = brief.lines.find((line) => line.text === 'In this repo we use pnpm, never npm.');
+  assert.equal(protocol.briefLineDescription(pnpm), `Conventions and preferences · #${pnpm.memories[0]}`);
+  assert.equal(pnpm.sources[0].source.lineStart, 1);
+});
+
 test('errors are one-line request failures and the server stays up', async () => {
   await assert.rejects(conn.sendRequest(protocol.Methods.provenance, { id: 999 }),
     (err) => err.code === -32803 && /no memory with id 999/.test(err.message));

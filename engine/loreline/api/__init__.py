@@ -20,23 +20,24 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from ..brief.model import Brief
     from ..inbox import Inbox
     from ..pipeline import clean_turns
     from . import browse, imports, serialize
-    from .results import (Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status,
+    from .results import (BriefView, Conflict, Forgotten, ImportOutcome, ImportPlan, ImportRequest, Page, ProjectCounts, Status,
                           StatusFacts)
     from .session import KEEP, Loreline, project_of
 
 #: each public name and the module it lives in (relative to this package)
 _WHERE = {
     "clean_turns": "..pipeline", "imports": ".imports", "serialize": ".serialize",
-    "Conflict": ".results", "Forgotten": ".results", "ImportOutcome": ".results", "ImportPlan": ".results",
+    "Brief": "..brief.model", "BriefView": ".results", "Conflict": ".results", "Forgotten": ".results", "ImportOutcome": ".results", "ImportPlan": ".results",
     "ImportRequest": ".results", "Page": ".results", "ProjectCounts": ".results", "Status": ".results",
     "KEEP": ".session", "Loreline": ".session", "project_of": ".session",
     "Inbox": "..inbox", "StatusFacts": ".results", "browse": ".browse",
 }
 
-__all__ = ["KEEP", "Inbox", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest",
+__all__ = ["Brief", "BriefView", "KEEP", "Inbox", "clean_turns", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest",
            "Loreline", "Page", "ProjectCounts", "Status", "StatusFacts", "browse", "imports", "project_of",
            "recovery_steps", "serialize"]
 

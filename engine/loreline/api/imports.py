@@ -23,6 +23,7 @@ from .results import ImportOutcome, ImportPlan, ImportRequest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: native sync loads the belief layer and the redactor
+    from ..brief.model import Rewrite
     from ..native.sync import SyncReport
 
 Progress = Callable[[int, int, str], None]
@@ -69,10 +70,21 @@ def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Calla
             raise StoreError(store.read_only_message())
         report = pipeline.import_sessions(store, list(chosen.sessions), options)
         native = _follow_native(store, chosen)
+        briefs = _rebrief(store, options, chosen)
     report.backend_reason = chosen.choice.reason
     report.left_out.extend(chosen.left_out)
     preview = tuple((piece, tuple(accepted)) for piece, accepted in options.preview)
-    return ImportOutcome(report, preview, isinstance(chosen.choice.distiller, Metered), native)
+    return ImportOutcome(report, preview, isinstance(chosen.choice.distiller, Metered), native, briefs)
+
+
+def _rebrief(store: Store, options: pipeline.Options, chosen: ImportPlan) -> tuple[Rewrite, ...]:
+    """The brief of each project the import read, written again when its memories changed: by
+    the import's model (one call per project), else by the rules (`brief.rewrite.after_import`)."""
+    if chosen.request.dry_run or not options.projects:
+        return ()
+    from ..brief import rewrite
+
+    return tuple(rewrite.after_import(store, options.projects, chosen.choice.distiller).values())
 
 
 def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # annotations only: a listing must not load the belief layer,
     from typing import Any
 
     from ..backends import Choice
+    from ..brief.model import Brief, Rewrite
     from ..models import Candidate, Chunk, ImportReport, Memory
     from ..native.sync import SyncReport
     from ..status import Facts as StatusFacts
@@ -28,7 +29,7 @@ def __getattr__(name: str) -> Any:
         return Facts
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__all__ = ["Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
+__all__ = ["BriefView", "Conflict", "Forgotten", "ImportOutcome", "ImportPlan", "ImportRequest", "Page", "ProjectCounts",
            "Status", "StatusFacts"]
 
 
@@ -112,3 +113,21 @@ class ImportOutcome:
     paid: bool = False
     #: a discovery import of Claude Code sessions also reads the assistants' own memory files
     native: SyncReport | None = None
+    #: the brief of each project the import read, when its memories changed (`loreline.brief`)
+    briefs: tuple[Rewrite, ...] = ()
+
+
+@record
+class BriefView:
+    """A project's brief as SessionStart shows it (`brief`: its latest version without the lines
+    that cite a memory no longer active), the memories its lines cite, and how many lines were
+    left out so (`hidden`)."""
+
+    brief: Brief
+    sources: tuple[Memory, ...]
+    hidden: int = 0
+    #: why a rewrite asked of a model gave the rules brief instead (`loreline brief --refresh`)
+    fallback: str | None = None
+
+    def source(self, memory_id: int) -> Memory | None:
+        return next((m for m in self.sources if m.id == memory_id), None)

@@ -23,13 +23,14 @@ from pathlib import Path
 from ..models import ImportReport, Memory, Provenance, RecallHit
 from ..privacy.display import printable
 from ..records import asdict
-from .results import Forgotten, ImportOutcome, Page, ProjectCounts, Status
+from .results import BriefView, Forgotten, ImportOutcome, Page, ProjectCounts, Status
 
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:  # annotations only (`usage` is imported where a report is turned into JSON)
     from typing import Any
 
     from ..beliefs.conflicts import Conflict
+    from ..brief.model import Brief, Line, Rewrite
     from ..inbox import Inbox
     from ..native.sync import SyncReport
 
@@ -86,6 +87,10 @@ REPORT = Record("dry_run", "backend", "backend_reason", "cancelled", "sessions",
                 "chunks_replayed", "candidates", "rejected", "added", "merged", "versioned", "conflicts",
                 "forgotten_skipped", "preview")
 PREVIEW = Record("path", "line_start", "line_end", "chars", "memories")
+BRIEF = Record("project", "version", "writer", "changed_by", "created_at", "stale", "dropped", "hidden", "fallback",
+               "lines")
+BRIEF_LINE = Record("number", "topic", "title", "text", "by", "pinned", "edited", "memories", "sources")
+BRIEF_VERSION = Record("version", "writer", "changed_by", "created_at", "stale", "dropped", "lines")
 NATIVE = Record("files", "unchanged", "deleted", "items", "added", "joined", "versioned", "conflicts", "known",
                 "ended", "dropped_sources", "failed")
 
@@ -152,6 +157,32 @@ def inbox(found: Inbox, *, camel: bool = False) -> Json:
                       conflicts=[conflict(c, camel=camel) for c in found.conflicts])
 
 
+def brief(view: BriefView, *, camel: bool = False) -> Json:
+    """A project's brief as SessionStart shows it; each line with the memories it cites (`sources`:
+    each memory with its first source, as a list shows it)."""
+    b = view.brief
+    return BRIEF.make(camel, project=_shown(b.project) if camel else b.project, version=b.version, writer=b.writer,
+                      changed_by=b.changed_by, created_at=b.created_at, stale=b.stale, dropped=b.dropped,
+                      hidden=view.hidden, fallback=view.fallback, lines=[brief_line(line, view, camel) for line in b.lines])
+
+
+def brief_line(line: Line, view: BriefView | None = None, camel: bool = False) -> Json:
+    from ..brief.block import TOPICS
+
+    cited = [view.source(i) for i in line.memories] if view is not None else []
+    return BRIEF_LINE.make(camel, number=line.number, topic=line.topic, title=dict(TOPICS).get(line.topic, line.topic),
+                           text=_shown(line.text) if camel else line.text, by=line.by, pinned=line.pinned,
+                           edited=line.edited, memories=list(line.memories),
+                           sources=[memory(m, camel=camel) for m in cited if m is not None])
+
+
+def brief_version(b: Brief, *, camel: bool = False) -> Json:
+    """One version as it was written (`loreline brief versions`)."""
+    return BRIEF_VERSION.make(camel, version=b.version, writer=b.writer, changed_by=b.changed_by,
+                              created_at=b.created_at, stale=b.stale, dropped=b.dropped,
+                              lines=[brief_line(line, camel=camel) for line in b.lines])
+
+
 def forgotten(f: Forgotten, *, camel: bool = False) -> Json:
     return FORGOTTEN.make(camel, forgotten=list(f.ids), project=f.project)
 
@@ -176,7 +207,18 @@ def import_report(outcome: ImportOutcome, *, camel: bool = False) -> Json:
         chunks=r.chunks, chunks_replayed=r.chunks_replayed, candidates=r.candidates, rejected=dict(r.rejected),
         added=r.added, merged=r.merged, versioned=r.versioned, conflicts=r.conflicts,
         forgotten_skipped=r.forgotten_skipped, preview=preview) | (
-        {"native": native_report(outcome.native, camel=camel)} if outcome.native is not None else {})
+        {"native": native_report(outcome.native, camel=camel)} if outcome.native is not None else {}) | (
+        {"briefs": [rewritten(done, camel=camel) for done in outcome.briefs]} if outcome.briefs else {})
+
+
+REWRITTEN = Record("project", "version", "writer", "written", "lines", "dropped", "fallback")
+
+
+def rewritten(done: Rewrite, *, camel: bool = False) -> Json:
+    """What an import did to a project's brief."""
+    return REWRITTEN.make(camel, project=_shown(done.brief.project) if camel else done.brief.project,
+                          version=done.brief.version, writer=done.brief.writer, written=done.written,
+                          lines=len(done.brief.lines), dropped=dict(done.dropped), fallback=done.fallback)
 
 
 def native_report(n: SyncReport, *, camel: bool = False) -> Json:

@@ -17,7 +17,7 @@ from ..project import project_key
 from ..store import Store, anchors, search
 from ..store import conflicts as conflict_rows
 from ..store import memories as rows
-from .results import Forgotten, Page, ProjectCounts, Status
+from .results import BriefView, Forgotten, Page, ProjectCounts, Status
 
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
@@ -25,11 +25,20 @@ if TYPE_CHECKING:
 
     from .. import inbox as review_inbox
     from .. import staleness
+    from ..brief.model import Brief, Rewrite
     from ..beliefs.conflicts import Conflict
     from .results import StatusFacts
 
 # The belief layer, recall, the status facts and staleness are imported by the methods that use
 # them: listing or showing memories must not load them (`tests/test_lazy_imports.py`).
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from ..beliefs.conflicts import Conflict as _Conflict
+
+    #: what a person's change answers: each names the project it changed
+    Changed = TypeVar("Changed", Memory, Forgotten, _Conflict)
 
 MAX_HOVER_WORD = 64
 
@@ -182,19 +191,19 @@ class Loreline:
         from ..beliefs import curate
 
         project = rows.get(self.store, memory_id).project
-        return Forgotten(tuple(curate.forget(self.store, memory_id)), project)
+        return self._rebriefed(Forgotten(tuple(curate.forget(self.store, memory_id)), project))
 
     def edit(self, memory_id: int, text: str) -> Memory:
         from ..beliefs import curate
 
-        return curate.edit(self.store, memory_id, text)
+        return self._rebriefed(curate.edit(self.store, memory_id, text))
 
     def set_cues(self, memory_id: int, cues: str) -> Memory:
         """Replace a memory's retrieval cues (questions it answers, topic words; one a line or
         separated by semicolons) in place."""
         from ..beliefs import curate
 
-        return curate.set_cues(self.store, memory_id, cues)
+        return self._rebriefed(curate.set_cues(self.store, memory_id, cues))
 
     def write_cues(self, backend: str | None = None, progress: Callable[[int], None] | None = None) -> tuple[int, int]:
         """Cues written by a model backend (`distill.cue_writer`) for the active memories no model
@@ -231,19 +240,19 @@ class Loreline:
 
         with self.store.write():
             staleness.confirm(self.store, memory_id, by)
-        return rows.get(self.store, memory_id)
+        return self._rebriefed(rows.get(self.store, memory_id))
 
     def pin(self, memory_id: int, pinned: bool = True) -> Memory:
         from ..beliefs import curate
 
-        return curate.pin(self.store, memory_id, pinned)
+        return self._rebriefed(curate.pin(self.store, memory_id, pinned))
 
     def resolve(self, conflict_id: int, keep: str | None = None, merge: str | None = None) -> Conflict:
         """Settle a conflict: keep `new`, `existing` or `both`, or merge into the given text."""
         from ..beliefs import conflicts
 
         verdict = "merge" if merge is not None else KEEP.get(keep or "", keep or "")
-        return conflicts.resolve(self.store, conflict_id, verdict, merge_text=merge)
+        return self._rebriefed(conflicts.resolve(self.store, conflict_id, verdict, merge_text=merge))
 
     def held(self, project: str | None, limit: int = 200) -> Page:
         """Memories held for a person's review (of one project, or of all), with their reasons."""
@@ -259,24 +268,87 @@ class Loreline:
         from ..embed import default_embedder
 
         _, memory_id = review.remember(self.store, project, text, kind, reason, actor, default_embedder(self.store))
-        return rows.get(self.store, memory_id)
+        return self._rebriefed(rows.get(self.store, memory_id))
 
     def approve(self, memory_id: int, text: str | None = None) -> Memory:
         """A held memory becomes active (in the given wording, when there is one)."""
         from ..beliefs import review
 
-        return review.approve(self.store, memory_id, text=text)
+        return self._rebriefed(review.approve(self.store, memory_id, text=text))
 
     def reject(self, memory_id: int) -> Forgotten:
         from ..beliefs import review
 
         project = rows.get(self.store, memory_id).project
-        return Forgotten(tuple(review.reject(self.store, memory_id)), project)
+        return self._rebriefed(Forgotten(tuple(review.reject(self.store, memory_id)), project))
 
     def revert(self, conflict_id: int) -> Conflict:
         from ..beliefs import conflicts
 
-        return conflicts.revert(self.store, conflict_id)
+        return self._rebriefed(conflicts.revert(self.store, conflict_id))
+
+    def _rebriefed(self, changed: Changed) -> Changed:
+        """`changed` (a person's change to a memory of its project), once the project's brief
+        follows it (`brief.rewrite.after_change`: the rules brief written again, a model's marked
+        stale). The change is made whatever happens to the brief: a store busy now leaves that to
+        the next change or import, and lines citing a memory no longer active are never shown."""
+        from ..brief import rewrite
+        from ..errors import StoreBusyError
+
+        try:
+            rewrite.after_change(self.store, changed.project)
+        except StoreBusyError:
+            pass
+        return changed
+
+    # -- the project brief ---------------------------------------------------------------------
+
+    def brief(self, project: str) -> BriefView | None:
+        """The project's brief as SessionStart shows it, with the memories its lines cite (None:
+        it has none yet; `refresh_brief` writes one)."""
+        from ..store import briefs
+
+        found = briefs.latest(self.store, project)
+        return self._view(found) if found is not None else None
+
+    def brief_versions(self, project: str, limit: int = 20) -> list[Brief]:
+        """The project's brief versions, newest first, each whole (its lines as written)."""
+        from ..store import briefs
+
+        return briefs.versions(self.store, project, limit)
+
+    def refresh_brief(self, project: str, backend: str | None = None) -> BriefView:
+        """Write the project's brief now: by the configured model (or `backend`), else the rules."""
+        from .. import backends, usage
+        from ..brief import rewrite
+        from ..distill import Metered
+
+        distiller = backends.choose(backend).distiller
+        model = rewrite.caller_of(distiller)
+        if model is not None and isinstance(distiller, Metered):
+            distiller.attach(usage.Meter(self.store, backend=distiller.name, model=distiller.model, attended=True))
+        done = rewrite.rewrite(self.store, project, model, force=True)
+        return self._view(done.brief, done)
+
+    def edit_brief_line(self, project: str, number: int, text: str) -> BriefView:
+        """Reword line `number` of the project's brief (kept in every rewrite from now on)."""
+        from ..brief import rewrite
+
+        return self._view(rewrite.edit_line(self.store, project, number, text))
+
+    def pin_brief_line(self, project: str, number: int, pinned: bool = True) -> BriefView:
+        """Pin (or unpin) line `number` of the project's brief: a pinned line is kept in every
+        rewrite while the memories it cites stay active."""
+        from ..brief import rewrite
+
+        return self._view(rewrite.pin_line(self.store, project, number, pinned))
+
+    def _view(self, found: Brief, done: Rewrite | None = None) -> BriefView:
+        from ..brief import rewrite
+
+        shown, hidden = rewrite.shown(self.store, found)
+        return BriefView(shown, tuple(rows.load(self.store, sorted(shown.cited))), hidden,
+                         done.fallback if done is not None else None)
 
     def reembed(self, progress: Callable[[int], None] | None = None) -> tuple[int, str, str | None]:
         """Rebuild every vector with the current embedder: (count, new fingerprint, old one);

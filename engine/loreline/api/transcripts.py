@@ -3,7 +3,7 @@ its cleaned turns, the chunks sent to a model, and the redaction applied before.
 
 from __future__ import annotations
 
-from ..chunk import chunk, render
+from ..chunk import account, chunk, left_out, render
 from ..pipeline import clean_turns
 from ..privacy.display import printable
 from ..privacy.identifiers import stored
@@ -11,5 +11,5 @@ from ..privacy.redact import redact_counts
 from ..privacy.sanitize import sanitize_counts
 from ..assistants.registry import READERS, parse
 
-__all__ = ["READERS", "chunk", "clean_turns", "parse", "printable", "redact_counts", "render", "sanitize_counts",
-           "stored"]
+__all__ = ["READERS", "account", "chunk", "clean_turns", "left_out", "parse", "printable", "redact_counts", "render",
+           "sanitize_counts", "stored"]

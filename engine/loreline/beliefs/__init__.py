@@ -10,7 +10,8 @@ Invariants:
 - an exact duplicate (same normalised wording) is merged: no new memory, one more provenance
   row (the same source twice adds nothing), so re-reading a session is a no-op;
 - near duplicates are the active memories among the 5 nearest vectors with similarity at or
-  above NEAR_SIMILARITY. With a judge each is classified: `identical` → a new version of
+  above NEAR_SIMILARITY. With a judge each is classified (one model call for every pair of a
+  chunk when the judge can, `plan_all`): `identical` → a new version of
   that memory with the new wording (the old one superseded, its `valid_until` set);
   `contradictory` → the candidate is added and a conflict recorded (both stay active), and an
   imported contradiction is judged once, right away, with both excerpts and timestamps:
@@ -105,6 +106,8 @@ class Plan:
     stored_vector: bytes | None = None
     #: the vectors of a new memory's cue lines (`vectors.embed_cues`)
     cue_vectors: list[bytes] = records.field(default_factory=list)
+    #: where this candidate's pairs start among those classified together (`plan_all`)
+    pair_start: int = 0
 
 
 def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, judge: Judge | None,
@@ -112,40 +115,98 @@ def plan(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, j
     """Decide what a candidate would do (reads and model calls only, no writes). `vector`, when
     given, is what `embedder` makes of the candidate's text, already computed (a teammate's
     memory arrives with the vector their identical embedder made): it is used as it is."""
+    return plan_all(store, [(candidate, ctx, vector)], embedder, judge)[0]
+
+
+def plan_all(store: Store, items: list[tuple[Candidate, Context, bytes | None]], embedder: Embedder,
+             judge: Judge | None) -> list[Plan]:
+    """`plan` for several candidates (one chunk's): their near duplicates are classified in one
+    model call when the judge can (`BatchJudge`), else one call per pair."""
+    plans: list[Plan] = []
+    pending: list[tuple[Plan, list[tuple[Memory, float]]]] = []
+    for candidate, ctx, vector in items:
+        result = _prepared(store, candidate, ctx, embedder, vector)
+        plans.append(result)
+        if result.forgotten or merge_target(store, ctx.project, result.digest, ctx.provenance.observed_at) is not None:
+            continue
+        result.offline = judge is None
+        neighbours = near(store, ctx.project, result.vector)
+        if judge is None:
+            _offline_version(result, neighbours)
+        elif neighbours:
+            pending.append((result, neighbours))
+    if judge is not None and pending:
+        start = 0
+        for result, neighbours in pending:
+            result.pair_start, start = start, start + len(neighbours)
+        relations = _classified(judge, pending)
+        for result, neighbours in pending:
+            _settle(judge, result, neighbours, relations)
+    return plans
+
+
+def _prepared(store: Store, candidate: Candidate, ctx: Context, embedder: Embedder, vector: bytes | None) -> Plan:
     digest = rows.content_hash(candidate.text)
     result = Plan(candidate, ctx, digest, embedder.embed(candidate.text) if vector is None else vector)
     if candidate.cues and vector is None:  # a given vector (a teammate's) was made with the cues
         result.stored_vector = embedder.embed(rows.embedded_text(candidate.text, candidate.cues))
     result.cue_vectors = vectors.embed_cues(embedder, stored_cues(candidate))
-    if rows.is_tombstoned(store, ctx.project, digest):
-        result.forgotten = True
-        return result
-    if merge_target(store, ctx.project, digest, ctx.provenance.observed_at) is not None:
-        return result
-    result.offline = judge is None
-    for memory, similarity in near(store, ctx.project, result.vector):
-        if judge is None:
-            if similarity >= IDENTICAL_SIMILARITY and memory.kind == candidate.kind \
-                    and content_words(memory.text) == content_words(candidate.text):
-                result.version_of = memory.id
-                break
-            continue
+    result.forgotten = rows.is_tombstoned(store, ctx.project, digest)
+    return result
+
+
+def _offline_version(result: Plan, neighbours: list[tuple[Memory, float]]) -> None:
+    for memory, similarity in neighbours:
+        if similarity >= IDENTICAL_SIMILARITY and memory.kind == result.candidate.kind \
+                and content_words(memory.text) == content_words(result.candidate.text):
+            result.version_of = memory.id
+            return
+
+
+Pair = tuple[Candidate, Context, Memory]
+
+
+def _classified(judge: Judge, pending: list[tuple[Plan, list[tuple[Memory, float]]]]) -> dict[int, tuple[str, str]]:
+    """Each (candidate, near memory) pair's (relation, reason), keyed by its place in the list;
+    a pair the model gave no usable answer for is left out (unclassified)."""
+    pairs: list[Pair] = [(p.candidate, p.ctx, memory) for p, neighbours in pending for memory, _ in neighbours]
+    many = getattr(judge, "classify_many", None)
+    if many is not None:
         try:
-            relation, reason = judge.classify(candidate, ctx, memory)
+            found: dict[int, tuple[str, str]] = many(pairs)
+            return found
+        except ModelOutputError:
+            return {}
+    out: dict[int, tuple[str, str]] = {}
+    for index, (candidate, ctx, memory) in enumerate(pairs):
+        try:
+            out[index] = judge.classify(candidate, ctx, memory)
         except ModelOutputError:
             continue  # an answer outside the contract: the pair stays unclassified
+    return out
+
+
+def _settle(judge: Judge, result: Plan, neighbours: list[tuple[Memory, float]],
+            relations: dict[int, tuple[str, str]]) -> None:
+    """Act on the classified pairs of one candidate, most similar first (its pairs start at
+    `pair_start` among every pending candidate's)."""
+    start = result.pair_start
+    for offset, (memory, _) in enumerate(neighbours):
+        found = relations.get(start + offset)
+        if found is None:
+            continue
+        relation, reason = found
         result.relations[memory.id] = relation
         if relation == "identical":
             result.version_of = memory.id
-            break
+            return
         if relation == "contradictory":
             result.contradicts.append((memory.id, reason))
-            if ctx.actor == "import":
+            if result.ctx.actor == "import":
                 try:
-                    result.verdicts[memory.id] = judge.judge(candidate, ctx, memory)
+                    result.verdicts[memory.id] = judge.judge(result.candidate, result.ctx, memory)
                 except ModelOutputError:
                     result.verdicts[memory.id] = ("unsure", "the judge answered outside the contract")
-    return result
 
 
 _WORD = re.compile(r"[\w.$-]+")

@@ -1,5 +1,6 @@
-"""The hook's reads of the store: the memories SessionStart injects, and the candidates for
-the memories relevant to one prompt (UserPromptSubmit).
+"""The hook's reads of the store: the project brief SessionStart gives (or, for a project
+without one, the memories it injects), and the candidates for the memories relevant to one
+prompt (UserPromptSubmit).
 
 The one exception to "the store owns every table's SQL" (`loreline.store`): the hook runs on
 every session start and every prompt and must stay standard-library only and fast, and
@@ -31,6 +32,15 @@ SELECT id, kind, text FROM memories
 WHERE status = 'active' AND (stale IS NULL OR pinned = 1) AND (project = ? OR scope = 'user')
 ORDER BY {KIND_RANK}, pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
 LIMIT ?
+"""
+
+#: the lines of the project's latest brief (`loreline.brief`), one row per cited memory, with
+#: whether that memory may be shown (active, and not maybe stale unless pinned)
+BRIEF = """
+SELECT l.number, l.topic, l.text, c.memory_id, m.status = 'active' AND (m.stale IS NULL OR m.pinned = 1)
+FROM brief_lines l JOIN brief_cites c ON c.line_id = l.id JOIN memories m ON m.id = c.memory_id
+WHERE l.brief_id = (SELECT id FROM briefs WHERE project = ? ORDER BY version DESC LIMIT 1)
+ORDER BY l.number, c.place
 """
 
 ACTIVE = """
@@ -80,6 +90,35 @@ def session_start_memories(db: str, project: str, max_rows: int,
     rows = [(int(i), str(kind), with_authors(str(text), authors.get(int(i)))) for i, kind, text in found
             if int(i) not in covered]
     return session_order(rows, tied), len(found) - len(rows)
+
+
+def session_brief(db: str, project: str) -> tuple[list[tuple[str, str, list[int]]], int] | None:
+    """The project's brief as SessionStart shows it: (topic, text, cited memory ids) of each line
+    of its latest version whose every cited memory may still be shown, in line order, minus the
+    lines whose memories the session all loads from a native file (`covered_ids`); and how many
+    were left out for that. None when the project has no brief (or the store predates briefs)."""
+    conn = _connect(db)
+    try:
+        try:
+            found = conn.execute(BRIEF, (project,)).fetchall()
+        except _sqlite_error() as err:
+            if "no such table" in str(err):
+                return None
+            raise
+        covered = covered_ids(conn, project) if found else set()
+    finally:
+        conn.close()
+    lines: dict[int, tuple[str, str, list[int]]] = {}
+    hidden: set[int] = set()
+    for number, topic, text, memory_id, showable in found:
+        lines.setdefault(int(number), (str(topic), str(text), []))[2].append(int(memory_id))
+        if not showable:
+            hidden.add(int(number))
+    if not lines:
+        return None
+    kept = [line for number, line in lines.items() if number not in hidden]
+    shown = [line for line in kept if not set(line[2]) <= covered]
+    return shown, len(kept) - len(shown)
 
 
 def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list[Any]:

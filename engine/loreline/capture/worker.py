@@ -27,8 +27,12 @@ Running one job:
 
 The worker only imports sessions whose hooks fired: it never looks for the history on disk,
 so a history found at first connect is imported only when a person runs `loreline import
-sessions`. All of its work is background work (`keys.background`): wherever it runs, it
+sessions`. All of its work is background work (`environment.background`): wherever it runs, it
 never uses the assistant's own credentials.
+
+After a drain that imported sessions, the brief of each project they belong to is written
+again when its memories changed (`brief.rewrite.after_import`): by the configured model, one
+call per project per run (unattended: it passes the same spend gate), else by the rules.
 """
 
 from __future__ import annotations
@@ -108,6 +112,8 @@ class Worker:
         self.lag_base = lag_base
         self.horizon = horizon
         self.sleep = sleep
+        #: the projects this drain's imports read (their briefs are written at its end)
+        self.touched: set[str] = set()
 
     # -- entry points -------------------------------------------------------------
 
@@ -157,7 +163,22 @@ class Worker:
             self.sleep(max(0.0, min(wait, horizon)) + 0.01)
         jobs.prune(store, self.settings.failed_retention_days)
         report.team = team_background.maybe_sync(store, self.judge)
+        self._rebrief(store)
         return report
+
+    def _rebrief(self, store: Store) -> None:
+        """The briefs of the projects this drain's imports read; a failure leaves them to the next run."""
+        touched, self.touched = self.touched, set()
+        if not touched:
+            return
+        from ..brief import rewrite
+
+        try:
+            rewrite.after_import(store, touched, self.distiller)
+        except (errors.LorelineError, OSError) as err:  # the display still drops lines of changed memories
+            from .errorlog import log_error
+
+            log_error("worker brief", err)
 
     @staticmethod
     def _count(report: DrainReport, outcome: str) -> None:
@@ -219,7 +240,9 @@ class Worker:
         return "deferred"
 
     def _import(self, store: Store, job: Job, path: Path, note: str | None) -> str:
-        report = pipeline.import_sessions(store, [(path, job.tool)], self._options())
+        options = self._options()
+        report = pipeline.import_sessions(store, [(path, job.tool)], options)
+        self.touched |= options.projects
         if report.deferred:
             reason = report.deferred[0][1]
             if not report.until_tomorrow:

@@ -13,14 +13,14 @@ from .. import __version__
 from ..errors import LorelineError
 
 #: the modules that register the commands, in the order `--help` lists them
-COMMAND_MODULES = ("imports", "browse", "curate_cmd", "status", "auth", "config_cmd", "demo", "lsp_cmd", "mcp_cmd",
+COMMAND_MODULES = ("imports", "browse", "brief_cmd", "curate_cmd", "status", "auth", "config_cmd", "demo", "lsp_cmd", "mcp_cmd",
                    "worker_cmd", "connect_cmd", "transcript_cmd", "reembed_cmd", "portable_cmd", "review_cmd",
                    "stale_cmd", "team_cmd", "redact_cmd", "view_cmd")
 #: which module registers each command: running one imports and builds only its own module's
 #: parsers (`tests/test_cli.py` checks this against the full parser); `--help`, no command or an
 #: unknown one build them all
 COMMANDS = {
-    "import": "imports", "memories": "browse", "show": "browse", "recall": "browse",
+    "import": "imports", "memories": "browse", "show": "browse", "recall": "browse", "brief": "brief_cmd",
     **dict.fromkeys(("forget", "edit", "pin", "history", "conflicts", "resolve", "revert"), "curate_cmd"),
     "status": "status", "auth": "auth", "config": "config_cmd", "demo": "demo", "lsp": "lsp_cmd", "mcp": "mcp_cmd",
     "worker": "worker_cmd", "connect": "connect_cmd", "disconnect": "connect_cmd", "transcript": "transcript_cmd",

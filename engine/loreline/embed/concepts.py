@@ -67,6 +67,11 @@ def _trie(terms: Iterable[str]) -> str:
     return pattern(root)
 
 
+def terms() -> dict[str, str]:
+    """Every glossary term (lowercased) and its category."""
+    return _terms()
+
+
 def categories(text: str) -> list[str]:
     """The categories of the glossary terms named in `text`, in order of first mention."""
     pattern, category_of, _ = _glossary()

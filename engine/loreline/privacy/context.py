@@ -55,6 +55,9 @@ _YOUR_RE = re.compile(r"your[a-z_-]{0,24}(?:token|key|secret|password|pat)|token
 _MASKED_TAIL_RE = re.compile(r"(?:x{3,}|\*{3,}|\.{3,}|\u2026)\Z")
 _TEMPLATE_WORD_RE = re.compile(r"[A-Z][A-Z]{2,}(?:_[A-Z]{2,}){1,5}")
 _PART_SPLIT_RE = re.compile(r"[-_.:/]")
+# words that say what goes there: `database-password`, `redis_password`, `admin-secret-key`
+_SECRET_NOUNS = ("password", "passwd", "pass", "pwd", "secret", "token", "key", "apikey", "passphrase")
+_DESCRIBED: list[re.Pattern[str]] = []  # compiled on first use
 _DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _QUERY_RE = re.compile(r"""[^&#\s"'<>\\]{1,4096}""")
 _LINE_RE = re.compile(r"""(?:[^\r\n"'`\\]|\\(?![nrt"'\\])){1,4096}""")
@@ -538,10 +541,19 @@ def placeholder(value: str) -> bool:
         return True  # `glc_1111111111111111111111=`: one character over and over
     if _YOUR_RE.search(low):
         return True  # `ghp_YourPersonalAccessTokenHere`, `yourapikey`
+    if low.endswith(_SECRET_NOUNS) and _described(low):
+        return True  # `database-password`: words naming the secret, not the secret
     masked = _MASKED_TAIL_RE.search(low)  # `sk-ant-xxx`, `ghp_...`: a prefix, then the mask
     if masked is not None and 0 < masked.start() <= 12 and low[masked.start() - 1] in "-_":
         return True
     return all(c in "*xX.\u2022\u00b7#?-_ " for c in value)
+
+
+def _described(low: str) -> bool:
+    """Lower-case words joined by `-`/`_`, the last one naming a secret (`redis_password`)."""
+    if not _DESCRIBED:
+        _DESCRIBED.append(re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_](?:" + "|".join(_SECRET_NOUNS) + ")"))
+    return _DESCRIBED[0].fullmatch(low) is not None
 
 
 def key_shaped(value: str) -> bool:

@@ -201,9 +201,9 @@ PLACEHOLDER_PARTS: tuple[str, ...] = (
     "abcdefgh", "12345678", "01234567", "<redacted", "[redacted", "[base64 blob", "[private]",
     "[instruction-override", "fake",
 )
-# value starts that are references or templates, not literals
+# value starts that are references or templates, not literals (`$$(...)`: a Makefile's `$(...)`)
 REFERENCE_START = re.compile(
-    r"""![A-Za-z_]+$|\\?\$(?:[{(]|[A-Za-z_]|\d+$)|\{\{|\{[A-Za-z_][\w.]*\}|%[A-Za-z_(]|@[A-Za-z_]+@|<[^>]{0,60}>$"""
+    r"""![A-Za-z_]+$|\\?\$\$?(?:[{(]|[A-Za-z_]|\d+$)|\{\{|\{[A-Za-z_][\w.]*\}|%[A-Za-z_(]|@[A-Za-z_]+@|<[^>]{0,60}>$"""
     r"""|(?:os\.)?(?:environ|getenv)\b|process\.env\b|ENV\[|env\(|secrets\.|vars\.""",
 )
 # a code reference: identifier, dotted path, maybe a call or subscript after it

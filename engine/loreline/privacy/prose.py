@@ -78,7 +78,8 @@ def scan_prose(text: str, low: bytes, spans: list[Span]) -> list[int]:
     for word in words:
         if low.startswith(b"phrase", word):
             seed = True
-        elif (word == 0 or not 0x61 <= low[word - 1] <= 0x7A) and not low.startswith(_NOT_PASSWORD_WORDS, word):
+        elif (word == 0 or not 0x61 <= low[word - 1] <= 0x7A) and not low.startswith(_NOT_PASSWORD_WORDS, word) and (
+                not _in_reference(low, word)):
             _password_phrases(text, low, word, spans)
     if seed:
         for match in _SEED_RE.finditer(text):
@@ -87,6 +88,15 @@ def scan_prose(text: str, low: bytes, spans: list[Span]) -> list[int]:
         for match in _REDIS_RE.finditer(text):
             _password(text, match, spans)
     return words
+
+
+def _in_reference(low: bytes, word: int) -> bool:
+    """Whether the password word at `word` is part of a `$NAME` or `${NAME...}` reference
+    (`${MYSQL_ROOT_PASSWORD:?required}`): a name, not a label before a value."""
+    start = word
+    while start > 0 and word - start < 64 and (low[start - 1] == 0x5F or chr(low[start - 1]).isalnum()):
+        start -= 1
+    return start > 0 and (low[start - 1] == 0x24 or low.startswith(b"${", start - 2))
 
 
 def _password_phrases(text: str, low: bytes, word: int, spans: list[Span]) -> None:

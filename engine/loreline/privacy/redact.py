@@ -46,7 +46,7 @@ from collections import Counter
 from math import log2
 
 from . import patterns as P
-from .commands import scan_commands
+from .command_rules import scan_commands
 from .context import CRED_RE, key_shaped, looks_random, placeholder, scan_names, value_bounds
 from .onetime import DIGIT_MARKS, scan_onetime
 from .passwords import LOGIN_RE, scan_passwords
@@ -156,8 +156,27 @@ def _find(text: str, whole: bool = False) -> list[Span]:
     if colon:  # URLs, query strings and `curl -u user:pass` all need one
         _scan_urls(text, raw, low, spans)
     if vetoes and spans:  # what the command rules know holds no secret overrules a guess
-        spans = [s for s in spans if not any(v0 <= s[0] and s[1] <= v1 for v0, v1 in vetoes)]
+        spans = _outside(spans, vetoes)
     return _merge(text, spans) if spans else spans
+
+
+def _outside(spans: list[Span], vetoes: list[tuple[int, int]]) -> list[Span]:
+    """The spans no veto range holds whole: the ranges sorted once, and for each span the
+    farthest end among the ranges that start at or before it (a bisection), so the cost is
+    (spans + ranges) x log(ranges), not their product."""
+    from bisect import bisect_right
+
+    vetoes = sorted(vetoes)
+    starts = [v[0] for v in vetoes]
+    reach: list[int] = []
+    for _, end in vetoes:
+        reach.append(max(end, reach[-1]) if reach else end)
+    kept = []
+    for span in spans:
+        index = bisect_right(starts, span[0]) - 1
+        if index < 0 or reach[index] < span[1]:
+            kept.append(span)
+    return kept
 
 
 # --- prefixed tokens -----------------------------------------------------------------------

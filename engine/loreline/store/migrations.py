@@ -480,6 +480,52 @@ def _cue_vectors(store: Store) -> None:
     store.conn.execute(CUE_VECTORS)
 
 
+BRIEF = """
+CREATE TABLE briefs(
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    writer TEXT NOT NULL,
+    changed_by TEXT,
+    basis TEXT NOT NULL,
+    stale INTEGER NOT NULL DEFAULT 0,
+    dropped INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    UNIQUE(project, version)
+);
+CREATE TABLE brief_lines(
+    id INTEGER PRIMARY KEY,
+    brief_id INTEGER NOT NULL REFERENCES briefs(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    topic TEXT NOT NULL,
+    text TEXT NOT NULL,
+    by TEXT NOT NULL CHECK (by IN ('model', 'rules', 'user')),
+    pinned INTEGER NOT NULL DEFAULT 0,
+    edited INTEGER NOT NULL DEFAULT 0,
+    UNIQUE(brief_id, number)
+);
+CREATE TABLE brief_cites(
+    line_id INTEGER NOT NULL REFERENCES brief_lines(id) ON DELETE CASCADE,
+    memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    place INTEGER NOT NULL,
+    PRIMARY KEY(line_id, memory_id)
+) WITHOUT ROWID;
+CREATE INDEX brief_cites_by_memory ON brief_cites(memory_id);
+"""
+
+
+def _brief_day(store: Store) -> None:
+    """The day of sessions a brief version was written for (the newest day its memories were
+    said): a model rewrites a project's brief once per such day (`brief.model_rewrite`)."""
+    store.conn.execute("ALTER TABLE briefs ADD COLUMN day TEXT")
+
+
+def _brief(store: Store) -> None:
+    """A project's brief (`loreline.brief`): its versions, each version's numbered lines (topic,
+    text, who wrote the wording, a person's pin or edit) and the memories each line cites."""
+    store.conn.execute(BRIEF)
+
+
 def _asked(store: Store) -> None:
     """A memory the person explicitly asked to keep ("remember this", "from now on …") says so
     (`asked`): it comes first where space is short, and every surface can say it was asked for."""
@@ -504,6 +550,8 @@ MIGRATIONS: list[tuple[str, Callable[[Store], None]]] = [
     ("0015_memory_cues", _memory_cues),
     ("0016_cue_vectors", _cue_vectors),
     ("0017_asked", _asked),
+    ("0018_brief", _brief),
+    ("0020_brief_day", _brief_day),
 ]
 
 #: migrations that leave many free pages behind: the file is vacuumed once they are applied

@@ -3,7 +3,9 @@
 `TurnBuilder` accumulates turns while records stream past. Assistant content that arrives
 as several lines of one message is merged into one turn; tool-call file paths without any
 prose are held until the next assistant turn (or attached to the previous one at the end),
-so no touch is lost.
+so no touch is lost. A tool call worth an action line (`actions`) is added as its own turn on
+the call's line, closing the open assistant turn (the message's later text starts a new one);
+its result fills it in when it arrives (`resolve`), and `finish` writes its text.
 
 Invariant shared by every reader: text injected into a session by a harness or a hook —
 above all Loreline's own `<loreline-memories>` block — never becomes (part of) a turn.
@@ -13,13 +15,16 @@ each removal by reason; a text left empty is dropped.
 
 from __future__ import annotations
 
-import functools
-
 import re
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
-from ..models import ParseStats, Speaker, Turn
+from ..models import ACTION, ParseStats, Speaker, Turn
+from .paths import is_path, tool_input_paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .actions import Call, Pending, Result
 
 LORELINE_TAG = "<loreline-memories>"
 #: (opening tag, closing tag, drop reason); a span without its closing tag runs to the end.
@@ -31,12 +36,6 @@ IDE_OPEN = "<ide_"
 IDE_REASON = "ide-context"
 #: how Claude Code's IDE blocks name their file: (text before the path, text after it)
 IDE_FILE_PHRASES = (("opened the file ", " in the IDE"), (" from ", ":\n"), ("closed the file ", " in the IDE"))
-#: keys of a tool input that name one file the tool reads or edits
-FILE_KEYS = ("file_path", "notebook_path", "filePath", "target_file", "target_notebook", "path")
-_FILE_KEY_SET = frozenset(FILE_KEYS)
-#: tools whose `path` is a folder searched, not a file read
-SEARCH_TOOLS = frozenset({"Grep", "Glob", "LS", "grep", "glob", "list_dir", "codebase_search", "file_search"})
-MAX_PATH_CHARS = 1024
 _UUID_TAIL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
@@ -60,7 +59,7 @@ class ReaderBase:
         self.started_at: str | None = None
 
     def finish(self) -> list[Turn]:
-        return self.builder.finish()
+        return self.builder.finish(self.cwd)
 
 
 class TurnBuilder:
@@ -68,14 +67,73 @@ class TurnBuilder:
         self.turns: list[Turn] = []
         self._open: Turn | None = None
         self._loose_files: list[str] = []
+        #: action turns being built: index in `turns` -> its call and outcome so far
+        self._actions: dict[int, Pending] = {}
+        #: tool call id -> index in `turns`, for the result that arrives later
+        self._calls: dict[str, int] = {}
+        #: calls shown only when the person refuses them: id -> (line, time stamp, the call, or its
+        #: tool's name and input, classified only if it is refused)
+        self._quiet: dict[str, tuple[int, str | None, Call | tuple[Any, Any]]] = {}
+        #: the ids of quiet calls the person refused
+        self._refused: set[str] = set()
 
     def add(self, speaker: Speaker, text: str, lineno: int, stamp: str | None, files: tuple[str, ...] = (),
             origin: str = "prompt") -> None:
         self._close()
         self.turns.append(Turn(speaker, text, lineno, lineno, stamp, _unique(files), origin))
 
-    def add_assistant(self, text: str, lineno: int, stamp: str | None, files: list[str], *, merge: bool) -> None:
-        """Add one line of assistant output; `merge` continues the open message."""
+    def add_action(self, call: Call | None, lineno: int, stamp: str | None, key: str | None = None) -> None:
+        """Add a tool call worth an action line (`actions.call`) on its line; `key` is the call's
+        id, by which its result is matched later. The open assistant turn ends here."""
+        if call is None or (key is not None and (key in self._calls or key in self._quiet)):
+            return
+        if not call.origin:  # shown only if refused: it leaves the turns as they are until then
+            if key is not None:
+                self._quiet[key] = (lineno, stamp, call)
+            return
+        from .actions import Pending
+
+        self._close()
+        if key is not None:
+            self._calls[key] = len(self.turns)
+        self._actions[len(self.turns)] = Pending(call)
+        self.turns.append(Turn(ACTION, "", lineno, lineno, stamp, (), call.origin))
+
+    def add_quiet(self, name: Any, tool_input: Any, lineno: int, stamp: str | None, key: str | None) -> None:
+        """Keep a tool call of a tool that does not act (not in `actions.ACTING_TOOLS`) aside,
+        unclassified, in case the person refuses it."""
+        if key is not None and key not in self._quiet and key not in self._calls:
+            self._quiet[key] = (lineno, stamp, (name, tool_input))
+
+    def resolve(self, key: str, result: Result) -> bool:
+        """Fill in the outcome of the call with id `key`; False when no such call waits."""
+        index = self._calls.get(key)
+        if index is None:
+            if key in self._quiet and result.denied:
+                self._refused.add(key)
+            return key in self._quiet
+        from .actions import resolve
+
+        resolve(self._actions[index], result)
+        return True
+
+    def shows(self, key: str) -> bool:
+        """Whether the call with id `key` is shown whatever its result (else only if refused:
+        its output need not be read)."""
+        return key in self._calls
+
+    def waits_for(self, key: object) -> TypeGuard[str]:
+        """Whether a call with id `key` was added (its result is worth reading)."""
+        return isinstance(key, str) and (key in self._calls or key in self._quiet)
+
+    def add_assistant(self, text: str, lineno: int, stamp: str | None, files: list[str], *, merge: bool,
+                      extend: bool = True) -> None:
+        """Add one line of assistant output; `merge` continues the open message. `extend=False`:
+        a line without text does not stretch the open turn over itself (its tool calls are
+        action turns on that line, which must not overlap it); its files still join."""
+        if merge and not text and not extend:
+            self.add_files(files)
+            return
         if merge and self._open is not None:
             joined = "\n\n".join(t for t in (self._open.text, text) if t)
             self._open = Turn(
@@ -103,7 +161,9 @@ class TurnBuilder:
         else:
             self._loose_files.extend(files)
 
-    def finish(self) -> list[Turn]:
+    def finish(self, cwd: str | None = None, *, results: bool = True) -> list[Turn]:
+        """The turns, action turns written (`actions.settle`: paths relative to `cwd`; `results`
+        False for a format that records no tool results)."""
         self._close()
         if self._loose_files:
             for index in range(len(self.turns) - 1, -1, -1):
@@ -115,7 +175,46 @@ class TurnBuilder:
                     )
                     break
             self._loose_files = []
+        self._place_refused()
+        if self._actions:
+            from .actions import settle
+
+            self.turns = settle(self.turns, self._actions, cwd, results=results)
+            self._actions, self._calls = {}, {}
         return self.turns
+
+    def _place_refused(self) -> None:
+        """Quiet calls the person refused become action turns, placed by their line."""
+        from .actions import Call, Pending, call
+
+        refused: list[tuple[int, str | None, Pending]] = []
+        for key in self._refused:
+            line, stamp, kept = self._quiet[key]
+            found = kept if isinstance(kept, Call) else call(*kept)
+            if found is not None:
+                refused.append((line, stamp, Pending(found, denied=True)))
+        refused.sort(key=lambda item: item[0])
+        self._quiet, self._refused = {}, set()
+        if not refused:
+            return
+        merged: list[Turn] = []
+        actions: dict[int, Pending] = {}
+        queue = list(refused)
+        for index, turn in enumerate(self.turns):
+            while queue and queue[0][0] < turn.line_start:
+                self._refused_turn(queue.pop(0), merged, actions)
+            if index in self._actions:
+                actions[len(merged)] = self._actions[index]
+            merged.append(turn)
+        for item in queue:
+            self._refused_turn(item, merged, actions)
+        self.turns, self._actions = merged, actions
+
+    @staticmethod
+    def _refused_turn(item: tuple[int, str | None, Pending], merged: list[Turn], actions: dict[int, Pending]) -> None:
+        line, stamp, state = item
+        actions[len(merged)] = state
+        merged.append(Turn(ACTION, "", line, line, stamp, (), "denied"))
 
     def _close(self) -> None:
         if self._open is not None:
@@ -214,12 +313,12 @@ def mentions(value: Any, needle: str) -> bool:
     return False
 
 
-def content_blocks(content: Any, stats: ParseStats,
-                   calls: dict[str, str] | None = None) -> tuple[list[str], list[str]] | None:
+def content_blocks(content: Any, stats: ParseStats, calls: dict[str, str] | None = None,
+                   uses: list[dict[str, Any]] | None = None) -> tuple[list[str], list[str]] | None:
     """The texts (stripped, non-empty) and tool-call file paths of a string or a list of content
     blocks; None when the content is malformed. Other blocks are counted as `block:<type>`
     (tool calls as `block:tool_use`): their inputs give paths, never text. `calls`, when
-    given, receives each tool call's id → tool name."""
+    given, receives each tool call's id → tool name; `uses` each tool call block."""
     if isinstance(content, str):
         text = content.strip()
         return ([text] if text else []), []
@@ -242,6 +341,8 @@ def content_blocks(content: Any, stats: ParseStats,
             files.extend(tool_input_paths(name, block.get("input")))
             if calls is not None and isinstance(block.get("id"), str) and isinstance(name, str):
                 calls[block["id"]] = name
+            if uses is not None:
+                uses.append(block)
         else:
             stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
     return texts, files
@@ -251,35 +352,6 @@ def block_texts(content: Any, stats: ParseStats) -> str | None:
     """The text of a string or a list of content blocks; None when the content is malformed."""
     parts = content_blocks(content, stats)
     return None if parts is None else "\n\n".join(parts[0])
-
-
-def tool_input_paths(name: Any, tool_input: Any) -> list[str]:
-    """File paths a structured tool call reads or edits (never a searched folder)."""
-    if not isinstance(tool_input, dict) or not _FILE_KEY_SET.intersection(tool_input):
-        return []
-    found: list[str] = []
-    for key in FILE_KEYS:
-        if key == "path" and isinstance(name, str) and name in SEARCH_TOOLS:
-            continue
-        value = tool_input.get(key)
-        if is_path(value):
-            found.append(value)
-    return found
-
-
-def is_path(value: Any) -> TypeGuard[str]:
-    """A plausible file path worth keeping as metadata. URLs and anything holding a secret
-    are not kept: these values are stored and shown as they are, without redaction."""
-    return (isinstance(value, str) and 0 < len(value) < MAX_PATH_CHARS and "\n" not in value
-            and "://" not in value and _secret_free(value))
-
-
-@functools.lru_cache(maxsize=4096)
-def _secret_free(path: str) -> bool:
-    """A session reads and edits the same files again and again: each path is scanned once."""
-    from ..privacy.redact import contains_secret  # here: finding sessions needs no redactor
-
-    return not contains_secret(path)
 
 
 def session_from_name(path: Path) -> str:

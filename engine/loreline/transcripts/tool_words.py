@@ -49,6 +49,8 @@ ERROR_WRAPPERS = ("Error: ", "<tool_use_error>")
 WORD_STARTS = REJECTION_STARTS + ANSWER_STARTS + (RESPONDED,)
 #: what a tool result holding the person's words opens with (one C-level check per result)
 FIRST_WORDS = WORD_STARTS + ERROR_WRAPPERS
+#: how a denial by the person's permission settings opens and what it says
+PERMISSION_DENIED = ("Permission to use ", " has been denied")
 PLAN_TOOLS = frozenset({"ExitPlanMode", "exit_plan_mode"})
 ANSWER_ARROW = " → "
 #: `"question"="answer"` pairs, each ended by the next pair, the closing sentence or a note
@@ -74,6 +76,17 @@ def _opening(content: Any) -> str:
                 return text if isinstance(text, str) else ""
         return ""
     return content if isinstance(content, str) else ""
+
+
+def is_refusal(content: Any) -> bool:
+    """Whether a tool result says the call was refused: a rejection by the person, with or
+    without a reason, or a denial by their permission settings (`Permission to use <tool> …
+    has been denied`)."""
+    head = _opening(content)
+    for wrapper in ERROR_WRAPPERS:
+        head = head.removeprefix(wrapper)
+    return head.startswith(REJECTION_STARTS) or (head.startswith(PERMISSION_DENIED[0])
+                                                  and PERMISSION_DENIED[1] in head[:300])
 
 
 def user_words(content: Any, tool_name: str | None, structured: Any = None) -> tuple[str, str] | None:

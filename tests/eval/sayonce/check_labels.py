@@ -24,9 +24,9 @@ LABELS = ROOT / "tests" / "eval" / "sayonce" / "labels.json"
 @cache
 def user_lines(path: Path) -> dict[int, str]:
     """Line → origin of every user turn Loreline reads in a session file."""
-    from loreline import transcripts
+    from loreline.assistants import registry
 
-    turns = transcripts.parse(path).transcript.turns
+    turns = registry.parse(path).transcript.turns
     return {t.line_start: t.origin for t in turns if t.speaker == "user"}
 
 

@@ -106,19 +106,22 @@ function M.on_exit(client_id)
   end
 end
 
---- Send a request; the result goes to `on_result`, an error to one notification.
+--- Send a request; the result goes to `on_result`, an error to one notification (or to `on_error`).
 ---@param method string
 ---@param params table
 ---@param on_result fun(result: any)
 ---@param client? vim.lsp.Client
-function M.request(method, params, on_result, client)
+---@param on_error? fun(err: table) instead of the notification
+function M.request(method, params, on_result, client, on_error)
   client = client or M.client()
   if not client then
     return
   end
   when_ready(client, function()
     client:request(method, params, function(err, result)
-      if err then
+      if err and on_error then
+        return on_error(err)
+      elseif err then
         return M.notify(err.message or vim.inspect(err), ERROR)
       end
       on_result(result)

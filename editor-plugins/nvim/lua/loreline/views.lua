@@ -1,5 +1,6 @@
---- Scratch splits that list memories: the project's sidebar (grouped by kind), recall hits,
---- pending conflicts, and the memories tied to one file (the code lens command).
+--- Scratch splits that list memories: the project's sidebar (the review inbox, the project brief
+--- each assistant session starts with, then the memories grouped by kind), recall hits, pending
+--- conflicts, and the memories tied to one file (the code lens command).
 ---
 --- Every line that shows a memory maps to its id, so <CR> opens its provenance from any view.
 --- A view remembers how to load itself; `refresh_all()` (on `loreline/didChange`) reloads every
@@ -221,22 +222,61 @@ local function add_inbox(view, inbox, lines, ids, owners, held)
   table.insert(lines, "")
 end
 
+--- The project brief under the Inbox: each line (its number, text and the ids it cites), then
+--- the memories it rests on; <CR> on either opens a memory's provenance.
+---@param brief table|nil a Brief, or nil (none yet, or a server without briefs)
+---@param lines string[]
+---@param ids table<integer, integer>
+local function add_brief(brief, lines, ids)
+  if brief == nil or brief == vim.NIL or #brief.lines == 0 then
+    return
+  end
+  table.insert(lines, ("Brief · %s · v%d by %s%s · what each session starts with"):format(
+    loreline().count(#brief.lines, "line", "lines"), brief.version, brief.writer, brief.stale and " · stale" or ""))
+  for _, line in ipairs(brief.lines) do
+    local cited = table.concat(vim.tbl_map(function(id) return "#" .. id end, line.memories), ", ")
+    local said = (line.text:gsub("%s*\n%s*", " "))
+    table.insert(lines, ("  %d. %s (%s)%s"):format(line.number, said, cited, line.pinned and " [pinned]" or ""))
+    ids[#lines] = line.memories[1]
+    for _, m in ipairs(line.sources) do
+      table.insert(lines, "     ↳ " .. memory_line(m))
+      ids[#lines] = m.id
+    end
+  end
+  table.insert(lines, "")
+end
+
+---@param view loreline.View
+---@param inbox table {held, conflicts}
+---@param brief table|nil
+---@param page table a page of memories
+local function draw_memories(view, inbox, brief, page)
+  local lines = { "Loreline · " .. page.project,
+    loreline().count(page.total, "memory", "memories")
+    .. " · <CR> provenance · r refresh · x forget · c confirm · q close", "" }
+  local ids, owners, held = {}, {}, {}
+  add_inbox(view, inbox, lines, ids, owners, held)
+  add_brief(brief, lines, ids)
+  add_grouped(page.items, lines, ids)
+  if page.total == 0 then
+    table.insert(lines, "No memories for this project yet: run :Loreline import")
+  elseif page.total > #page.items then
+    table.insert(lines, ("… and %d more"):format(page.total - #page.items))
+  end
+  draw(view, lines, ids, owners, held)
+end
+
 ---@param view loreline.View
 local function load_memories(view)
   loreline().request("loreline/inbox", { folder = view.folder }, function(inbox)
-    loreline().request("loreline/memories", { folder = view.folder }, function(page)
-      local lines = { "Loreline · " .. page.project,
-        loreline().count(page.total, "memory", "memories")
-        .. " · <CR> provenance · r refresh · x forget · c confirm · q close", "" }
-      local ids, owners, held = {}, {}, {}
-      add_inbox(view, inbox, lines, ids, owners, held)
-      add_grouped(page.items, lines, ids)
-      if page.total == 0 then
-        table.insert(lines, "No memories for this project yet: run :Loreline import")
-      elseif page.total > #page.items then
-        table.insert(lines, ("… and %d more"):format(page.total - #page.items))
-      end
-      draw(view, lines, ids, owners, held)
+    local function with_brief(brief)
+      loreline().request("loreline/memories", { folder = view.folder }, function(page)
+        draw_memories(view, inbox, brief, page)
+      end)
+    end
+    -- a server from before briefs answers MethodNotFound: the sidebar is drawn without one
+    loreline().request("loreline/brief", { folder = view.folder }, with_brief, nil, function()
+      with_brief(nil)
     end)
   end)
 end

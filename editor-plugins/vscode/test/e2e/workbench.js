@@ -65,12 +65,24 @@ async function treeShowsMemories(page) {
   lap('workbench loaded');
   await page.locator('.activitybar [aria-label^="Loreline"]').first().click({ timeout: 30000 });
   await row(page, "We'll use Postgres advisory locks").waitFor({ timeout: 30000 });
-  for (const text of ['Inbox (3)', 'preference (1)', 'decision (1)', 'fact (1)', 'In this repo we use pnpm, never npm.',
+  for (const text of ['Inbox (3)', 'Brief · 3 lines', 'preference (1)', 'decision (1)', 'fact (1)', 'In this repo we use pnpm, never npm.',
     'In this repo we deploy with nomad, never docker.', 'from background capture (review = ask)']) {
     await row(page, text).waitFor({ timeout: 5000 });
   }
   lap('tree shows the memories grouped by kind');
   await page.screenshot({ path: path.join(SHOTS, 'tree.png') });
+}
+
+/** @param {import('playwright-core').Page} page */
+async function briefShowsItsLinesAndSources(page) {
+  const brief = row(page, 'Brief · 3 lines');
+  const line = page.locator('.monaco-list-row', { hasText: 'Conventions and preferences · #' }).first();
+  await brief.locator('.monaco-tl-twistie').click();
+  await line.waitFor({ timeout: 10000 });
+  lap('the brief shows its lines, each with the memories it rests on');
+  await page.screenshot({ path: path.join(SHOTS, 'brief.png') });
+  await brief.locator('.monaco-tl-twistie').click();  // folded again: the steps below find each memory once
+  await line.waitFor({ state: 'detached', timeout: 10000 });
 }
 
 /** @param {import('playwright-core').Page} page */
@@ -308,6 +320,7 @@ async function main() {
   try {
     await page.goto(URL);
     await treeShowsMemories(page);
+    await briefShowsItsLinesAndSources(page);
     await provenanceOpensTheSession(page);
     await treeItemsCarryProvenance(page);
     await recallFromThePalette(page);

@@ -28,7 +28,11 @@ Dropped, each counted by reason in `ParseStats.dropped`:
 
 One API message is written as one line per content block sharing `message.id`; those
 lines are merged into one assistant turn spanning them. File paths named by tool calls
-are kept on the assistant turn as metadata only.
+are kept on the assistant turn as metadata only. A tool call worth an action line
+(`transcripts.actions`: `Bash`, the edit tools, any call the person refuses) becomes an action
+turn on its line, ending the assistant turn there (the message's later text starts a new one);
+its `tool_result` (matched by `tool_use_id`: `is_error`, `Exit code N`, a rejection) fills in
+its outcome.
 """
 
 from __future__ import annotations
@@ -36,9 +40,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...models import ParseStats
+from ...transcripts import actions
 from ...transcripts.base import (IDE_OPEN, LORELINE_TAG, ReaderBase, block_texts, content_blocks, mentions, strip_injected,
                    take_ide_blocks)
-from ...transcripts.tool_words import user_words
+from ...transcripts.tool_words import is_refusal, result_text, user_words
 
 NOISE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("<command-name>", "slash-command"),
@@ -72,6 +77,8 @@ MESSAGE_TYPES = ("user", "assistant")
 HOOK_ATTACHMENTS = frozenset({"hook_success", "hook_additional_context", "hook_blocking_error",
                               "hook_non_blocking_error", "hook_system_message"})
 SYSTEM_REASONS = {"compact_boundary": "compact-boundary", "local_command": "local-command"}
+#: how Claude Code wraps the message of a call its tool refused to run
+TOOL_ERROR = ("<tool_use_error>", "</tool_use_error>")
 
 
 def looks_like(record: dict[str, Any]) -> bool:
@@ -221,6 +228,8 @@ class ClaudeCodeReader(ReaderBase):
                 rest.append(block)
                 continue
             call = block.get("tool_use_id")
+            if self.builder.waits_for(call):
+                self.builder.resolve(call, tool_result(block, read=self.builder.shows(call)))
             name = self._calls.get(call) if isinstance(call, str) else None
             said = user_words(block.get("content"), name, structured)
             words = strip_injected(said[1], self.stats) if said is not None else ""
@@ -237,7 +246,8 @@ class ClaudeCodeReader(ReaderBase):
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
-        parts = content_blocks(message.get("content"), self.stats, self._calls)
+        uses: list[dict[str, Any]] = []
+        parts = content_blocks(message.get("content"), self.stats, self._calls, uses)
         if parts is None:
             return
         texts, files = parts
@@ -245,7 +255,37 @@ class ClaudeCodeReader(ReaderBase):
         same = msg_id is not None and msg_id == self._pending_id
         self._pending_id = msg_id
         text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
-        self.builder.add_assistant(text, lineno, stamp, files, merge=same)
+        if not uses:
+            self.builder.add_assistant(text, lineno, stamp, files, merge=same)
+            return
+        calls = [(use, _acting(use)) for use in uses]
+        shown = any(found is not None and found.origin for _, found in calls)
+        self.builder.add_assistant(text, lineno, stamp, files, merge=same, extend=not shown)
+        for use, found in calls:
+            key = use.get("id")
+            key = key if isinstance(key, str) else None
+            if found is not None:
+                self.builder.add_action(found, lineno, stamp, key)
+            else:
+                self.builder.add_quiet(use.get("name"), use.get("input"), lineno, stamp, key)
+
+
+def _acting(use: dict[str, Any]) -> actions.Call | None:
+    """The action a tool call of an acting tool is (None for any other: it is kept unclassified)."""
+    name = use.get("name")
+    return actions.call(name, use.get("input")) if isinstance(name, str) and name in actions.ACTING_TOOLS else None
+
+
+def tool_result(block: dict[str, Any], *, read: bool = True) -> actions.Result:
+    """What a `tool_result` block says of its call: refused, failed (`is_error`), its output
+    (only when `read`: a call shown only if refused needs no more)."""
+    content = block.get("content")
+    if is_refusal(content):
+        return actions.Result(denied=True)
+    text = result_text(content) if read else ""
+    if text.startswith(TOOL_ERROR[0]):  # the tool refused the call itself: its message, unwrapped
+        text = text[len(TOOL_ERROR[0]):].replace(TOOL_ERROR[1], "")
+    return actions.Result(text, failed=block.get("is_error") is True)
 
 
 def noise_reason(text: str) -> str | None:

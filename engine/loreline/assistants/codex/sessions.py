@@ -23,9 +23,15 @@ Never a turn: developer/system messages (`role:developer`, where hook context su
 SessionStart note arrives), injected user messages (`environment-context`, `agents-md`,
 `interrupt`, `shell-command`, …), the IDE wrapper around a request (`ide-context`: only the
 text after `## My request for Codex:` is kept), Loreline's own `<loreline-memories>`
-block, reasoning, tool calls and their output, compaction summaries (`compacted`) and the
-summariser's own answer (`compaction-output`). Tool calls are read for the files they
-touch (structured arguments, `apply_patch` headers, simple read commands in shell calls).
+block, reasoning, tool output, compaction summaries (`compacted`) and the summariser's own
+answer (`compaction-output`). Tool calls are read for the files they touch (structured
+arguments, `apply_patch` headers, simple read commands in shell calls), and a call worth an
+action line (`transcripts.actions`: `shell`, `shell_command`, `exec_command`,
+`local_shell_call`, `apply_patch`) becomes an action turn in both streams; its outcome comes
+from the `function_call_output` / `custom_tool_call_output` with its `call_id` (the exit code
+in the output's metadata or framing; `exec command rejected by user` and `patch rejected by
+user` are the person's refusals) or from the `exec_command_end` / `patch_apply_end` event,
+whichever comes first.
 """
 
 from __future__ import annotations
@@ -38,7 +44,10 @@ from typing import IO, Any
 import orjson
 
 from ...models import ParseStats, Turn
-from ...transcripts.base import IDE_REASON, LORELINE_TAG, TurnBuilder, is_path, mentions, strip_injected, tool_input_paths
+from ...transcripts import actions
+from ...transcripts.base import IDE_REASON, LORELINE_TAG, TurnBuilder, mentions, strip_injected
+from ...transcripts.paths import is_path, tool_input_paths
+from .calls import arguments, call_action, event_result, output_result, patch_paths
 
 ENVELOPE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted",
                             "world_state", "inter_agent_communication", "token_usage_record"})
@@ -64,7 +73,6 @@ INJECTED_USER: tuple[tuple[str, str], ...] = (
 )
 _INJECTED_STARTS = tuple(prefix for prefix, _ in INJECTED_USER)
 EVENT_KINDS = {"environment_context": "environment-context", "user_instructions": "agents-md"}
-PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 READ_PROGRAMS = frozenset({"cat", "sed", "nl", "head", "tail", "less", "more", "bat", "wc"})
 MAX_SCRIPT_CHARS = 4096
 #: shell words (quoted parts, escapes and plain characters glued together) and operators
@@ -135,8 +143,8 @@ class CodexReader:
         chosen, other = (self._items, self._events) if self._saw_items else (self._events, self._items)
         for reason, n in chosen.dropped.items():
             self.stats.drop(reason, n)
-        self._items.builder.finish()
-        self._events.builder.finish()
+        self._items.builder.finish(self.cwd)
+        self._events.builder.finish(self.cwd)
         turns = chosen.builder.turns
         if chosen is self._items and self._events.user_texts:
             turns = self._paired(turns)
@@ -220,8 +228,12 @@ class CodexReader:
             if files:
                 self._items.builder.add_files(files)
                 self._events.builder.add_files(files)
+            self._action(lineno, item, stamp)
         elif kind in OUTPUT_TYPES:
             self.stats.drop("tool-output")
+            key = item.get("call_id")
+            if self._items.builder.waits_for(key):
+                self._resolve(key, output_result(item.get("output")))
         elif kind == "reasoning":
             self.stats.drop("reasoning")
         else:
@@ -242,6 +254,19 @@ class CodexReader:
                 self._message(self._events, lineno, role, item.get("content"), stamp)
         else:
             self.stats.drop(f"event:{kind}" if isinstance(kind, str) else "event:unknown")
+            if kind in ("exec_command_end", "patch_apply_end") and self._items.builder.waits_for(payload.get("call_id")):
+                self._resolve(payload["call_id"], event_result(payload))
+
+    def _action(self, lineno: int, item: dict[str, Any], stamp: str | None) -> None:
+        found = call_action(item)
+        key = item.get("call_id", item.get("id"))
+        key = key if isinstance(key, str) else None
+        for stream in (self._items, self._events):
+            stream.builder.add_action(found, lineno, stamp, key)
+
+    def _resolve(self, key: str, result: actions.Result) -> None:
+        for stream in (self._items, self._events):
+            stream.builder.resolve(key, result)
 
     def _event_user(self, lineno: int, payload: dict[str, Any], stamp: str | None) -> None:
         kind = payload.get("kind")
@@ -345,7 +370,7 @@ def call_paths(item: dict[str, Any]) -> list[str]:
         action = item.get("action")
         args: Any = action if isinstance(action, dict) else {}
     else:
-        args = _arguments(item.get("arguments"))
+        args = arguments(item.get("arguments"))
     if not isinstance(args, dict):
         return []
     if name == "apply_patch" and isinstance(args.get("input"), str):
@@ -354,28 +379,6 @@ def call_paths(item: dict[str, Any]) -> list[str]:
     command = args.get("command", args.get("cmd"))
     workdir = args.get("workdir") if isinstance(args.get("workdir"), str) else None
     found.extend(command_paths(command, workdir))
-    return found
-
-
-def _arguments(raw: Any) -> Any:
-    if isinstance(raw, dict):
-        return raw
-    if not isinstance(raw, str) or len(raw) > 1_000_000:
-        return None
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return None
-
-
-def patch_paths(patch: str) -> list[str]:
-    """Paths named by `*** Add/Update/Delete File:` and `*** Move to:` headers of a patch."""
-    found: list[str] = []
-    for line in patch.splitlines():
-        if line.startswith("*** ") and line.startswith(PATCH_HEADERS):
-            path = line.split(": ", 1)[1].strip()
-            if is_path(path):
-                found.append(path)
     return found
 
 

@@ -8,6 +8,11 @@ added and is dropped as `cursor-context`. Assistant lines are `text` and `tool_u
 blocks; consecutive assistant lines are one agent response and become one turn. Text that
 is only a `[REDACTED]` placeholder is dropped (`redacted`).
 
+A tool call worth an action line (`transcripts.actions`: `Shell`, `StrReplace`, `Write`,
+`Delete`, `EditNotebook`) becomes an action turn on its line, ending the open agent turn (the
+response's later text starts a new one). Cursor records no tool results: a command's line
+has no outcome, an edit is taken as made, and a refusal cannot be seen.
+
 The working directory is left unknown (`cwd` None): the project folder's name is a lossy
 encoding of the path (`/`, `.`, `_`, spaces all became `-`) and the reader never decodes
 it. `cwd_from_slug` is the last resort a caller may use when nothing better is known: it
@@ -22,8 +27,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...models import ParseStats
-from ...transcripts.base import ReaderBase, block_texts, content_blocks, is_path, remove_spans, strip_injected
+from ...models import ParseStats, Turn
+from ...transcripts import actions
+from ...transcripts.base import ReaderBase, block_texts, content_blocks, remove_spans, strip_injected
+from ...transcripts.paths import is_path
 
 QUERY_OPEN, QUERY_CLOSE = "<user_query>", "</user_query>"
 #: blocks Cursor puts around a request when no `<user_query>` marks the request itself
@@ -74,7 +81,8 @@ class CursorReader(ReaderBase):
             self.builder.add("user", text, lineno, None, tuple(files))
 
     def _assistant(self, lineno: int, content: Any) -> None:
-        parts = content_blocks(content, self.stats)
+        uses: list[dict[str, Any]] = []
+        parts = content_blocks(content, self.stats, uses=uses)
         if parts is None:
             return
         texts, files = parts
@@ -82,8 +90,15 @@ class CursorReader(ReaderBase):
         if len(kept) < len(texts):
             self.stats.drop("redacted", len(texts) - len(kept))
         text = strip_injected("\n\n".join(kept), self.stats) if kept else ""
-        self.builder.add_assistant(text, lineno, None, files, merge=self._after_assistant)
+        calls = [actions.call(use.get("name"), use.get("input")) for use in uses]
+        calls = [found for found in calls if found is not None and found.origin]  # no results: nothing is refused
+        self.builder.add_assistant(text, lineno, None, files, merge=self._after_assistant, extend=not calls)
+        for found in calls:
+            self.builder.add_action(found, lineno, None)
         self._after_assistant = True
+
+    def finish(self) -> list[Turn]:
+        return self.builder.finish(self.cwd, results=False)
 
 
 def user_query(text: str, stats: ParseStats) -> str:

@@ -16,6 +16,12 @@ name the files touched, `thoughts` reasoning summaries: skipped like other reaso
 the CLI's `<session_context>` preamble, and context a hook adds arrives wrapped in
 `<hook_context>`: neither is the person's words, so both are dropped (counted).
 
+A tool call worth an action line (`transcripts.actions`: `run_shell_command`, `write_file`,
+`replace`, any call the person cancels) becomes an action turn on its message's line, after the
+message's text; a `toolCalls` entry carries its own `status` (`success`, `error`, `cancelled`:
+the person refused it) and `result` (`Exit Code: N` in its output). A `functionCall` part
+without a `toolCalls` entry is filled in by the `functionResponse` with its id.
+
 The session lines do not name the working folder: `project_root` reads it from the
 `.project_root` file the CLI keeps beside `chats/`.
 
@@ -30,7 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from ...models import ParseStats, Turn
-from ...transcripts.base import ReaderBase, remove_spans, strip_injected, tool_input_paths
+from ...transcripts import actions, outcomes
+from ...transcripts.base import ReaderBase, remove_spans, strip_injected
+from ...transcripts.paths import tool_input_paths
 
 SESSION_CONTEXT = ("<session_context>", "</session_context>")
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
@@ -112,6 +120,7 @@ class GeminiReader(ReaderBase):
         text = _text(message.get("content"))
         if text is None:
             self.stats.drop("tool-result")
+            self._responses(message.get("content"))
             return
         for opening, closing in (SESSION_CONTEXT, HOOK_CONTEXT):
             if opening in text:
@@ -125,16 +134,51 @@ class GeminiReader(ReaderBase):
         if message.get("thoughts"):
             self.stats.drop("thinking")
         files: list[str] = []
-        for call in message.get("toolCalls") or ():
-            if isinstance(call, dict):
-                files.extend(tool_input_paths(call.get("name"), call.get("args")))
+        calls: list[dict[str, Any]] = [c for c in message.get("toolCalls") or () if isinstance(c, dict)]
         content = message.get("content")
         for part in content if isinstance(content, list) else []:
             call = part.get("functionCall") if isinstance(part, dict) else None
-            if isinstance(call, dict):
-                files.extend(tool_input_paths(call.get("name"), call.get("args")))
+            if isinstance(call, dict) and not any(c.get("id") == call.get("id") for c in calls if call.get("id")):
+                calls.append(call)
+        for call in calls:
+            files.extend(tool_input_paths(call.get("name"), call.get("args")))
         text = strip_injected(_text(message.get("content")) or "", self.stats)
         self.builder.add_assistant(text, lineno, _stamp(message), files, merge=False)
+        for call in calls:
+            key = call.get("id") if isinstance(call.get("id"), str) else None
+            self.builder.add_action(actions.call(call.get("name"), call.get("args")), lineno, _stamp(message), key)
+            if key is not None and "status" in call:
+                self.builder.resolve(key, call_result(call))
+
+    def _responses(self, content: Any) -> None:
+        """Fill in the calls a tool's answer (`functionResponse` parts) answers."""
+        for part in content if isinstance(content, list) else []:
+            answer = part.get("functionResponse") if isinstance(part, dict) else None
+            if isinstance(answer, dict) and self.builder.waits_for(answer.get("id")):
+                self.builder.resolve(answer["id"], _answer(answer, None))
+
+
+def call_result(call: dict[str, Any]) -> actions.Result:
+    """What a `toolCalls` entry says of itself: its status and its result's output."""
+    status = call.get("status")
+    if status == "cancelled":
+        return actions.Result(denied=True)
+    results = call.get("result")
+    answer = next((r.get("functionResponse") for r in results if isinstance(r, dict)
+                   and isinstance(r.get("functionResponse"), dict)), None) if isinstance(results, list) else None
+    if answer is None:
+        display = call.get("resultDisplay")
+        return actions.Result(display if isinstance(display, str) else "", failed=status == "error")
+    return _answer(answer, status)
+
+
+def _answer(answer: dict[str, Any], status: Any) -> actions.Result:
+    response = answer.get("response")
+    response = response if isinstance(response, dict) else {}
+    output, error = response.get("output"), response.get("error")
+    text = output if isinstance(output, str) else error if isinstance(error, str) else ""
+    return actions.Result(text, failed=status == "error" or (status is None and isinstance(error, str)),
+                          exit_code=outcomes.exit_code_in(text))
 
 
 def _text(content: Any) -> str | None:

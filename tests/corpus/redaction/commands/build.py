@@ -1,12 +1,17 @@
-"""Build `commands.jsonl`: command lines from public material, their secrets labelled, split in two.
+"""Build `commands.jsonl`: command lines from public material, their secrets labelled, in halves.
 
-`lines.tsv` (one command line a row: label, form, source, text) marks each secret between
+Each `lines*.tsv` (one command line a row: label, form, source, text) marks each secret between
 `⟦` and `⟧`; every marked value is a fake of the original's shape (see SOURCES.md). This
 script removes the marks and records, per row, the exact secret substrings and their spans.
 
-A row's `split` is `test` when the first byte of sha256("loreline-commands-2026" + source) is
-odd, else `tune`: every line from one file (or one tldr page) sits in one half. The split was
-written and committed before any rule was written; rules are tuned on `tune` only.
+Each row says which `round` of collection it came from, the `half` it was in when collected,
+and its `split` now: `tune` (rules may be adjusted looking at it) or `test` (held out).
+
+* Round 1 (`lines.tsv`): a row's half was `round 1 test` when the first byte of
+  sha256("loreline-commands-2026" + source) is odd, else `round 1 tune` (every line from one
+  file or one tldr page in one half). Its test half was seen while rules were being fixed, so
+  it is tuning material now: `round 1 test, now tuning`, split `tune`.
+* Round 2 (`lines_round2.tsv`, when present): new sources only, every row held out (`test`).
 
     .venv/bin/python tests/corpus/redaction/commands/build.py   # rewrites commands.jsonl
 """
@@ -19,14 +24,25 @@ import re
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE / "lines.tsv"
+SOURCES = ((1, HERE / "lines.tsv"), (2, HERE / "lines_round2.tsv"))
 OUT = HERE / "commands.jsonl"
 SEED = "loreline-commands-2026"
 _MARK = re.compile("⟦(.*?)⟧")
 
 
-def split_of(source: str) -> str:
-    return "test" if hashlib.sha256((SEED + source).encode()).digest()[0] & 1 else "tune"
+R1_TUNE, R1_SEEN, R2_TEST = "round 1 tune", "round 1 test, now tuning", "round 2 test"
+
+
+def half_of(round_: int, source: str) -> str:
+    """The half a row was collected in; round 1 split by a hash of its source."""
+    if round_ == 2:
+        return R2_TEST
+    return R1_SEEN if hashlib.sha256((SEED + source).encode()).digest()[0] & 1 else R1_TUNE
+
+
+def split_of(half: str) -> str:
+    """What the rules may look at now: only round 2 is held out."""
+    return "test" if half == R2_TEST else "tune"
 
 
 def parse(marked: str) -> tuple[str, list[list[int]], list[str]]:
@@ -49,15 +65,19 @@ def parse(marked: str) -> tuple[str, list[list[int]], list[str]]:
 
 def build() -> list[dict[str, object]]:
     rows = []
-    for line in SOURCE.read_text(encoding="utf-8").splitlines():
-        if not line or line.startswith("#"):
+    for round_, path in SOURCES:
+        if not path.exists():
             continue
-        label, form, source, marked = line.split("\t", 3)
-        text, spans, secrets = parse(marked)
-        if (label == "pos") != bool(secrets):
-            raise ValueError(f"a positive needs a marked secret, a negative none: {line}")
-        rows.append({"label": label, "form": form, "source": source, "text": text, "spans": spans,
-                     "secrets": secrets, "split": split_of(source)})
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line or line.startswith("#"):
+                continue
+            label, form, source, marked = line.split("\t", 3)
+            text, spans, secrets = parse(marked)
+            if (label == "pos") != bool(secrets):
+                raise ValueError(f"a positive needs a marked secret, a negative none: {line}")
+            half = half_of(round_, source)
+            rows.append({"label": label, "form": form, "source": source, "text": text, "spans": spans,
+                         "secrets": secrets, "round": round_, "half": half, "split": split_of(half)})
     return rows
 
 

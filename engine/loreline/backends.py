@@ -239,7 +239,7 @@ def consent(cfg: config_mod.Config | None = None) -> str:
     connect` and `loreline status` say it): which model, under whose login or key (and when that
     login is a subscription plan, that its runs count against the plan's limits), the spend
     gate, and how to choose something else. The backend is chosen as the background worker
-    chooses it (`keys.background`: never with the assistant's credentials from the
+    chooses it (`environment.background`: never with the assistant's credentials from the
     environment), so what it says is what the worker does."""
     cfg = cfg or config_mod.load()
     with environment.background():

@@ -4,7 +4,7 @@ Both login backends (`claude_code`, `codex`) start their CLI the same way: the p
 stdin (a transcript chunk can be longer than one command-line argument may be), in
 Loreline's own working directory, with `LORELINE_OFF=1` so no Loreline hook captures the
 run, in a process group of its own so a run cut at its deadline leaves no child behind. Run
-by background work (`keys.background`), it gets none of the assistant's credentials.
+by background work (`environment.background`), it gets none of the assistant's credentials.
 """
 
 from __future__ import annotations

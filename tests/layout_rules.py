@@ -11,7 +11,8 @@ The hook part is the engine's standard-library-only code the hooks run on every 
 which every front end may share: capture settings and the spool format (`loreline.capture`), the
 hook's read of the store (`loreline.capture.hookread`), the warm recall socket
 (`loreline.capture.warmsocket`), the error log the hooks and the warm process write
-(`loreline.capture.errorlog`), the recall rules shared with the engine (`loreline.recall_rules`)
+(`loreline.capture.errorlog`), a backend's cooldown after its limit was reached
+(`loreline.capture.cooldown`), the recall rules shared with the engine (`loreline.recall_rules`)
 and what a question asks about (`loreline.questions`), where Loreline keeps its files
 (`loreline.home`), the project key (`loreline.project`), how text is shown safely
 (`loreline.privacy.display`) and how the project brief is printed (`loreline.brief.block`).
@@ -46,7 +47,8 @@ FRONT_END_PACKAGES = frozenset(p for p in FRONT_ENDS.values() if not p.startswit
 #: the engine's face: these and their modules
 API = ("loreline.api", "loreline.errors", "loreline.models", "loreline.names")
 #: the engine's standard-library-only modules the hooks import (see the docstring)
-HOOK_PART = frozenset({"loreline.capture", "loreline.capture.errorlog", "loreline.capture.hookread",
+HOOK_PART = frozenset({"loreline.capture", "loreline.capture.cooldown", "loreline.capture.errorlog",
+                       "loreline.capture.hookread",
                        "loreline.capture.paused", "loreline.capture.warmsocket",
                        "loreline.recall_rules", "loreline.questions", "loreline.home", "loreline.project",
                        "loreline.privacy.display", "loreline.brief", "loreline.brief.block"})
@@ -244,7 +246,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("transcript readers", ("loreline.transcripts", "loreline.samples")),
     ("hook part", ("loreline.capture", "loreline.recall_rules", "loreline.questions", "loreline.project",
                    "loreline.privacy", "loreline.embed", "loreline.brief.block")),
-    ("settings", ("loreline.config", "loreline.keys", "loreline.remembered", "loreline.home")),
+    ("settings", ("loreline.config", "loreline.keys", "loreline.environment", "loreline.remembered", "loreline.home")),
     ("foundation", ("loreline", "loreline.records", "loreline.errors", "loreline.names", "loreline.models",
                     "loreline.brief", "loreline.brief.model")),
 )

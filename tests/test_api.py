@@ -13,7 +13,7 @@ from loreline.models import ImportReport, Memory, Provenance, RecallHit, Usage
 
 #: where an ImportReport field lands in the JSON when not under its own name
 REPORT_PLACES = {"imported": "sessions", "unchanged": "sessions", "left_out": "sessions", "failed": "sessions",
-                 "deferred": "sessions", "model": "model_use", "usage": "model_use",
+                 "deferred": "sessions", "until_tomorrow": "sessions", "model": "model_use", "usage": "model_use",
                  "estimated_input_tokens": "model_use"}
 
 

@@ -71,8 +71,10 @@ def test_auto_with_only_codex_logged_in_builds_the_codex_backend_and_judge(world
     assert choice.reason == (f"auto: no API key and Claude Code is not logged in; Codex is logged in (chatgpt) at "
                              f"{world / 'bin' / 'codex'}")
     assert choice.distiller.policy == "codex/codex-default/distill-v2"
-    assert backends.consent().startswith("Captured sessions are distilled by Codex's default model through Codex "
-                                         "under your Codex login (chatgpt), at most 100 model calls a day")
+    assert backends.consent().startswith(
+        "Captured sessions are distilled in the background by Codex's default model through Codex under your Codex "
+        "login (chatgpt): that is your ChatGPT plan, so these runs count against its usage limits, beside your own "
+        "sessions. At most 100 model calls and 600,000 tokens a day")
     assert backends.describe().startswith("codex (codex-default) — auto: no API key")
 
 
@@ -80,11 +82,14 @@ def test_auto_prefers_claude_code_to_codex_and_an_api_key_to_both(world: Path, m
     codex_login(world, {"OPENAI_API_KEY": "sk-test"})
     claude_login(world)
     assert backends.plan().backend == "claude-code"
-    assert "under your Claude Code login (claude.ai)" in backends.consent()
+    assert ("under your Claude Code login (claude.ai): that is your Claude plan (Pro or Max), so these runs count "
+            "against its usage limits") in backends.consent()
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-CHOICE-0123456789")
-    assert backends.plan().backend == "anthropic"
-    said = backends.consent()
-    assert "through the Anthropic API with the API key from ANTHROPIC_API_KEY" in said and "CHOICE" not in said
+    assert backends.plan().backend == "anthropic"  # an import run here uses the key of this shell
+    said = backends.consent()  # background capture does not: it says so, and what it uses instead
+    assert "under your Claude Code login (claude.ai)" in said and "through the Anthropic API" not in said
+    assert "ANTHROPIC_API_KEY is set in this shell, but background capture never uses" in said
+    assert "CHOICE" not in said
     assert not (world / "bin" / "ran").exists()  # the credentials files answered: no CLI was run
 
 
@@ -95,7 +100,10 @@ def test_distill_backend_pins_a_choice(world: Path) -> None:
     chosen = backends.plan()
     assert chosen.backend == "codex" and chosen.reason.startswith("codex: chosen by config distill.backend, ")
     config.set_value("limits.daily_unattended_calls", "7")
-    assert "at most 7 model calls a day" in backends.consent()
+    config.set_value("limits.daily_unattended_tokens", "12000")
+    said = backends.consent()
+    assert "At most 7 model calls and 12,000 tokens a day" in said
+    assert "under your Codex login (apikey)." in said and "plan" not in said.split(". At most")[0]
 
 
 def test_an_explicit_codex_without_a_login_is_one_clear_line(world: Path) -> None:
@@ -126,7 +134,7 @@ def test_connect_and_status_say_who_distills_under_which_login(world: Path, lore
     env.pop("ANTHROPIC_API_KEY", None)
     connected = subprocess.run([loreline_exe(), "connect", "claude-code"], capture_output=True, text=True,
                                env=env, check=True, cwd=world)
-    assert ("Captured sessions are distilled by Codex's default model through Codex under your Codex login "
-            "(chatgpt), at most 100 model calls a day") in connected.stdout
+    assert ("Captured sessions are distilled in the background by Codex's default model through Codex under your "
+            "Codex login (chatgpt): that is your ChatGPT plan") in connected.stdout
     status = subprocess.run([loreline_exe(), "status"], capture_output=True, text=True, env=env, check=True, cwd=world)
     assert "under your Codex login (chatgpt)" in status.stdout

@@ -38,7 +38,9 @@ class Loop:
         (self.project / ".git").mkdir(parents=True)
         self.claude = root / "claude"
         self.env = hook_env(home, CLAUDE_CONFIG_DIR=str(self.claude), HOME=str(root))
-        write_config(home, RULES_CONFIG)
+        # the later sessions here hold one prompt each: background capture takes them (the skip
+        # rule for short sessions, capture.min_prompts, is tested in tests/test_spend_gate.py)
+        write_config(home, RULES_CONFIG + "[capture]\nmin_prompts = 1\n")
         connected = subprocess.run([loreline_exe(), "connect", "claude-code"], capture_output=True, text=True,
                                    env=self.env, timeout=60)
         assert connected.returncode == 0, connected.stderr

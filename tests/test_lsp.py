@@ -298,6 +298,8 @@ async def test_the_server_hosts_the_capture_worker(tmp_path: Path, loreline_home
     try:
         session = ClaudeSession(str(repo))
         session.user("In this repo we use pnpm, never npm.")
+        session.assistant("Noted.")
+        session.user("Thanks, that is all for now.")  # two prompts: background capture skips one-prompt sessions
         path = session.write(tmp_path / "live.jsonl")
         payload = json.dumps({"session_id": session.session_id, "transcript_path": str(path), "cwd": str(repo),
                               "hook_event_name": "Stop"})

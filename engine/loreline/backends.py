@@ -31,7 +31,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import keys
+from . import environment, keys
 from .assistants import registry as assistants
 from . import config as config_mod
 from .errors import AuthError, ConfigError
@@ -235,30 +235,71 @@ def describe(cfg: config_mod.Config | None = None) -> str:
 
 
 def consent(cfg: config_mod.Config | None = None) -> str:
-    """Which model will distill captured sessions, under whose login or key, and the daily cap,
-    in a sentence (`loreline connect` and `loreline status` say it)."""
+    """What background capture does with captured sessions, in a few sentences (`loreline
+    connect` and `loreline status` say it): which model, under whose login or key (and when that
+    login is a subscription plan, that its runs count against the plan's limits), the spend
+    gate, and how to choose something else. The backend is chosen as the background worker
+    chooses it (`environment.background`: never with the assistant's credentials from the
+    environment), so what it says is what the worker does."""
     cfg = cfg or config_mod.load()
-    cap = cfg.get_int("limits.daily_unattended_calls")
-    try:
-        chosen = plan(cfg=cfg, find=_source_only)
-    except (AuthError, ConfigError) as err:
-        return f"Captured sessions cannot be distilled right now: {err}."
+    with environment.background():
+        try:
+            chosen = plan(cfg=cfg, find=_source_only)
+        except (AuthError, ConfigError) as err:
+            return f"Captured sessions cannot be distilled in the background right now: {err}."
     if chosen.backend == "recorded":
         return (f"Captured sessions are distilled from recorded answers in {chosen.answers} (no model, nothing "
                 "leaves this machine); a request without an answer is listed there and learns nothing.")
-    bounded = (f"at most {cap} model calls a day in the background (limits.daily_unattended_calls); "
-               "pin a backend with `loreline config set distill.backend NAME`")
+    said = _who(chosen, cfg)
+    if chosen.backend != "rules":
+        said += " " + _gate(cfg)
+    return " ".join(part for part in (said, _env_key_note(chosen), _choices(chosen.backend)) if part)
+
+
+def _who(chosen: Plan, cfg: config_mod.Config) -> str:
     if chosen.backend == "anthropic" and chosen.key is not None:
-        return (f"Captured sessions are distilled by {cfg.get_str('distill.model')} through the Anthropic API with "
-                f"the API key from {chosen.key[1]}, {bounded}.")
+        return (f"Captured sessions are distilled in the background by {cfg.get_str('distill.model')} through the "
+                f"Anthropic API with the API key from {chosen.key[1]}, billed to that key.")
     login = _login_backend(chosen.backend)
-    if login is not None:
-        label = next(a.label for a in assistants.ALL if a.distill_backend == login.name)
-        model = cfg.get_str(login.model_setting) or login.default_model_consent
-        return (f"Captured sessions are distilled by {model} through {label} under your {label} login "
-                f"({chosen.login or 'as configured'}), {bounded}.")
-    return ("Captured sessions are distilled offline by the rules (no model, nothing leaves this machine); what "
-            "they only guess waits in `loreline review`. Pin a backend with `loreline config set distill.backend NAME`.")
+    if login is None:
+        return ("Captured sessions are distilled offline by the rules (no model, nothing leaves this machine); what "
+                "they only guess waits in `loreline review`.")
+    label = next(a.label for a in assistants.ALL if a.distill_backend == login.name)
+    model = cfg.get_str(login.model_setting) or login.default_model_consent
+    said = (f"Captured sessions are distilled in the background by {model} through {label} under your {label} "
+            f"login ({chosen.login or 'as configured'})")
+    if chosen.login in login.plan_logins:
+        return (f"{said}: that is your {login.plan_name or 'subscription plan'}, so these runs count against its "
+                "usage limits, beside your own sessions.")
+    return said + "."
+
+
+def _gate(cfg: config_mod.Config) -> str:
+    return (f"At most {cfg.get_int('limits.daily_unattended_calls')} model calls and "
+            f"{cfg.get_int('limits.daily_unattended_tokens'):,} tokens a day (limits.daily_unattended_calls, "
+            "limits.daily_unattended_tokens); when the login or API reports a usage limit or rate limit, background "
+            "capture waits until it lifts.")
+
+
+def _env_key_note(chosen: Plan) -> str:
+    """The assistant's key in this shell, which background capture does not use: say so."""
+    if chosen.backend == "anthropic" or not os.environ.get(keys.ENV, "").strip():
+        return ""
+    return (f"{keys.ENV} is set in this shell, but background capture never uses an assistant's key from the "
+            "environment: `loreline connect --store-key` (or `loreline auth set`) keeps a key for it in the OS "
+            "keyring.")
+
+
+def _choices(backend: str) -> str:
+    """How to choose something else than `backend`, for background capture and imports alike."""
+    ways = {"anthropic": "an API key (`loreline auth set`, then `loreline config set distill.backend anthropic`)",
+            "local": 'a local model server (`distill.backend = "openai-compatible"` with its URL and model, see '
+                     "docs/capture.md)",
+            "login": "your Claude Code or Codex login (`loreline config set distill.backend claude-code` or codex)",
+            "rules": "the offline rules (`loreline config set distill.backend rules`: nothing leaves this machine)"}
+    current = backend if backend in ("anthropic", "rules") else "login" if _login_backend(backend) else "local"
+    others = [way for name, way in ways.items() if name != current]
+    return "To choose otherwise: " + "; ".join(others) + "."
 
 
 def _source_only(explicit: str | None) -> tuple[str, str] | None:

@@ -82,6 +82,9 @@ define("distill.retry_max_seconds", Setting(float, 30.0, "longest single wait be
                                             "retry-after defers the work instead)", minimum=0.0))
 define("limits.daily_unattended_calls", Setting(int, 100, "model calls per day that background capture may "
                                                 "make; beyond it work is deferred to the next day", minimum=0))
+define("limits.daily_unattended_tokens", Setting(int, 600_000, "tokens per day (input, cache and output) that "
+                                                 "background capture may spend; a call that would go past it waits "
+                                                 "for the next day", minimum=0))
 define("capture.mode", Setting(str, "all", "which projects the hooks capture: all (minus the capture.exclude "
                                "folders) or allowlist (only the capture.include folders); edit both lists in the file",
                                choices=("all", "allowlist")))
@@ -107,6 +110,11 @@ define("capture.prompt_recall", Setting(str, "meaning", "how the prompt hook pic
                                         "meaning (a background process keeps the sentence model loaded; by "
                                         "words until it is up), words (lexical only, no background process) "
                                         "or off", choices=("meaning", "words", "off")))
+define("capture.min_prompts", Setting(int, 2, "background capture skips a session with fewer prompts than this "
+                                      "(an explicit `loreline import sessions` takes it)", minimum=0))
+define("capture.min_idle_minutes", Setting(int, 0, "background capture waits until a session that has not ended "
+                                           "has been idle this long (0: imports after every turn's event)",
+                                           minimum=0))
 define("capture.warm_minutes", Setting(int, 30, "minutes the background recall process stays after the last "
                                        "prompt it answered", minimum=1))
 TEAM_SHARE_POLICIES = ("approved", "pinned", "all")

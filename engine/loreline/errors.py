@@ -11,7 +11,8 @@
     ├── DistillError                   a distillation backend
     │   ├── AuthError                  the API key was rejected (401/403)
     │   ├── RateLimitedError           429/529 or connection trouble after the retries
-    │   ├── CapReachedError            the daily cap on unattended model calls is spent
+    │   │   └── UsageLimitError        a login or API said its usage limit or rate limit is reached
+    │   ├── CapReachedError            the daily cap on unattended calls or tokens is spent
     │   └── ModelOutputError           the model answered outside the contract
     ├── KeyringUnavailableError        no OS keyring backend is usable
     ├── TeamError                      the team store (PostgreSQL): settings, schema
@@ -69,6 +70,15 @@ class AuthError(DistillError):
 
 class RateLimitedError(DistillError):
     pass
+
+
+class UsageLimitError(RateLimitedError):
+    """A login or API said its usage limit or a rate limit is reached (`limit`: a `models.Limit`,
+    with when it lifts when it said), or a cooldown it started still holds: deferred, not failed."""
+
+    def __init__(self, message: str, limit: object) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 class CapReachedError(DistillError):

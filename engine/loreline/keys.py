@@ -16,6 +16,10 @@ Invariants:
 - a keyring that cannot be read while *looking* for a key counts as "no key there", so a
   machine without a keyring still runs with the env var or the offline backend.
 
+Background work never uses the assistant's own credentials (`environment.ASSISTANT_CREDENTIALS`):
+the environment is read through `environment.environ()`, so in background work `find_key` and
+`key_source` find only the keyring's key.
+
 `keyring` is imported lazily: the CLI's cheap commands never load it. `loreline status`, which
 only names where the key comes from, asks `key_source`: the keyring's answer (whether it holds
 a key, never the key) is kept in the state folder for KEYRING_KEEP_SECONDS (`loreline.remembered`),
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import os
 
+from .environment import environ
 from .errors import KeyringUnavailableError
 from .records import record
 
@@ -71,7 +76,7 @@ def find_key(explicit: str | None = None) -> tuple[str, str] | None:
     """The key to use and where it came from, or None when there is none anywhere."""
     if explicit is not None and explicit.strip():
         return explicit.strip(), FROM_FLAG
-    env = os.environ.get(ENV, "").strip()
+    env = environ().get(ENV, "").strip()
     if env:
         return env, FROM_ENV
     try:
@@ -86,7 +91,7 @@ def key_source(explicit: str | None = None) -> str | None:
     None; the keyring's part is a kept answer (see the module's docstring)."""
     if explicit is not None and explicit.strip():
         return FROM_FLAG
-    if os.environ.get(ENV, "").strip():
+    if environ().get(ENV, "").strip():
         return FROM_ENV
     from . import remembered
 

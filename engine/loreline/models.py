@@ -216,6 +216,20 @@ class RecallHit:
 
 
 @record
+class Limit:
+    """What a login or API said when it refused a call for its usage limit or a rate limit."""
+
+    #: "usage limit" (a plan's or account's allowance) or "rate limit" (too many requests now)
+    kind: str
+    #: its own words, one line
+    said: str
+    #: when it lifts, UTC epoch seconds; None when it did not say
+    until: float | None = None
+    #: who said it ("Claude Code", "Codex", "the Anthropic API"), filled in by the client
+    by: str = ""
+
+
+@record
 class Usage:
     """Tokens a model backend spent; `input_tokens` excludes the cached parts."""
 
@@ -245,6 +259,8 @@ class ImportReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     #: sessions left for a later run (rate limited, daily cap): their ledger did not move
     deferred: list[tuple[str, str]] = field(default_factory=list)
+    #: of those, the ones the daily cap or token budget stopped (they wait for the next day)
+    until_tomorrow: list[str] = field(default_factory=list)
     turns: int = 0
     lines_skipped: int = 0
     chunks: int = 0

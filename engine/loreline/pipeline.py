@@ -73,6 +73,9 @@ class Options:
     suggest: bool | None = None
     #: also keep what a person says again from an earlier session of the project (`repeated`)
     said_again: bool = True
+    #: a session not imported before with fewer prompts is left out (`capture.min_prompts`,
+    #: for background capture; 0 for imports a person runs)
+    min_prompts: int = 0
 
 
 def clean_turns(turns: Sequence[Turn]) -> list[Turn]:
@@ -119,6 +122,8 @@ def import_sessions(store: Store, sessions: Sequence[tuple[Path, str | None]], o
             import_one(store, path, tool, options, report)
         except (RateLimitedError, CapReachedError) as err:
             report.deferred.append((str(path), str(err)))  # ledger not advanced: the next run resumes
+            if isinstance(err, CapReachedError):
+                report.until_tomorrow.append(str(path))
         except AuthError:
             raise  # every session would fail the same way: stop with one clear line
         except LorelineError as err:
@@ -177,6 +182,11 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
     if options.paused is not None and options.paused.holds(path, t.session_id):
         report.left_out.append((str(path), paused.REASON))  # named apart from its id: known once read
         return
+    if check.entry is None and options.min_prompts:
+        prompts = sum(1 for turn in t.turns if turn.speaker == "user" and turn.origin == "prompt")
+        if prompts < options.min_prompts:
+            report.left_out.append((str(path), short_reason(prompts, options.min_prompts)))
+            return
     project = _project(t, check.entry)
     options.projects.add(project)
     turns = clean_turns(t.turns)
@@ -201,6 +211,15 @@ def import_one(store: Store, path: Path, tool: str | None, options: Options, rep
         with store.write():
             ledger.record(store, entry)
     report.imported += 1
+
+
+def short_reason(prompts: int, least: int) -> str:
+    """Why background capture left a short session out; starts with `capture.SHORT_SESSION`
+    (`loreline status` counts them)."""
+    from .capture import SHORT_SESSION
+
+    return (f"{SHORT_SESSION}: {prompts} prompt{'' if prompts == 1 else 's'}, fewer than capture.min_prompts = {least}; "
+            "background capture skips it (`loreline import sessions --path FILE` imports it)")
 
 
 def _project(t: Transcript, entry: ledger.Entry | None) -> str:

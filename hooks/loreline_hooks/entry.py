@@ -17,6 +17,10 @@ Invariants:
   the first time, `loreline.capture.paused`, so no later import learns from it) and prints
   nothing; an excluded or not-included project returns after reading only the input and
   the config.
+- While a backend cools down after its login or API reported a usage limit or rate limit
+  (`loreline.capture.cooldown`), the next SessionStart adds one line for the person (the hook
+  output's `systemMessage`, never the model's context): what said so and when it lifts; once
+  per cooldown.
 - Stdin is read up to `MAX_INPUT` bytes; the rest is discarded unread into memory. Only the
   fields in `capture.RECORD_FIELDS` are kept, each bounded; the assistant message is cut to
   `capture.MAX_MESSAGE_BYTES`. Redaction happens in the worker before anything is stored.
@@ -165,7 +169,23 @@ def _session_start(cwd: str, limit: int, session_id: str | None, source: str | N
         if context.is_damage(err):  # one line for the person (never the model's context)
             _print(json.dumps({"systemMessage": context.DAMAGED}, ensure_ascii=False))
         return
-    _print(text)
+    _print(_with_notice(text))
+
+
+def _with_notice(text: str | None) -> str | None:
+    """The SessionStart output with the cooldown's line for the person, when there is one to tell."""
+    from loreline.capture import cooldown
+
+    try:
+        notice = cooldown.notice()
+    except Exception as err:  # a broken state file must not cost the session its memories
+        spool.log_error("SessionStart", err)
+        return text
+    if notice is None:
+        return text
+    output = json.loads(text) if text else {}
+    output["systemMessage"] = notice
+    return json.dumps(output, ensure_ascii=False)
 
 
 def _warm_up() -> None:

@@ -80,4 +80,8 @@ def usage(lore: Loreline) -> str:
     legend = (f'<p class="legend"><span class="key unattended"></span> background capture '
               f'<span class="key attended"></span> imports you ran <span class="key cap"></span> daily cap '
               f'({chart.daily_unattended_cap} background calls)</p>')
-    return page("Model use", svg + legend + table, active="/usage")
+    budget = (f'<p class="muted">Background tokens today: {chart.unattended_tokens:,} of '
+              f'{chart.daily_unattended_tokens:,} (limits.daily_unattended_tokens).</p>')
+    paused = "".join(f'<p class="notice" role="status"><strong>Background capture paused:</strong> {h(line)}</p>'
+                     for line in chart.paused)
+    return page("Model use", paused + svg + legend + budget + table, active="/usage")

@@ -21,7 +21,7 @@ from loreline.beliefs.suggestions import ACTIVE_CONFIDENCE
 from loreline.chunk import chunk
 from loreline.distill import Metered
 from loreline.errors import CapReachedError, ModelOutputError, RateLimitedError
-from loreline.models import Usage
+from loreline.models import Limit, Usage
 from loreline.pipeline import clean_turns
 from loreline.privacy.redact import contains_secret
 
@@ -35,12 +35,15 @@ class CountingMeter:
         self.limit = limit
         self.total = Usage()
 
-    def before_call(self) -> None:
+    def before_call(self, estimated_input_tokens: int = 0) -> None:
         if self.total.calls >= self.limit:
             raise CapReachedError(f"the eval's cap of {self.limit} model calls is reached")
 
     def record(self, usage: Usage) -> None:
         self.total = self.total + usage
+
+    def limited(self, limit: Limit) -> None:
+        """A login's or API's limit ends the eval's run the same way (the call already raised)."""
 
 
 @dataclass(slots=True)

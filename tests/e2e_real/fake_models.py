@@ -85,9 +85,13 @@ def tool_reply(name: str, arguments: dict[str, Any]) -> str:
 ERROR_PREFIX = "error:"
 
 
-def error_reply(status: int, kind: str = "overloaded_error") -> str:
-    """A scripted answer that fails with HTTP `status` (an Anthropic error body)."""
-    return ERROR_PREFIX + json.dumps({"status": status, "type": kind})
+def error_reply(status: int, kind: str = "overloaded_error", message: str = "fake: scripted failure",
+                headers: dict[str, str] | None = None, fields: dict[str, Any] | None = None) -> str:
+    """A scripted answer that fails with HTTP `status`: an error body of the API asked (its
+    `type`, `message` and any further `fields`, as a usage limit's `resets_at`), with `headers`
+    (a `retry-after`, a rate limit's reset times)."""
+    return ERROR_PREFIX + json.dumps({"status": status, "type": kind, "message": message,
+                                      "headers": headers or {}, "fields": fields or {}})
 
 
 STALL_PREFIX = "stall:"
@@ -163,12 +167,14 @@ class Handler(BaseHTTPRequestHandler):
         self.server.log.append({"t": time.time(), "api": api, "method": self.command, "path": self.path,
                                 "headers": headers, "body": body})
 
-    def _json(self, code: int, payload: Any) -> None:
+    def _json(self, code: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
         self.send_response(code)
         self.send_header("content-type", "application/json")
         self.send_header("request-id", "req_" + uuid.uuid4().hex[:20])
         self.send_header("content-length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
 
@@ -229,8 +235,9 @@ class Handler(BaseHTTPRequestHandler):
             text = "Too late."
         if text.startswith(ERROR_PREFIX):
             failure = json.loads(text[len(ERROR_PREFIX):])
-            return self._json(int(failure["status"]), {"type": "error", "error": {
-                "type": failure["type"], "message": "fake: scripted failure"}})
+            error = {"type": failure["type"], "message": failure.get("message", "fake: scripted failure"),
+                     **failure.get("fields", {})}
+            return self._json(int(failure["status"]), {"type": "error", "error": error}, failure.get("headers"))
         tool = tool_of(text)
         stop = "tool_use" if tool else "end_turn"
         model = str(body.get("model") or "claude-fake")
@@ -303,8 +310,9 @@ class Handler(BaseHTTPRequestHandler):
             text = "Too late."
         if text.startswith(ERROR_PREFIX):
             failure = json.loads(text[len(ERROR_PREFIX):])
-            return self._json(int(failure["status"]), {"error": {
-                "type": failure["type"], "code": failure["type"], "message": "fake: scripted failure"}})
+            error = {"type": failure["type"], "code": failure["type"],
+                     "message": failure.get("message", "fake: scripted failure"), **failure.get("fields", {})}
+            return self._json(int(failure["status"]), {"error": error}, failure.get("headers"))
         response_id, item_id = "resp_" + uuid.uuid4().hex[:24], "msg_" + uuid.uuid4().hex[:24]
         usage = {"input_tokens": 40, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 50}

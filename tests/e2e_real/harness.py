@@ -139,7 +139,10 @@ class Sandbox:
         for folder in (self.home, self.codex_home, self.repo, self.root / "runs"):
             folder.mkdir(parents=True, exist_ok=True)
         self.loreline_home.mkdir(mode=0o700, parents=True, exist_ok=True)
-        (self.loreline_home / "config.toml").write_text('[distill]\nbackend = "rules"\n', encoding="utf-8")
+        # every session a story drives is a one-prompt `-p` run: background capture takes those here
+        # (its rule for short sessions, capture.min_prompts, is tested in tests/test_spend_gate.py)
+        (self.loreline_home / "config.toml").write_text('[distill]\nbackend = "rules"\n\n[capture]\nmin_prompts = 1\n',
+                                                         encoding="utf-8")
         subprocess.run(["git", "init", "-q", "-b", "main", str(self.repo)], check=True)
 
     # -- places -------------------------------------------------------------------------

@@ -79,8 +79,8 @@ def tell(story: Story) -> Story:
         session.assistant("Noted.")
     box.loreline("import", "sessions", "--path", str(session.write(box.root / "earlier" / f"{session.session_id}.jsonl")))
     story.ids = {m["text"]: m["id"] for m in box.memories()}
-    with (box.loreline_home / "config.toml").open("a", encoding="utf-8") as config:
-        config.write("\n[capture]\nsession_start_chars = 400\nprompt_recall = \"words\"\n")
+    box.loreline("config", "set", "capture.session_start_chars", "400")
+    box.loreline("config", "set", "capture.prompt_recall", "words")
     box.gemini_home.mkdir(parents=True, exist_ok=True)
     (box.gemini_home / "settings.json").write_text(json.dumps(USER_SETTINGS, indent=2) + "\n", encoding="utf-8")
     box.loreline("connect", "gemini")

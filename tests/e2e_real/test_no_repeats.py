@@ -71,8 +71,7 @@ def tell(story: Story) -> Story:
         earlier.assistant("Noted.")
     box.loreline("import", "sessions", "--path", str(earlier.write(box.root / "earlier" / "earlier.jsonl")))
     assert sorted(m["text"] for m in box.memories()) == sorted([PREFERENCE, DECISION, FACT])
-    with (box.loreline_home / "config.toml").open("a", encoding="utf-8") as config:
-        config.write("\n[capture]\nsession_start_chars = 400\n")
+    box.loreline("config", "set", "capture.session_start_chars", "400")
     box.loreline("connect", "claude-code")
     (box.codex_home / "config.toml").write_text(USER_CONFIG, encoding="utf-8")
     box.loreline("connect", "codex")

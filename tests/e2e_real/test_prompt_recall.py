@@ -71,8 +71,7 @@ def tell(story: Story) -> Story:
     path = session.write(box.root / "earlier" / f"{session.session_id}.jsonl")
     box.loreline("import", "sessions", "--path", str(path))
     story.ids = {m["text"]: m["id"] for m in box.memories()}
-    with (box.loreline_home / "config.toml").open("a", encoding="utf-8") as config:
-        config.write("\n[capture]\nsession_start_chars = 400\n")
+    box.loreline("config", "set", "capture.session_start_chars", "400")
     box.loreline("connect", "claude-code")
     (box.codex_home / "config.toml").write_text(USER_CONFIG, encoding="utf-8")
     box.loreline("connect", "codex")

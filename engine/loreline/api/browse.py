@@ -44,6 +44,11 @@ class TranscriptWindow:
 class UsageChart:
     days: tuple[DayRow, ...]
     daily_unattended_cap: int
+    #: today's background tokens against their daily budget
+    unattended_tokens: int = 0
+    daily_unattended_tokens: int = 0
+    #: what stops background distillation now, one line each: a cooldown, the cap, the budget
+    paused: tuple[str, ...] = ()
 
 
 @record
@@ -113,8 +118,13 @@ def usage_chart(lore: Loreline, days: int = 30) -> UsageChart:
     for n in range(days):
         day = (start + timedelta(days=n)).isoformat()
         chart.append(known.get(day) or DayRow(day, 0, 0, 0, 0))
-    cap = usage.today_summary(lore.store)["daily_unattended_cap"]
-    return UsageChart(tuple(chart), cap if isinstance(cap, int) else 0)
+    from .usage import gate_problems
+
+    today_use = usage.today_summary(lore.store)
+    cap, tokens, budget = (today_use[k] for k in ("daily_unattended_cap", "unattended_tokens",
+                                                  "daily_unattended_tokens"))
+    return UsageChart(tuple(chart), cap if isinstance(cap, int) else 0, tokens if isinstance(tokens, int) else 0,
+                      budget if isinstance(budget, int) else 0, tuple(gate_problems(today_use)))
 
 
 def memories_by_id(lore: Loreline, ids: list[int]) -> list[Memory]:

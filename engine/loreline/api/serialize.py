@@ -80,7 +80,7 @@ INBOX = Record("held", "conflicts")
 COUNTS = Record("active", "superseded", "forgotten", "pending_conflicts", "held")
 #: what status adds to the store-wide facts: the asking folder's project and its counts
 HERE = Record("project", "project_counts")
-SESSIONS = Record("imported", "unchanged", "left_out", "failed", "deferred")
+SESSIONS = Record("imported", "unchanged", "left_out", "failed", "deferred", "until_tomorrow")
 SPEND = Record("model", "calls", "input_tokens", "cache_read_tokens", "cache_creation_tokens", "output_tokens",
                "estimated_input_tokens", "cost_usd_estimate")
 REPORT = Record("dry_run", "backend", "backend_reason", "cancelled", "sessions", "model_use", "turns", "lines_skipped", "chunks",
@@ -232,7 +232,8 @@ def _sessions(r: ImportReport, camel: bool) -> Json:
     return SESSIONS.make(camel, imported=r.imported, unchanged=r.unchanged,
                          left_out=[{"path": p, "reason": why} for p, why in r.left_out],
                          failed=[{"path": p, "error": e} for p, e in r.failed],
-                         deferred=[{"path": p, "reason": why} for p, why in r.deferred])
+                         deferred=[{"path": p, "reason": why} for p, why in r.deferred],
+                         until_tomorrow=list(r.until_tomorrow))
 
 
 def _spend(r: ImportReport, camel: bool) -> Json:

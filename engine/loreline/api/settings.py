@@ -11,10 +11,10 @@ from ..config import describe, load, set_value, unknown, unset
 from ..home import config_path
 from ..keys import ENV as KEY_ENV
 from ..keys import FROM_KEYRING as KEY_FROM_KEYRING
-from ..keys import clear_key, find_key, mask, save_key, usable_backend
+from ..keys import clear_key, find_key, mask, save_key, stored_key, usable_backend
 
 __all__ = ["KEY_ENV", "KEY_FROM_KEYRING", "SCHEMA", "clear_key", "describe", "find_key", "load", "mask", "save_key",
-           "set_value", "unknown", "unset", "usable_backend", "config_path"]
+           "set_value", "stored_key", "unknown", "unset", "usable_backend", "config_path"]
 
 #: every setting: Loreline's own and the assistants' (the registry defines theirs)
 SCHEMA = schema()

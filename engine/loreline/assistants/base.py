@@ -90,6 +90,10 @@ class LoginBackend:
     default_model_consent: str = ""
     #: an explicit `--backend <name>` refuses to run without a login, with this message
     needs_login: str | None = None
+    #: the `login` answers that are a subscription plan (its runs count against the plan's
+    #: usage limits, and `connect` and `status` say so), and the plan's name for a person
+    plan_logins: tuple[str, ...] = ()
+    plan_name: str = ""
 
 
 @record

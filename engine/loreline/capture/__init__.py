@@ -10,6 +10,8 @@ Settings live in the `[capture]` table of the config file (`home.config_path()`)
     exclude = ["~/clients/acme"] # never captured (a folder and everything under it; globs allowed)
     include = []                 # the allowlist, used when mode = "allowlist"
     session_start_chars = 4000   # size of the memory block SessionStart injects (max 9,500)
+    min_prompts = 2              # background capture skips sessions with fewer prompts (0: none)
+    min_idle_minutes = 0         # ...and waits for a session that has not ended to be idle this long
     spool_max_mb = 50            # past this the hook drops events, counting each drop
     failed_retention_days = 7    # a failed job's raw hook text is deleted after this many days
     max_attempts = 3             # a job that fails this often is marked failed
@@ -56,6 +58,9 @@ TOOLS = ("claude-code", "codex", "gemini")
 RECORD_FIELDS = ("v", "event", "tool", "session_id", "transcript_path", "cwd", "received_at",
                  "last_assistant_message", "message_truncated", "extra")
 
+#: how the note of a session background capture skipped as short starts (`capture.min_prompts`)
+SHORT_SESSION = "short session"
+
 _OFF_VALUES = ("1", "true", "yes", "on")
 _GLOB_CHARS = ("*", "?", "[")
 
@@ -65,7 +70,7 @@ class Settings:
 
     __slots__ = ("mode", "exclude", "include", "session_start_chars", "spool_max_mb",
                  "failed_retention_days", "max_attempts", "reconcile_tries", "review", "prompt_recall",
-                 "warm_minutes")
+                 "warm_minutes", "min_prompts", "min_idle_minutes")
 
     def __init__(self) -> None:
         self.mode = "all"
@@ -83,6 +88,10 @@ class Settings:
         self.prompt_recall = "meaning"
         #: minutes the warm recall process stays after the last prompt it answered
         self.warm_minutes = 30
+        #: background capture skips a session with fewer prompts (explicit imports do not)
+        self.min_prompts = 2
+        #: background capture waits until a session that has not ended was idle this long
+        self.min_idle_minutes = 0
 
     @property
     def spool_max_bytes(self) -> int:
@@ -91,7 +100,7 @@ class Settings:
 
 #: whole-number keys and their minimum (the same rules as `config.SCHEMA`)
 _INT_KEYS = {"session_start_chars": 0, "spool_max_mb": 1, "failed_retention_days": 0, "max_attempts": 1,
-             "reconcile_tries": 0, "warm_minutes": 1}
+             "reconcile_tries": 0, "warm_minutes": 1, "min_prompts": 0, "min_idle_minutes": 0}
 PROMPT_RECALL = ("meaning", "words", "off")
 
 

@@ -355,4 +355,5 @@ def summary(store: Store, failed_limit: int = 5) -> dict[str, Any]:
         "done": int(counts.get("done", 0)), "failed_jobs": failed, "last_event_at": last or None,
         "deferred_until": deferred[0] if deferred else None,
         "deferred_reason": deferred[1] if deferred else None,
+        "short_skipped": table.sessions_done_noting(store, capture.SHORT_SESSION),
     }

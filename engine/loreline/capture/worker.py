@@ -13,15 +13,26 @@ Running one job:
    file lags the hook), defer with a growing wait; after `reconcile_tries` waits import what
    the file has and drop the message — it is a marker, never imported itself, so a turn is
    never stored twice;
-3. import the session through `pipeline.import_sessions` (incremental through the ledger),
+3. the spend gate's rules for background work: while the backend cools down after a login
+   or API reported its limit (`capture.cooldown`), the job waits until that lifts, without
+   reading the session; a session that has not ended and was written to less than
+   `capture.min_idle_minutes` ago waits until it has been idle that long;
+4. import the session through `pipeline.import_sessions` (incremental through the ledger),
    unattended, with actor `hook`; a session recorded as paused (`capture.paused`: it ran
-   under `LORELINE_OFF=1`, e.g. resumed so) is left out and the job is done with that note;
-4. done; or deferred (daily cap: until the next UTC day; rate limited: backoff); or retried
-   with backoff, and `failed` with its last error after `max_attempts`.
+   under `LORELINE_OFF=1`, e.g. resumed so), and a session never imported that holds fewer
+   than `capture.min_prompts` prompts, are left out and the job is done with that note;
+5. done; or deferred (the daily cap or token budget: until the next local day; a cooldown:
+   until it lifts; rate limited otherwise: backoff); or retried with backoff, and `failed`
+   with its last error after `max_attempts`.
+
+The worker only imports sessions whose hooks fired: it never looks for the history on disk,
+so a history found at first connect is imported only when a person runs `loreline import
+sessions`. All of its work is background work (`environment.background`): wherever it runs, it
+never uses the assistant's own credentials.
 
 After a drain that imported sessions, the brief of each project they belong to is written
 again when its memories changed (`brief.rewrite.after_import`): by the configured model, one
-call per project per run (unattended: it counts against the daily cap), else by the rules.
+call per project per run (unattended: it passes the same spend gate), else by the rules.
 """
 
 from __future__ import annotations
@@ -36,12 +47,13 @@ from datetime import time as dt_time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import capture, errors, home, pipeline
+from .. import capture, environment, errors, home, pipeline, usage
 from ..assistants import registry
+from . import cooldown
 
 from . import jobs
 from ..beliefs import Judge
-from ..distill import Distiller
+from ..distill import Distiller, Metered
 from .jobs import Job
 from ..privacy.redact import redact
 from ..privacy.sanitize import sanitize
@@ -58,6 +70,8 @@ RATE_LIMIT_SECONDS = 120.0
 PROBE_CHARS = 200
 #: why a memory background capture made waits for review (`capture.review = "ask"`)
 REVIEW_REASON = "from background capture (review = ask)"
+#: the events that end a session (no idle wait after them)
+END_EVENTS = ("SessionEnd",)
 _WS = re.compile(r"\s+")
 
 
@@ -91,7 +105,8 @@ class Worker:
         self.settings = settings or capture.load_settings()
         self.judge: Judge | None = None
         if distiller is None:
-            choice = default_choice()
+            with environment.background():
+                choice = default_choice()
             distiller, self.judge = choice.distiller, choice.judge
         self.distiller = distiller
         self.lag_base = lag_base
@@ -108,7 +123,7 @@ class Worker:
         if lock is None:
             return None
         try:
-            with Store() as store:
+            with environment.background(), Store() as store:
                 return self._drain(store)
         finally:
             lock.release()
@@ -120,7 +135,7 @@ class Worker:
             return None
         total = DrainReport()
         try:
-            with Store() as store:
+            with environment.background(), Store() as store:
                 while not should_stop():
                     _add(total, self._drain(store, horizon=0.0))
                     self.sleep(poll)
@@ -184,7 +199,7 @@ class Worker:
         try:
             return self._run(store, job)
         except errors.CapReachedError as err:
-            jobs.defer(store, job, seconds_to_next_day(), f"daily cap: {err}")
+            jobs.defer(store, job, seconds_to_next_day(), str(err))
             return "deferred"
         except errors.RateLimitedError as err:
             return self._defer_limited(store, job, f"rate limited: {err}")
@@ -197,12 +212,22 @@ class Worker:
                                       self.settings.max_attempts)
 
     def _run(self, store: Store, job: Job) -> str:
+        held = self._cooling()
+        if held is not None:  # no model call can be made: the session is not even read
+            jobs.defer(store, job, max(1.0, float(held["until"]) - time.time()),
+                       usage.cooldown_message(self.distiller.name, held))
+            return "deferred"
         path = locate(job)
         waits = int(job.payload.get("waits", 0))
         if path is None:
             if waits < self.settings.reconcile_tries:
                 return self._wait(store, job, waits, "transcript not found yet")
             return jobs.retry_or_fail(store, job, "transcript not found", self.settings.max_attempts)
+        fresh = self._still_fresh(job, path)
+        if fresh is not None:
+            jobs.defer(store, job, fresh, f"the session was written to less than {self.settings.min_idle_minutes} "
+                                          "minutes ago (capture.min_idle_minutes)")
+            return "deferred"
         note = None
         if job.marker and not transcript_has(store, path, job.tool, job.marker):
             if waits < self.settings.reconcile_tries:
@@ -220,7 +245,7 @@ class Worker:
         self.touched |= options.projects
         if report.deferred:
             reason = report.deferred[0][1]
-            if "cap" not in reason.lower():
+            if not report.until_tomorrow:
                 return self._defer_limited(store, job, reason)
             jobs.defer(store, job, seconds_to_next_day(), reason)
             return "deferred"
@@ -232,13 +257,34 @@ class Worker:
         return jobs.finish(store, job, note)
 
     def _defer_limited(self, store: Store, job: Job, reason: str) -> str:
+        held = self._cooling()
+        if held is not None:  # the backend reported its limit: wait until it lifts, not a backoff
+            jobs.defer(store, job, max(1.0, float(held["until"]) - time.time()), reason)
+            return "deferred"
         times = int(job.payload.get("rate_limited", 0))
         jobs.defer(store, job, rate_limit_delay(times), reason, {"rate_limited": times + 1})
         return "deferred"
 
+    def _cooling(self) -> dict[str, Any] | None:
+        """The cooldown of this worker's model backend while it holds (the rules never cool down)."""
+        return cooldown.of(self.distiller.name) if isinstance(self.distiller, Metered) else None
+
+    def _still_fresh(self, job: Job, path: Path) -> float | None:
+        """Seconds until a session that has not ended has been idle `capture.min_idle_minutes`;
+        None when it may be imported now."""
+        idle = self.settings.min_idle_minutes * 60
+        if not idle or job.event in END_EVENTS:
+            return None
+        try:
+            left = path.stat().st_mtime + idle - time.time()
+        except OSError:
+            return None
+        return left if left > 0 else None
+
     def _options(self) -> pipeline.Options:
         hold = REVIEW_REASON if self.settings.review == "ask" else None
-        return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False, hold=hold)
+        return pipeline.Options(distiller=self.distiller, judge=self.judge, actor="hook", attended=False, hold=hold,
+                                min_prompts=self.settings.min_prompts)
 
 
 def follow_native(store: Store, session: Path) -> None:

@@ -20,6 +20,9 @@ def lines(info: dict[str, Any]) -> list[str]:
         deferred += f" ({queue['deferred_reason']}; next try {queue['deferred_until']})"
     out.append(f"           last capture {info['last_capture'] or 'never'} · queue {queue['queued']} queued"
                f" · {deferred} · {queue['failed']} failed · spool {info['spool']['waiting']} waiting")
+    if queue.get("short_skipped"):
+        out.append(f"           {queue['short_skipped']} short sessions skipped (fewer prompts than "
+                   "capture.min_prompts): `loreline import sessions` takes them")
     out.append(f"Prompts    {_prompts(info['prompt_recall'])}")
     return out
 

@@ -1,5 +1,12 @@
 """`loreline connect|disconnect <assistant>`: install or remove continuous capture, for every
-assistant the registry can connect (`loreline.assistants`)."""
+assistant the registry can connect (`loreline.assistants`).
+
+`connect` then says what background capture will do (`backends.consent`: which model, under
+whose login or key, whether that is a subscription plan, the spend gate), and how large the
+assistant's history is that Loreline has not imported and what importing it would take
+(`api.backlog`): background capture never drains it, the person decides. Background capture
+never uses the assistant's key from the environment; `--store-key` (or a yes at the prompt,
+at a terminal) keeps this shell's ANTHROPIC_API_KEY in the OS keyring for it."""
 
 from __future__ import annotations
 
@@ -24,6 +31,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
         p = sub.add_parser(name, help=f"{verb} Loreline's capture hooks and MCP server in {labels}")
         p.add_argument("tool", choices=tuple(CONNECTABLE), help="the assistant (`loreline connect TOOL --help` "
                                                                   "and docs/capture.md say what each gets)")
+        if name == "connect":
+            p.add_argument("--store-key", action="store_true",
+                           help="keep this shell's ANTHROPIC_API_KEY in the OS keyring for background capture, "
+                                "which never uses a key from the environment (at a terminal you are asked)")
         p.add_argument("--project", nargs="?", const=".", metavar="DIR",
                        help="claude-code only: use DIR/.claude/settings.local.json, the personal file "
                             "teams do not commit (default DIR: this project), instead of the user "
@@ -46,8 +57,11 @@ def run_connect(args: argparse.Namespace) -> int:
     for old in applied.moved:
         print(_moved(args.tool, old))
     hooks = change.path.suffix == ".json"
+    stored = _offer_key(args.store_key)
     if not change.changed:
         print(f"{assistant.label} is already connected in {change.path}; nothing changed.")
+        if stored:
+            print(_consent())
     else:
         what = f"hooks ({change.detail})" if hooks else "notify program"
         print(f"Connected {assistant.label}: Loreline's {what} in {change.path}.")
@@ -55,6 +69,8 @@ def run_connect(args: argparse.Namespace) -> int:
             print(f"The previous file is kept as {change.backup}.")
         print(PAUSE_HINT)
         print(_consent())
+        for line in _backlog(args.tool, assistant.label):
+            print(line)
     if applied.mcp is not None:
         _say_mcp(applied.mcp, connected=True)
     if assistant.connector.after_connect and hooks:
@@ -70,6 +86,61 @@ def _consent() -> str:
         return consent()
     except LorelineError as err:
         return f"Which model distills captured sessions is unknown: {err}"
+
+
+def _offer_key(asked: bool) -> bool:
+    """Keep this shell's ANTHROPIC_API_KEY in the OS keyring for background capture: with
+    `--store-key`, or when the person says yes at a terminal (asked only while the keyring
+    holds no key). True when it was stored."""
+    import os
+    import sys
+
+    from ..api import settings as keys
+    from ..errors import KeyringUnavailableError
+
+    key = os.environ.get(keys.KEY_ENV, "").strip()
+    if not key:
+        if asked:
+            print(f"--store-key: {keys.KEY_ENV} is not set in this shell; `loreline auth set` asks for a key.")
+        return False
+    if not asked and not (sys.stdin.isatty() and _keyring_empty() and _yes(keys.KEY_ENV)):
+        return False
+    try:
+        backend = keys.save_key(key)
+    except KeyringUnavailableError as err:
+        print(f"The key was not stored: {err}")
+        return False
+    print(f"Stored the {keys.KEY_ENV} of this shell ({keys.mask(key)}) in the OS keyring ({backend}) for "
+          "Loreline's background capture.")
+    return True
+
+
+def _keyring_empty() -> bool:
+    """Whether a usable OS keyring holds no key of Loreline's yet (only then is the person asked)."""
+    from ..api import settings as keys
+    from ..errors import KeyringUnavailableError
+
+    try:
+        return keys.stored_key() is None
+    except KeyringUnavailableError:
+        return False
+
+
+def _yes(name: str) -> bool:
+    answer = input(f"Background capture never uses {name} from the environment. Keep this shell's {name} in the "
+                   "OS keyring so it can distil with it (billed to that key)? [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _backlog(tool: str, label: str) -> list[str]:
+    """The assistant's history Loreline has not imported, and what importing it would take."""
+    from ..api import backlog
+    from ..errors import LorelineError
+
+    try:
+        return backlog.lines(backlog.measure(tool), label)
+    except LorelineError as err:
+        return [f"How much of the {label} history is not imported is unknown: {err}"]
 
 
 def _moved(tool: str, old: Change) -> str:

@@ -122,5 +122,5 @@ def _spend_line(report: ImportReport) -> str:
     assert report.model is not None
     if report.dry_run:
         pending = report.chunks - report.chunks_replayed
-        return usage.estimate_line(report.model, pending, report.estimated_input_tokens)
+        return usage.estimate_line(report.model, pending, report.estimated_input_tokens, report.imported)
     return usage.cost_line(report.model, report.usage)

@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
     mem = info.memories
     kinds = info.active_by_kind
     spent = info.model_use
-    if spent["cap_reached"]:
-        print("!! " + usage.cap_message(spent["unattended_calls"], spent["daily_unattended_cap"]))
+    for line in usage.gate_problems(spent):
+        print("!! " + line)
     _settings_lines(info.settings)
     print(f"Store      {info.store} ({info.store_bytes / 1024:.0f} KiB)")
     print(f"Memories   {mem['active']} active in {plural(info.projects, 'project')}"
@@ -49,11 +49,12 @@ def run(args: argparse.Namespace) -> int:
     here = found.counts
     print(f"This       {found.project}: {here.active} active · {here.pending_conflicts} pending conflicts")
     print(f"Distiller  {info.backend} · embedder {info.embedder}")
-    print(f"           {info.distill_consent}")
+    print(f"Background {info.distill_consent}")
     if info.embedder_target != info.embedder:
         print(f"           `loreline reembed` moves the vectors to {info.embedder_target}")
     print(f"Model use  today {spent['attended_calls']} attended · {spent['unattended_calls']}/"
-          f"{spent['daily_unattended_cap']} unattended calls · {spent['input_tokens']:,} tokens in"
+          f"{spent['daily_unattended_cap']} unattended calls · {spent['unattended_tokens']:,}/"
+          f"{spent['daily_unattended_tokens']:,} unattended tokens · {spent['input_tokens']:,} tokens in"
           f" · {spent['output_tokens']:,} out")
     print("\n".join(capture_status.lines(info.capture)))
     if info.team.get("enabled"):

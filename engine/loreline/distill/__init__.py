@@ -2,8 +2,12 @@
 
 Every backend satisfies `Distiller`; `pipeline` picks one and never looks inside it. A
 backend that spends money on a model also satisfies `Metered`: the pipeline hands it a
-`UsageMeter` (recording tokens, enforcing the unattended daily cap; `usage.Meter` is the
-one the pipeline uses) and, on dry runs, asks it for an estimate instead of a call.
+`UsageMeter` (recording tokens, enforcing the spend gate: the unattended daily calls and
+tokens, and a backend's cooldown after it reported its limit; `usage.Meter` is the one the
+pipeline uses) and, on dry runs, asks it for an estimate instead of a call. A new backend
+gets the gate by building its client on `caller.MeteredCaller`, which asks the meter before
+each call (with the call's chars/4 estimate), records the tokens after, and reports a
+`UsageLimitError` the client raised (`MeteredCaller._limit_reached`) to the meter.
 
 This package knows neither the store nor the belief layer: which backend runs, with which
 key and judge, is decided by `loreline.backends`.
@@ -14,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from ..models import Candidate, Chunk, Usage
+from ..models import Candidate, Chunk, Limit, Usage
 
 
 class Distiller(Protocol):
@@ -28,12 +32,17 @@ class Distiller(Protocol):
 class UsageMeter(Protocol):
     """What a paying backend reports its spending to."""
 
-    def before_call(self) -> None:
-        """Raise CapReachedError when no more calls may be made today (before spending)."""
+    def before_call(self, estimated_input_tokens: int = 0) -> None:
+        """Refuse a call before spending: CapReachedError when today's calls or tokens (those
+        spent plus this call's estimate) are used up, UsageLimitError while the backend cools down."""
         ...
 
     def record(self, usage: Usage) -> None:
         """Count one completed call (before its answer is used)."""
+        ...
+
+    def limited(self, limit: Limit) -> None:
+        """The backend said its usage limit or a rate limit is reached (start its cooldown)."""
         ...
 
 

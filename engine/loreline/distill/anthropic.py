@@ -11,7 +11,9 @@ belief pipeline's tools (`classify_relation`, `judge_conflict`); it satisfies `T
   defers at once), and after the last retry the call raises RateLimitedError so the
   caller defers the work instead of losing it, and every later call of the same client
   fails fast the same way (the breaker): one outage defers the rest of the run without
-  waiting it out session by session;
+  waiting it out session by session. A 429 that ends the call is a rate limit
+  (UsageLimitError): its `retry-after`, else the latest `anthropic-ratelimit-*-reset` time,
+  says when the backend's cooldown lifts (`usage.Meter.limited`);
 - 401/403 raise AuthError naming where the key came from; the key itself never appears in
   a message;
 - each completed call is counted by the attached `UsageMeter` (which also enforces the
@@ -30,7 +32,6 @@ from __future__ import annotations
 import email.utils
 import functools
 import json
-import os
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -39,7 +40,7 @@ from typing import Any
 
 from ..config import Config
 from ..errors import AuthError, DistillError, ModelOutputError, RateLimitedError
-from ..models import KINDS, Candidate, Chunk, Evidence, Usage
+from ..models import KINDS, Candidate, Chunk, Evidence, Limit, Usage
 from ..records import record
 from . import ToolCaller, UsageMeter
 from .caller import MeteredCaller
@@ -118,7 +119,9 @@ class Settings:
     @classmethod
     def from_config(cls, cfg: Config) -> Settings:
         """distill.* settings; the endpoint is distill.base_url, else $ANTHROPIC_BASE_URL."""
-        base_url = cfg.get_str("distill.base_url").strip() or os.environ.get("ANTHROPIC_BASE_URL", "").strip()
+        from .. import environment  # background work never goes through the assistant's endpoint
+
+        base_url = cfg.get_str("distill.base_url").strip() or environment.environ().get("ANTHROPIC_BASE_URL", "").strip()
         return cls(
             model=cfg.get_str("distill.model"),
             base_url=base_url or None,
@@ -132,9 +135,10 @@ class Settings:
 class TooLongToWait(RateLimitedError):
     """The server asked for a longer wait than `retry_max_seconds`: defer, do not sleep."""
 
-    def __init__(self, reason: str, seconds: float) -> None:
+    def __init__(self, reason: str, seconds: float, status: int = 0, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(reason)
-        self.reason, self.seconds = reason, seconds
+        self.reason, self.seconds, self.status = reason, seconds, status
+        self.headers: Mapping[str, str] = headers or {}
 
 
 class ModelClient(MeteredCaller):
@@ -167,9 +171,15 @@ class ModelClient(MeteredCaller):
         try:
             return sdk.messages.create(**body)
         except TooLongToWait as err:
+            if err.status == 429:
+                self._limit_reached(rate_limit(err.headers, f"HTTP 429, asked to wait {err.seconds:g}s"))
             self._give_up(f"{err.reason}, asked to wait {err.seconds:g}s")
         except errors.AnthropicError as err:
-            self._give_up(f"{self._classify(err, errors)}, {self.settings.max_retries + 1} attempts")
+            why = self._classify(err, errors)
+            if isinstance(err, errors.APIStatusError) and int(err.status_code) == 429:
+                said = _one_line(getattr(err, "api_message", None) or why)
+                self._limit_reached(rate_limit(err.response.headers, f"HTTP 429: {said}"))
+            self._give_up(f"{why}, {self.settings.max_retries + 1} attempts")
 
     def _client(self) -> tuple[Any, Any]:
         import anthropic
@@ -185,7 +195,7 @@ class ModelClient(MeteredCaller):
         response = call_next(req)
         asked = retry_after(response.headers) if response.status_code == 429 or response.status_code >= 500 else None
         if asked is not None and asked > self.settings.retry_max_seconds:
-            raise TooLongToWait(f"HTTP {response.status_code}", asked)
+            raise TooLongToWait(f"HTTP {response.status_code}", asked, response.status_code, response.headers)
         return response
 
     def _classify(self, err: Exception, errors: Any) -> str:
@@ -245,6 +255,26 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+#: the rate limit headers that name when a limit resets (RFC 3339 times)
+RESET_HEADERS = ("anthropic-ratelimit-requests-reset", "anthropic-ratelimit-tokens-reset",
+                 "anthropic-ratelimit-input-tokens-reset", "anthropic-ratelimit-output-tokens-reset")
+
+
+def rate_limit(headers: Mapping[str, str], said: str) -> Limit:
+    """A 429 as a rate limit: it lifts after `retry-after`, else at the latest reset time the
+    rate limit headers name, else when the cooldown's default says (until None)."""
+    wait = retry_after(headers)
+    if wait is not None:
+        return Limit("rate limit", said, datetime.now(UTC).timestamp() + wait)
+    resets = []
+    for name in RESET_HEADERS:
+        try:
+            resets.append(datetime.fromisoformat(str(headers.get(name) or "").replace("Z", "+00:00")).timestamp())
+        except ValueError:
+            continue
+    return Limit("rate limit", said, max(resets) if resets else None)
 
 
 def _usage(message: Any) -> Usage:

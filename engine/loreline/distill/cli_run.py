@@ -3,7 +3,8 @@
 Both login backends (`claude_code`, `codex`) start their CLI the same way: the prompt on
 stdin (a transcript chunk can be longer than one command-line argument may be), in
 Loreline's own working directory, with `LORELINE_OFF=1` so no Loreline hook captures the
-run, in a process group of its own so a run cut at its deadline leaves no child behind.
+run, in a process group of its own so a run cut at its deadline leaves no child behind. Run
+by background work (`environment.background`), it gets none of the assistant's credentials.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ class NotStarted(Exception):
 
 def run(argv: Sequence[str], stdin: str, *, cwd: Path, env: Mapping[str, str], deadline: float) -> Finished:
     """Run `argv` with `stdin` as input; TimedOut after `deadline` seconds, NotStarted when it cannot run."""
+    from .. import environment
+
     cwd.mkdir(parents=True, exist_ok=True, mode=0o700)
-    child_env = dict(os.environ)
+    child_env = environment.environ()  # in the background, without the assistant's credentials
     child_env.update(env)
     child_env["LORELINE_OFF"] = "1"
     try:

@@ -135,6 +135,13 @@ def last_received(store: Store) -> str | None:
     return str(value) if value else None
 
 
+def sessions_done_noting(store: Store, prefix: str) -> int:
+    """How many sessions have a done job whose note starts with `prefix` (skipped ones)."""
+    value = store.scalar("SELECT count(DISTINCT session_key) FROM jobs WHERE state = 'done' AND "
+                         "substr(last_error, 1, ?) = ?", (len(prefix), prefix))
+    return int(value or 0)
+
+
 def deferred_window(store: Store) -> tuple[Any, Any] | None:
     """(earliest retry time, a reason) over deferred jobs."""
     found = store.one("SELECT min(not_before), max(json_extract(payload, '$.defer_reason')) FROM jobs "

@@ -14,6 +14,13 @@ def calls_on(store: Store, day: str, *, attended: bool) -> int:
     return int(value or 0)
 
 
+def tokens_on(store: Store, day: str, *, attended: bool) -> int:
+    """Every token the day's calls moved: input, cache reads and writes, and output."""
+    value = store.scalar("SELECT sum(input_tokens + cache_read_tokens + cache_creation_tokens + output_tokens) "
+                         "FROM usage WHERE day = ? AND attended = ?", (day, int(attended)))
+    return int(value or 0)
+
+
 def spent_on(store: Store, day: str) -> Usage:
     row = store.one(
         "SELECT sum(calls), sum(input_tokens), sum(cache_read_tokens), sum(cache_creation_tokens), "

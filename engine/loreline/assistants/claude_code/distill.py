@@ -18,9 +18,13 @@ only, nothing to install beyond the `claude` the user already has):
 - bounds: the CLI retries a failing request at most `distill.max_retries` times and waits
   at most `distill.timeout_seconds` for one (`CLAUDE_CODE_MAX_RETRIES`, `API_TIMEOUT_MS`);
   the whole run is cut (with its children) at `DEADLINE_FACTOR`× that. A refused login
-  raises AuthError (one line; the import stops); any other failure raises RateLimitedError,
-  so the session is deferred, never lost, and every later call of the same client fails
-  fast the same way (one outage defers the rest of the run);
+  raises AuthError (one line; the import stops); a usage limit or rate limit (the result's
+  `api_error` "usage_limit_reached" or `api_error_status` 429, or its words: "You've hit your
+  5-hour limit · resets 6:12am (UTC)", the older "Claude AI usage limit reached|<epoch>")
+  raises UsageLimitError with the reset time it names, which starts the backend's cooldown
+  (`limit_of`); any other failure raises RateLimitedError, so the session is deferred, never
+  lost, and every later call of the same client fails fast the same way (one outage defers
+  the rest of the run);
 - the tokens the result reports are counted by the attached `UsageMeter` (which also
   enforces the unattended daily cap) before the answer is used.
 """
@@ -28,14 +32,15 @@ only, nothing to install beyond the `claude` the user already has):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ...config import Config
 from ...errors import AuthError, ModelOutputError
-from ...models import Usage
-from ...distill import UsageMeter, cli_run
+from ...models import Limit, Usage
+from ...distill import UsageMeter, cli_run, resets
 from ...distill.anthropic import ToolDistiller
 from ...distill.caller import MeteredCaller
 from ...records import record
@@ -111,8 +116,14 @@ class CodeClient(MeteredCaller):
             said = cli_run.one_line(done.stderr or done.stdout) or f"exit status {done.returncode}"
             if _refused(said):
                 self._failed(None, said)
+            limit = limit_of({"result": said})
+            if limit is not None:
+                self._limit_reached(limit)
             self._give_up(f"Claude Code failed: {said}")
         if result.get("is_error"):
+            limit = limit_of(result)
+            if limit is not None:
+                self._limit_reached(limit)
             status = result.get("api_error_status")
             self._failed(status if isinstance(status, int) else None,
                          cli_run.one_line(str(result.get("result") or result.get("subtype") or "error")))
@@ -128,6 +139,36 @@ class CodeClient(MeteredCaller):
 def _refused(detail: str) -> bool:
     lowered = detail.lower()
     return "/login" in lowered or "not logged in" in lowered or "invalid api key" in lowered
+
+
+_USAGE_WORDS = re.compile(r"usage limit|hit your [\w\s-]{0,40}limit|limit reached", re.IGNORECASE)
+_RATE_WORDS = re.compile(r"rate.limit|too many requests|\(429\)", re.IGNORECASE)
+_LEGACY_RESET = re.compile(r"limit reached\|(\d{9,11})\b")
+_RESETS = re.compile(r"\bresets\b(.*)", re.IGNORECASE)
+
+
+def limit_of(result: Mapping[str, Any]) -> Limit | None:
+    """The usage limit or rate limit a result reports, with when it resets; None for any other
+    failure. The reset comes from the older `|<epoch>` suffix, a `rate_limit_info.resetsAt`,
+    or the words "resets 6:12am (UTC)" / "resets Dec 5, 3:59am (America/New_York)"."""
+    text = cli_run.one_line(str(result.get("result") or ""), 300)
+    usage = result.get("api_error") == "usage_limit_reached" or _USAGE_WORDS.search(text) is not None
+    if not usage and result.get("api_error_status") != 429 and _RATE_WORDS.search(text) is None:
+        return None
+    return Limit("usage limit" if usage else "rate limit", text or "HTTP 429", _reset(text, result))
+
+
+def _reset(text: str, result: Mapping[str, Any]) -> float | None:
+    legacy = _LEGACY_RESET.search(text)
+    if legacy is not None:
+        return float(legacy.group(1))
+    params = result.get("api_error_params")
+    info = params.get("rate_limit_info") if isinstance(params, dict) else None
+    stamp = info.get("resetsAt") if isinstance(info, dict) else None
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+        return float(stamp)
+    said = _RESETS.search(text)
+    return resets.clock(said.group(1)) if said is not None else None
 
 
 def argv(settings: CodeSettings, tool: Mapping[str, Any], system: str) -> list[str]:

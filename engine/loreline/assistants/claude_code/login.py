@@ -36,19 +36,25 @@ def claude_login(cli: str) -> str | None:
     credentials = Path(config_dir).expanduser() if config_dir else Path.home() / ".claude"
     if (credentials / ".credentials.json").is_file():
         return "claude.ai"
-    asked = _LOGINS.get(cli)
+    from ... import environment
+
+    slot = f"{cli}\0{environment.in_background()}"  # background work sees none of the assistant's credentials
+    asked = _LOGINS.get(slot)
     if asked is None or time.monotonic() - asked[0] > LOGIN_TTL_SECONDS:
-        asked = _LOGINS[cli] = (time.monotonic(), _kept_auth_status(cli, credentials))
+        asked = _LOGINS[slot] = (time.monotonic(), _kept_auth_status(cli, credentials))
     return asked[1]
 
 
 def _kept_auth_status(cli: str, credentials: Path) -> str | None:
-    from ... import remembered
+    from ... import environment, remembered
 
+    environ = environment.environ()
     basis = {"cli": remembered.file_basis(os.path.realpath(cli)),
              "credentials": remembered.file_basis(credentials / ".credentials.json"),
-             "set": [name for name in LOGIN_ENV if os.environ.get(name, "").strip()]}
-    found = remembered.answer("claude-login", basis, LOGIN_KEEP_SECONDS, lambda: _auth_status(cli))
+             "set": [name for name in LOGIN_ENV if environ.get(name, "").strip()]}
+    # background work (credentials left out) keeps its answer apart, so the two never evict each other
+    name = "claude-login-background" if len(environ) < len(os.environ) else "claude-login"
+    found = remembered.answer(name, basis, LOGIN_KEEP_SECONDS, lambda: _auth_status(cli))
     return found if isinstance(found, str) else None
 
 
@@ -56,8 +62,10 @@ def _auth_status(cli: str) -> str | None:
     import subprocess  # here: a kept answer (the usual case) asks no CLI
 
     try:
+        from ... import environment
+
         done = subprocess.run([cli, "auth", "status", "--json"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                              timeout=AUTH_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))
+                              timeout=AUTH_STATUS_SECONDS, env=dict(environment.environ(), LORELINE_OFF="1"))
         status = json.loads(done.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
@@ -74,4 +82,6 @@ def build(cfg: Any, cli: Path, workdir: Path) -> tuple[Any, Any]:
 
 
 BACKEND = LoginBackend(name="claude-code", command="claude", path_setting="distill.claude_path",
-                       model_setting="distill.claude_code_model", login=claude_login, build=build)
+                       model_setting="distill.claude_code_model", login=claude_login, build=build,
+                       # a claude.ai login, or its token (`claude setup-token`: CLAUDE_CODE_OAUTH_TOKEN)
+                       plan_logins=("claude.ai", "oauth_token"), plan_name="Claude plan (Pro or Max)")

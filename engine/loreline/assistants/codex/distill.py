@@ -15,9 +15,12 @@ for the Claude backends. Each call is one `codex exec` run, driven directly:
   or `codex resume` to find), `LORELINE_OFF=1` in its environment and Loreline's own working
   directory;
 - bounds: the run is cut (with its children) after `DEADLINE_FACTOR`× `distill.timeout_seconds`.
-  A refused or expired login raises AuthError (one line; the import stops); any other
-  failure raises RateLimitedError: the session is deferred, never lost, and every later call
-  of the same client fails fast (one outage defers the rest of the run);
+  A refused or expired login raises AuthError (one line; the import stops); a usage limit
+  ("You've hit your usage limit. … try again at 6:12 AM.") or a rate limit ("… last status:
+  429 Too Many Requests") raises UsageLimitError with the time it names, which starts the
+  backend's cooldown (`limit_of`); any other failure raises RateLimitedError: the session is
+  deferred, never lost, and every later call of the same client fails fast (one outage
+  defers the rest of the run);
 - the tokens `turn.completed` reports are counted by the attached `UsageMeter` (which also
   enforces the unattended daily cap) before the answer is used.
 
@@ -29,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import time
 from collections.abc import Mapping
@@ -37,8 +41,8 @@ from typing import Any
 
 from ...config import Config
 from ...errors import AuthError, ModelOutputError
-from ...models import Usage
-from ...distill import UsageMeter, cli_run
+from ...models import Limit, Usage
+from ...distill import UsageMeter, cli_run, resets
 from ...distill.anthropic import ToolDistiller
 from ...distill.caller import MeteredCaller
 from ...records import record
@@ -117,6 +121,9 @@ class CodexClient(MeteredCaller):
             if refused(detail):
                 raise AuthError("Codex's login was refused or has expired: run `codex login`, or pick another "
                                 "backend with --backend") from None
+            limit = limit_of(detail)
+            if limit is not None:
+                self._limit_reached(limit)
             self._give_up(f"Codex failed: {detail}")
         return events
 
@@ -174,6 +181,23 @@ def refused(detail: str) -> bool:
     lowered = detail.lower()
     return any(sign in lowered for sign in ("401", "403", "unauthorized", "not logged in", "codex login",
                                             "could not be refreshed", "credential expired", "sign in again"))
+
+
+_USAGE_WORDS = re.compile(r"hit your usage limit|usage limit (?:reached|exceeded)|quota exceeded", re.IGNORECASE)
+_RATE_WORDS = re.compile(r"\b429\b|too many requests|rate.limit", re.IGNORECASE)
+_AT = re.compile(r"try again at (.*)", re.IGNORECASE)
+_IN = re.compile(r"try again in (.*)", re.IGNORECASE)
+
+
+def limit_of(detail: str) -> Limit | None:
+    """The usage limit or rate limit Codex reported, with when it lifts ("try again at 6:12 AM",
+    at Codex's local time, or "try again in 2 days 3 hours"); None for any other failure."""
+    usage = _USAGE_WORDS.search(detail) is not None
+    if not usage and _RATE_WORDS.search(detail) is None:
+        return None
+    at, wait = _AT.search(detail), _IN.search(detail)
+    until = resets.clock(at.group(1)) if at is not None else resets.span(wait.group(1)) if wait is not None else None
+    return Limit("usage limit" if usage else "rate limit", detail, until)
 
 
 def argv(settings: CodexSettings, schema: Path, instructions: Path) -> list[str]:

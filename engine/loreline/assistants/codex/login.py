@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -36,18 +35,23 @@ def login(cli: str | None) -> str | None:
             return "apikey"
     if cli is None:
         return None
-    asked = _LOGINS.get(cli)
+    from ... import environment
+
+    slot = f"{cli}\0{environment.in_background()}"  # background work sees none of the assistant's credentials
+    asked = _LOGINS.get(slot)
     if asked is None or time.monotonic() - asked[0] > LOGIN_TTL_SECONDS:
-        asked = _LOGINS[cli] = (time.monotonic(), _login_status(cli))
+        asked = _LOGINS[slot] = (time.monotonic(), _login_status(cli))
     return asked[1]
 
 
 def _login_status(cli: str) -> str | None:
     import subprocess
 
+    from ... import environment
+
     try:
         done = subprocess.run([cli, "login", "status"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                              timeout=LOGIN_STATUS_SECONDS, env=dict(os.environ, LORELINE_OFF="1"))
+                              timeout=LOGIN_STATUS_SECONDS, env=dict(environment.environ(), LORELINE_OFF="1"))
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode != 0:
@@ -67,7 +71,8 @@ def _backend() -> LoginBackend:
     return LoginBackend(name="codex", command="codex", path_setting="distill.codex_path",
                         model_setting="distill.codex_model", login=login, build=build,
                         default_model_status=CODEX_DEFAULT, default_model_consent="Codex's default model",
-                        needs_login="Codex is not logged in: run `codex login`, or pick another backend with --backend")
+                        needs_login="Codex is not logged in: run `codex login`, or pick another backend with --backend",
+                        plan_logins=("chatgpt",), plan_name="ChatGPT plan")
 
 
 BACKEND = _backend()

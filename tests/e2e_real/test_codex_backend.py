@@ -175,9 +175,9 @@ def test_codex_was_sent_our_prompt_the_strict_schema_and_no_user_config(story: S
     assert schema["required"] == ["memories"]
     item = schema["properties"]["memories"]["items"]
     # strict mode lists every property as required; the optional retrieval cues may be null
-    assert item["additionalProperties"] is False and item["required"] == ["kind", "text", "evidence", "questions",
-                                                                          "topics"]
-    assert all("null" in item["properties"][cue]["type"] for cue in ("questions", "topics"))
+    assert item["additionalProperties"] is False and item["required"] == ["kind", "text", "evidence", "asked",
+                                                                          "questions", "topics"]
+    assert all("null" in item["properties"][cue]["type"] for cue in ("asked", "questions", "topics"))
     assert "null" not in item["properties"]["text"]["type"]
     sent = json.dumps(body["input"])
     assert "record_memories" in sent and "one JSON object matching the output schema" in sent

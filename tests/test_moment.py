@@ -181,3 +181,22 @@ def test_paths_are_read_relative_to_the_work_tree(tmp_path: Path) -> None:
     assert moment.ancestors("a/b/c.py") == ["a/b/c.py", "a/b", "a"]
     assert moment.names("Restart after editing sale_custom.", "sale_custom")
     assert not moment.names("Restart after editing sale_custom_v2.", "sale_custom")
+
+
+def test_a_tool_hook_loads_only_light_loreline_modules(loreline_home: Path, project: Path) -> None:
+    import sys
+
+    from tests.test_layout import HOOK_LIGHT
+
+    code = ("import io, json, sys\nfrom loreline_hooks import entry\n"
+            "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+            "entry.main(['PreToolUse'])\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('loreline', 'apsw', 'orjson',"
+            " 'sqlite_vec', 'numpy'))), file=sys.stderr)\n")
+    stdin = json.dumps({"session_id": "light", "cwd": str(project), "hook_event_name": "PreToolUse",
+                        "tool_name": "Bash", "tool_input": {"command": DOCKER}})
+    done = subprocess.run([sys.executable, "-c", code, stdin], capture_output=True, text=True,
+                          env=hook_env(loreline_home), timeout=60)
+    assert done.returncode == 0 and "docker exec odoo" in done.stdout, done.stderr
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert {"loreline.moment", "loreline.capture.hookread"} <= loaded and loaded <= HOOK_LIGHT, loaded - HOOK_LIGHT

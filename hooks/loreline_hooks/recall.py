@@ -129,9 +129,8 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     project = project_key(cwd)
     session = session_id if isinstance(session_id, str) and session_id else None
     seen = injected.read(session) if session else set()
-    groups = parts(prompt)
     if how != "meaning":
-        rows = by_words(db, project, words, groups=groups)
+        rows = by_words(db, project, words, groups=parts(prompt))
     else:  # the warm process's answer, when it gives one, replaces the words' choice
         meant = by_meaning(project, prompt, seen, None)  # it runs the words path itself (`chosen_by_words`)
         if meant is not None:

@@ -10,8 +10,10 @@ and what comes back. `--judge BACKEND` adds a model judge of each repeat at the 
 backend or recorded:DIR; its verdicts are requests like any other).
 
 Prompts are answered by the hook's words recall (the path it takes whenever the warm recall
-process is not running). The labelled set's figure goes to `.bench/sayonce.json` and the `say-once` section of
-docs/benchmarks.md (`--no-docs` keeps the file as it is). A backend other than `rules` needs its
+process is not running). The figures go to `.bench/sayonce.json`; a complete run of `--half model` (the subset of the test
+half a model-backed run is reported on; every backend named, no answer missing) also rewrites the
+`say-once` section of docs/benchmarks.md (`--no-docs` keeps the file as it is), and
+tests/test_sayonce_figures.py replays it and checks the section says what the replay gives. A backend other than `rules` needs its
 key or login (`ANTHROPIC_API_KEY`, or `distill.backend` in the config); it is billed for every
 session replayed.
 """
@@ -75,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     complete = missing_answers(args.missing)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps([{"backend": b, "half": h, **t} for b, h, t in rows], indent=1))
-    if not args.no_docs and args.half == "both" and complete and args.labels is None:
+    if not args.no_docs and args.half == "model" and complete and args.labels is None:
         docs.write_section("say-once", sayonce_report.markdown(rows, written_by(backends)))
     return 0 if complete else 3
 

@@ -155,7 +155,7 @@ def _plan_login(login: LoginBackend, cfg: config_mod.Config, origin: str) -> Pla
 
 def auto_plan(api_key: str | None, cfg: config_mod.Config, find: KeyFinder | None = None) -> Plan:
     """`--backend auto`: an API key, else each assistant whose CLI is logged in (registry
-    order: Claude Code, then Codex), else rules. The reason names what was missing: the first
+    order: Claude Code, then Codex, then Gemini CLI), else rules. The reason names what was missing: the first
     assistant's CLI or login, then each later one's login where its CLI is there."""
     configured = server(cfg)
     if not isinstance(configured, str):
@@ -358,7 +358,8 @@ def _choices(backend: str) -> str:
     ways = {"anthropic": "an API key (`loreline auth set`, then `loreline config set distill.backend anthropic`)",
             "local": 'a local model server (`distill.backend = "openai-compatible"` with its URL and model, see '
                      "docs/capture.md)",
-            "login": "your Claude Code or Codex login (`loreline config set distill.backend claude-code` or codex)",
+            "login": "your Claude Code, Codex or Gemini CLI login (`loreline config set distill.backend claude-code`, "
+                     "codex or gemini)",
             "rules": "the offline rules (`loreline config set distill.backend rules`: nothing leaves this machine)"}
     current = backend if backend in ("anthropic", "rules") else "login" if _login_backend(backend) else "local"
     if backend == SERVER:

@@ -50,8 +50,8 @@ API = ("loreline.api", "loreline.errors", "loreline.models", "loreline.names")
 HOOK_PART = frozenset({"loreline.capture", "loreline.capture.cooldown", "loreline.capture.errorlog",
                        "loreline.capture.hookread",
                        "loreline.capture.paused", "loreline.capture.warmsocket",
-                       "loreline.recall_rules", "loreline.questions", "loreline.home", "loreline.project",
-                       "loreline.privacy.display", "loreline.brief", "loreline.brief.block"})
+                       "loreline.recall_rules", "loreline.moment", "loreline.questions", "loreline.home",
+                       "loreline.project", "loreline.privacy.display", "loreline.brief", "loreline.brief.block"})
 #: the hook's bench tool times the hook; it is run by hand, never by a hook, and plants sample sessions
 HOOK_TOOLS = {"bench.py": frozenset({"loreline.samples"})}
 
@@ -244,7 +244,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("distillers", ("loreline.distill",)),
     ("store", ("loreline.store",)),
     ("transcript readers", ("loreline.transcripts", "loreline.samples")),
-    ("hook part", ("loreline.capture", "loreline.recall_rules", "loreline.questions", "loreline.project",
+    ("hook part", ("loreline.capture", "loreline.recall_rules", "loreline.moment", "loreline.questions", "loreline.project",
                    "loreline.privacy", "loreline.embed", "loreline.brief.block")),
     ("settings", ("loreline.config", "loreline.keys", "loreline.environment", "loreline.remembered", "loreline.home")),
     ("foundation", ("loreline", "loreline.records", "loreline.errors", "loreline.names", "loreline.models",

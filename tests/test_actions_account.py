@@ -201,8 +201,15 @@ def test_a_failed_command_gives_its_first_error_line() -> None:
     assert outcomes.outcome("make", "\x1b[31mmake: *** [all] Error 2\x1b[0m", exit_code=2) == "exit 2: make: *** [all] Error 2"
     assert outcomes.outcome("tree x", "lsd: 3: No such file or directory", failed=True) == \
         "failed: lsd: 3: No such file or directory"
-    long = outcomes.outcome("x", "error: " + "y" * 400, exit_code=1)
-    assert long.startswith("exit 1: error: y") and len(long) == len("exit 1: ") + outcomes.MAX_ERROR
+    long = outcomes.outcome("x", "error: " + "word " * 100, exit_code=1)
+    assert long.startswith("exit 1: error: word word") and long.endswith("word…")
+    assert len(long) <= len("exit 1: ") + outcomes.MAX_ERROR
+    # a cut never keeps part of a word: a password in a URL is gone whole, never left half-shown
+    # where the redactor no longer sees a URL
+    assert outcomes.outcome("x", "error: " + "y" * 400, exit_code=1) == "exit 1: error:…"
+    url = "export DATABASE_URL=postgres://app:pfFdtOp3rzHjUsGd0w@db:5432/app"
+    assert outcomes.cut(url, 50) == "export…"
+    assert outcomes.cut("a " * 20 + url, 50) == "a " * 20 + "export…"
     assert outcomes.outcome("x", "Command running in background with ID: b1") == "running in background"
     assert outcomes.outcome("pnpm dev", "Chunk ID: 7\nWall time: 10.0 seconds\nProcess running with session ID 73\n"
                             "Output:\nready on :3000") == "running in background"

@@ -122,3 +122,68 @@ def test_an_asked_memory_is_stored_active_and_says_so(tmp_path: Path) -> None:
     shown = subprocess.run([loreline_exe(), "memories", "--project", "/home/dev/app", "--json"], env=env,
                            capture_output=True, text=True, check=True).stdout
     assert json.loads(shown)[0]["asked"] is True
+
+
+# -- the cheap look before the full pattern ------------------------------------------------
+
+
+def _covered(items: list[tuple[object, object]], literals: tuple[str, ...]) -> bool:
+    """Every match of the parsed sequence `items` holds one of `literals` (lower-cased): one
+    part of the sequence that every match goes through, a run of literal characters or a group
+    all of whose branches are covered, holds one."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    run = ""
+    for op, arg in [*items, (None, None)]:
+        if op in (c.LITERAL,):
+            run += chr(arg)  # type: ignore[arg-type]
+            continue
+        if run and any(word in run.lower() for word in literals):
+            return True
+        run = ""
+        if op is c.SUBPATTERN and _covered(list(arg[-1]), literals):  # type: ignore[index]
+            return True
+        if op is c.BRANCH and all(_covered(list(alt), literals) for alt in arg[1]):  # type: ignore[index]
+            return True
+        if op is c.MAX_REPEAT or op is c.MIN_REPEAT:
+            low, _, inner = arg  # type: ignore[misc]
+            if low >= 1 and _covered(list(inner), literals):
+                return True
+    return False
+
+
+def _phrase_covered(phrase: str, literals: tuple[str, ...] = asked._LITERALS) -> bool:
+    from re import _parser  # type: ignore[attr-defined]
+
+    return _covered(list(_parser.parse(phrase, 0)), literals)
+
+
+def test_every_phrase_holds_one_of_the_words_the_cheap_look_seeks() -> None:
+    assert [p for p in asked._PHRASES if not _phrase_covered(p)] == []
+    # the check can fail: a phrase without any of the words, and one whose branch misses them
+    assert not _phrase_covered(r"keep (?:this|that) handy")
+    assert not _phrase_covered(r"(?:remember|recall) this")
+    assert _phrase_covered(r"(?:remember|memorize) this")
+
+
+def test_the_cheap_look_never_hides_a_request() -> None:
+    texts = [t for t, _ in REQUESTS.values()] + [
+        "Always use pnpm.", "ok.  never push to main", "fix it\nNEVER run the migration twice", "It always fails.",
+        "Note this down for later", "the domain email is maintained elsewhere", "From Now On use ruff",
+        "x.[quoted]remember[/quoted]always lint", "from now[quoted]no[/quoted]on", "Save the key to your NOTES",
+        "merk dir das", "plain question about the build", "", "future-proof the API", "Keep it in mind: tabs",
+    ]
+    for text in texts:
+        own = asked._QUOTED.sub(" ", text)
+        if asked._PATTERN.search(own) is not None:
+            assert asked._may_ask(own), text
+    assert not asked._may_ask("plain question about the build")
+    assert asked.find("x.[quoted]remember[/quoted]always lint") is not None
+
+
+def test_the_cheap_look_reads_case_as_the_pattern_does() -> None:
+    # letters IGNORECASE matches to a seeked word's letters though str.lower keeps them apart
+    for text in ("keep it in mİnd: tabs", "remember: uſe tabs", "ſave it in your memory", "запомни: ᲀсё"):
+        assert asked._may_ask(text), text
+    assert asked.find("ſave the port in your memory") is not None
+    assert not asked._may_ask("✓ 12 passed, nothing to see")

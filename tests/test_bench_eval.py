@@ -85,7 +85,7 @@ def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
 
 
 def tiny_context(tmp_path: Path) -> registry.Context:
-    return registry.Context(tmp_path / "work", size_mb=0.4, sessions=12, memories=(150, 450), project_memories=150,
+    return registry.Context(tmp_path / "work", size_mb=0.4, slope_mb=(0.5, 1.5), sessions=12, memories=(150, 450), project_memories=150,
                             queries=6, runs=1, heavy_runs=1, quiet=True)
 
 
@@ -133,6 +133,7 @@ def test_the_bench_command_writes_json_and_only_its_docs_section(tmp_path: Path)
     assert bench_main.main(["--only", "nope"]) == 2
     assert bench_main.main(["--size-mb", "0"]) == 2
     assert bench_main.main(["--memories", "10,x"]) == 2
+    assert bench_main.main(["--slope-mb", "71,44"]) == 2 and bench_main.main(["--slope-mb", "44"]) == 2
 
 
 def test_docs_sections_replace_only_themselves(tmp_path: Path) -> None:

@@ -245,7 +245,7 @@ def test_the_brief_keeps_to_fifteen_lines_and_its_token_budget(loreline_home: Pa
                                   f"rotated daily" + " and archived" * (n % 4), said=f"2025-01-{n % 28 + 1:02d}T00:00:00+00:00")
         full = rewrite.rewrite(store, P).brief
         assert len(full.lines) == block.MAX_LINES
-        assert block.tokens(block.render([line.row() for line in full.lines]) or "") <= rewrite.max_tokens() == 600
+        assert block.tokens(block.render([line.row() for line in full.lines]) or "") <= rewrite.max_tokens() == 900
         write_config(loreline_home, "[brief]\nmax_tokens = 200\n")
         tight = rewrite.rewrite(store, P, force=True).brief
     rendered = block.render([line.row() for line in tight.lines]) or ""

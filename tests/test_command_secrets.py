@@ -278,3 +278,17 @@ def test_redaction_time_grows_linearly_with_a_long_command_line(run: Any, unit: 
     run(small)  # patterns compiled, caches warm
     ratio = _best_time(run, large, 3) / max(_best_time(run, small, 7), 1e-4)
     assert ratio < 64, f"{ratio:.0f}x the time for 16x the text"
+
+
+def test_a_command_run_again_is_looked_up_and_gives_the_same_answer() -> None:
+    from loreline.privacy import commands
+    from loreline.privacy.redact import redact_with
+
+    line = "sshpass -p Zq8vT3mW9kL2 ssh deploy@web1 uptime"
+    first = commands.redact_command(line)
+    hits = commands._remembered.cache_info().hits
+    assert commands.redact_command(line) == first == redact_with(line, whole_commands=True)
+    assert "Zq8vT3mW9kL2" not in first and commands._remembered.cache_info().hits == hits + 1
+    long = line + " " + "x" * commands.CACHED_CHARS  # past the cached length: worked out each time
+    assert commands.redact_command(long) == redact_with(long, whole_commands=True)
+    assert commands._remembered.cache_info().hits == hits + 1

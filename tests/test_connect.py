@@ -19,7 +19,7 @@ from loreline.connect import hook_argv
 from tests.capture_helpers import HOOK, HOOK_PAYLOADS, worker_lock_held
 from tests.conftest import ROOT, loreline_exe, subprocess_env
 
-EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "PreCompact", "SessionEnd"]
 THEIRS = {
     "model": "opus",
     "permissions": {"allow": ["Bash(git status)"]},
@@ -69,10 +69,12 @@ def test_connect_merges_keeps_everything_else_and_backs_up(tmp_path: Path) -> No
     assert result.returncode == 0, result.stderr
     data = json.loads(settings.read_text())
     assert data["model"] == "opus" and data["permissions"] == THEIRS["permissions"]
-    assert data["hooks"]["PreToolUse"] == THEIRS["hooks"]["PreToolUse"]
+    # the user's own PreToolUse group stays first, untouched; Loreline's comes after it, in its own group
+    assert data["hooks"]["PreToolUse"][0] == THEIRS["hooks"]["PreToolUse"][0]
+    assert data["hooks"]["PreToolUse"][1] == {"hooks": [{"type": "command", "command": f"{HOOK} PreToolUse",
+                                                         "timeout": 5}]}
     assert data["hooks"]["Stop"][0] == THEIRS["hooks"]["Stop"][0]
-    assert _ours(data) == {"Stop": [f"{HOOK} Stop"], "PreToolUse": [],
-                           **{e: [f"{HOOK} {e}"] for e in EVENTS if e != "Stop"}}
+    assert _ours(data) == {e: [f"{HOOK} {e}"] for e in EVENTS}
     handler = data["hooks"]["SessionStart"][0]["hooks"][0]
     assert handler["type"] == "command" and 0 < handler["timeout"] <= 30
     [backup] = _backups(tmp_path)

@@ -18,7 +18,7 @@ from tests.capture_helpers import HOOK
 from tests.conftest import loreline_exe, subprocess_env
 from tests.test_connect import cli_from, other_install
 
-EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "PreCompact", "SessionEnd"]
 #: a user's own hooks that mention Loreline by name but are not Loreline's entries
 FOREIGN = {
     "hooks": {

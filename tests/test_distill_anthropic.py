@@ -453,10 +453,13 @@ def test_cli_import_with_claude_prints_a_cost_line_and_a_rerun_costs_nothing(
     assert "Imported 1 session with the anthropic backend" in first.stdout and "added 1" in first.stdout
     assert "Model use: 1 calls to claude-haiku-4-5" in first.stdout and "estimate" in first.stdout
     assert fake_anthropic.requests[0].api_key == flag_key  # --api-key wins over ANTHROPIC_API_KEY
+    # the import then asks the same model for the project's brief (here it has no answer queued:
+    # the rules brief stands in, and the failed call counts nothing)
+    assert [r.body["tools"][0]["name"] for r in fake_anthropic.requests] == ["record_memories", "write_brief"]
     again = cli(loreline_home, fake_anthropic, "import", "sessions", "--path", str(path), "--json")
     report = json.loads(again.stdout)
     assert report["sessions"]["unchanged"] == 1 and report["model_use"]["calls"] == 0
-    assert len(fake_anthropic.requests) == 1
+    assert len(fake_anthropic.requests) == 2  # nothing changed: no distill call, no brief call
 
 
 def test_cli_auth_failure_is_one_line_without_the_key(

@@ -410,7 +410,8 @@ def test_the_timing_helper_reports_the_hook_next_to_python() -> None:
     assert set(results) == {"python -c pass", "Stop", "SessionStart (no store)", "SessionStart (memories)",
                             "UserPromptSubmit (relevant)", "UserPromptSubmit (unrelated)", "UserPromptSubmit (long)",
                             "UserPromptSubmit (relevant, warm)", "UserPromptSubmit (unrelated, warm)",
-                            "UserPromptSubmit (long, warm)"}
+                            "UserPromptSubmit (long, warm)", "PreToolUse (command)", "PreToolUse (file)",
+                            "PreToolUse (unrelated)"}
     assert all(r["median_ms"] > 0 for r in results.values())
     assert results["SessionStart (memories)"]["output_chars"] > 200
     for how in ("", ", warm"):  # by words, and by meaning with the warm process answering
@@ -419,6 +420,8 @@ def test_the_timing_helper_reports_the_hook_next_to_python() -> None:
     # a prompt of four sentences, one of them about releases: meaning finds the release procedure
     # (by words its share of the prompt's weight is below the floor)
     assert results["UserPromptSubmit (long, warm)"]["output_chars"] > 200
+    assert results["PreToolUse (command)"]["output_chars"] > 200 and results["PreToolUse (file)"]["output_chars"] > 200
+    assert results["PreToolUse (unrelated)"]["output_chars"] == 0
 
 
 def test_capture_settings_are_config_keys_with_the_same_defaults(loreline_home: Path, tmp_path: Path) -> None:

@@ -222,7 +222,8 @@ def test_real_secret_service_stores_the_key_and_imports_use_it(
     assert "sk-ant-…wxyz from the OS keyring" in out
     assert out.split("--- secret-tool\n")[1].split("\n")[0].strip() == str(len(KEY))
     assert "Imported 1 session with the anthropic backend" in out and "added 1" in out
-    assert [r.api_key for r in fake_anthropic.requests] == [KEY]
+    # the distill call and the brief's both use the key from the keyring
+    assert [r.api_key for r in fake_anthropic.requests] == [KEY, KEY]
     assert "Removed the Anthropic API key from the OS keyring." in out.split("--- clear\n")[1]
     assert KEY not in out + result.stderr
     assert _files_containing(user_home, KEY.encode()) == []

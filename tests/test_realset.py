@@ -97,10 +97,17 @@ def test_the_committed_set_is_consistent() -> None:
 
 
 def test_the_dry_run_entry_times_a_real_dry_run(tmp_path: Path) -> None:
-    ctx = registry.Context(tmp_path / "work", size_mb=0.4, runs=1, quiet=True)
-    (row,) = dryrun_bench.dry_run_vs_orjson(ctx)
-    assert row.value > 0 and row.detail["sessions"] == len(ctx.main_tree().sessions)
-    assert row.passed == (row.value <= dryrun_bench.BUDGET_RATIO)
+    ctx = registry.Context(tmp_path / "work", size_mb=0.4, slope_mb=(0.5, 1.5), runs=1, quiet=True)
+    slope, row = dryrun_bench.dry_run_vs_orjson(ctx)
+    assert row.value > 0 and row.detail["sessions"] == len(ctx.main_tree().sessions) and row.passed is None
+    # the budget is on the cost per MB: the slope between two trees, for the import and the floor alike
+    small, large = slope.detail["trees_mb"]
+    assert 0 < small < large and slope.runs >= dryrun_bench.SLOPE_RUNS
+    (floor_small, floor_large), (import_small, import_large) = slope.detail["floor_s"], slope.detail["import_s"]
+    assert slope.detail["floor_ms_per_mb"] == pytest.approx(1000 * (floor_large - floor_small) / (large - small))
+    assert slope.detail["import_ms_per_mb"] == pytest.approx(1000 * (import_large - import_small) / (large - small))
+    assert slope.value == pytest.approx(slope.detail["import_ms_per_mb"] / slope.detail["floor_ms_per_mb"])
+    assert slope.passed == (slope.value <= dryrun_bench.BUDGET_RATIO)
     with loreline_home.using(tmp_path / "work" / "dryrun-home-0"), Store() as store:
         assert store.one("SELECT count(*) FROM memories") == (0,)  # a dry run stores nothing
 

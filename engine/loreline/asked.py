@@ -77,6 +77,47 @@ _OPENERS = (r"(?:^|(?<=[.!?\n]))\s*(?:always|never|immer|niemals|nie|toujours|ja
 _OPENER_WORDS = frozenset("always never immer niemals nie toujours jamais siempre nunca sempre mai всегда никогда"
                           .split())
 _PATTERN = re.compile("|".join(f"(?:{p})" for p in _PHRASES) + "|" + _OPENERS, re.IGNORECASE)
+# The cheap look before `_PATTERN`, which tries every phrase at every position: on a person's pasted
+# logs that was most of what the offline import spent on prompts. Every phrase holds one of these
+# words, so a text whose lower-cased form holds none of them cannot match a phrase (`test_asked.py`
+# checks every phrase against the list). Openers are looked for by the same rule as in the pattern.
+_LITERALS = (
+    "remember", "memor", "notes", "claude.md", "agents.md", "mind", "forget", "note", "merk", "vergiss",
+    "speicher", "notier", "behalt", "souviens", "rappelle", "retiens", "mémoris", "mémoire", "oublie", "recuerda",
+    "acuérdate", "olvides", "lembr", "esqueça", "memória", "ricorda", "mente", "dimenticare", "запомни", "памят",
+    "забудь", "覚え", "記憶して", "メモリに保存", "忘れないで", "记住", "記住", "记忆", "别忘了", "別忘了",
+    "future", "from now on", "going forward", "zukunft", "jetzt", "sofort", "von nun an", "künftig",
+    "l'avenir", "désormais", "dorénavant", "maintenant", "adelante", "a partir de ahora", "futuro", "agora em diante",
+    "frente", "ora in", "будущее", "впредь", "момента", "отныне", "今後は", "これからは", "以后都", "今后",
+    "從現在開始", "从现在开始",
+)
+_OPENER_SEEN = re.compile(r"(?:^|[.!?\n])\s*(?:always|never|immer|niemals|nie|toujours|jamais|siempre|nunca|sempre|"
+                          r"mai|всегда|никогда)\b", re.IGNORECASE)
+
+
+def _odd_cases() -> frozenset[str] | None:
+    """Characters that IGNORECASE matches to a letter of `_LITERALS` though `str.lower` keeps them
+    apart (ſ for s, ı for i, ᲀ for в; İ lower-cases to i and a combining dot), or None when this
+    Python does not list them (then every non-ASCII text takes the full look)."""
+    try:
+        from re import _casefix  # type: ignore[attr-defined]  # the table `re` compiles IGNORECASE from
+    except ImportError:
+        return None
+    letters = set("".join(_LITERALS))
+    return frozenset({chr(o) for c in letters for o in _casefix._EXTRA_CASES.get(ord(c), ())} | {"\u0307"})
+
+
+_ODD_CASES = _odd_cases()
+
+
+def _may_ask(text: str) -> bool:
+    """False only when `_PATTERN` cannot match `text`."""
+    lowered = text.lower()
+    if not text.isascii() and (_ODD_CASES is None or not _ODD_CASES.isdisjoint(lowered)):
+        return True
+    return any(word in lowered for word in _LITERALS) or _OPENER_SEEN.search(text) is not None
+
+
 # what is left when a request points elsewhere: nothing but pointers and filler
 _POINTERS = re.compile(
     r"\b(?:this|that|it|these|those|them|how|what|you|your|did|do|done|was|were|the|above|way|steps?|please|pls|"
@@ -111,7 +152,7 @@ class Ask:
 def find(text: str) -> Ask | None:
     """The explicit request to keep something in a person's text, if there is one."""
     own = _QUOTED.sub(" ", text)
-    found = list(_PATTERN.finditer(own))
+    found = list(_PATTERN.finditer(own)) if _may_ask(own) else []
     if not found:
         return None
     # a request to keep ("save in your memory") names the request better than "from now on" or "never"

@@ -9,6 +9,10 @@ its best: its own vector's or one of its cue vectors' (each question it answers,
 as a model or a person wrote them), and when a memory with cue vectors would be shown, one of
 the shown must reach `Fusion.answer_floor` (a question near the project's that none answers
 gets nothing).
+A bm25 hit that holds every content word of the query (`recall_rules.terms`: "how do I upgrade a
+module?" asks for upgrade and module) is what the question plainly asks for: it passes the
+lexical floor and answers, whatever the sentence model makes of a memory full of command text
+(`Fusion.covered_words`).
 Superseded and forgotten memories are left out unless asked for.
 
 Then trust: a memory that may be stale (its files changed since, `staleness`) counts for
@@ -32,16 +36,18 @@ from . import questions, vectors
 from .embed import Embedder, default_embedder, family
 from .models import RecallHit
 from .recall_rules import (RECENCY_HALF_LIFE_DAYS, RECENCY_WEIGHT, RRF_K, STALE_WEIGHT, USER_SCOPE, fresh_covers,
-                           session_order, with_authors)
+                           session_order, terms, with_authors)
 from .records import record
 from .store import Store, offered
 from .store import memories as rows
 from .store import search, vectorcache
 
-__all__ = ["FUSIONS", "RECENCY_HALF_LIFE_DAYS", "RECENCY_WEIGHT", "RRF_K", "STALE_WEIGHT", "USER_SCOPE", "Fusion",
-           "answered", "fused_scores", "fusion_for", "recall", "session_notes"]
+__all__ = ["COVERED_WORDS", "FUSIONS", "RECENCY_HALF_LIFE_DAYS", "RECENCY_WEIGHT", "RRF_K", "STALE_WEIGHT", "USER_SCOPE", "Fusion",
+           "answered", "covering", "fused_scores", "fusion_for", "recall", "session_notes"]
 
 T = TypeVar("T", int, str)
+#: the fewest content words a query must have for a memory holding them all to be kept by words alone
+COVERED_WORDS = 2
 
 
 @record
@@ -64,6 +70,9 @@ class Fusion:
     #: found memory must reach for recall to show anything: a question near a project's topics
     #: that no memory answers gets nothing; None: no such bar
     answer_floor: float | None = None
+    #: a bm25 hit holding every content word of the query (`recall_rules.terms`, at least this
+    #: many of them) is kept and answers whatever its similarity; None: no such rule
+    covered_words: int | None = None
 
 
 #: per embedder family (the fingerprint's first word); tuned on the tuning half of
@@ -74,8 +83,9 @@ FUSIONS = {
     # topic_floor: chosen on the three sets' tuning halves (0.35 … 0.2 tried; 0.25 lifts sets 2 and 3
     # alike and answers no more abstention questions)
     # answer_floor: chosen with the cue vectors on the three sets' tuning halves (0.45 … 0.55 tried)
+    # covered_words: chosen on the three sets' tuning halves (1, 2 and off tried; see docs/benchmarks.md)
     "minilm": Fusion(vector_weight=2.0, min_similarity=0.2, vector_only_similarity=0.3, lexical_floor=0.4,
-                     topic_floor=0.25, answer_floor=0.45),
+                     topic_floor=0.25, answer_floor=0.45, covered_words=COVERED_WORDS),
 }
 
 
@@ -114,25 +124,39 @@ def recall(
     if fusion.lexical_floor is not None or fusion.answer_floor is not None:
         similar.update(search.similarities(store, vector, [mid for mid in lexical if mid not in similar])
                        if has_features else {})
+    covered = covering(store, query, lexical, fusion.covered_words)
     if fusion.lexical_floor is not None:
         on_topic = set(search.fts(store, "", (project, USER_SCOPE), depth, statuses, asked.topics)) \
             if fusion.topic_floor is not None and asked.topics else set()
-        lexical = _close_enough(lexical, similar, fusion.lexical_floor, on_topic,
-                                fusion.topic_floor) if has_features else []
+        lexical = _close_enough(lexical, similar, fusion.lexical_floor, on_topic, fusion.topic_floor,
+                                covered) if has_features else [mid for mid in lexical if mid in covered]
     if fusion.answer_floor is not None and not answered(lexical, semantic, similar, fusion,
-                                                        search.cued(store, [*lexical, *(m for m, _ in semantic)])):
+                                                        search.cued(store, [*lexical, *(m for m, _ in semantic)]),
+                                                        covered):
         return []
-    return _fuse(store, lexical, semantic, limit, fusion)
+    return _fuse(store, lexical, semantic, limit, fusion, covered)
+
+
+def covering(store: Store, query: str, lexical: Sequence[int], fewest: int | None) -> set[int]:
+    """The bm25 hits that hold every content word of `query` (`recall_rules.terms`: stop words and
+    generic request words left out), when it has at least `fewest` of them (None: none do)."""
+    words = terms(query)
+    if fewest is None or len(words) < fewest or not lexical:
+        return set()
+    return search.holding_all(store, words, list(lexical))
 
 
 def answered(lexical: Sequence[int], semantic: Sequence[tuple[int, float]], similar: dict[int, float],
-             fusion: Fusion, cued: Collection[int]) -> bool:
+             fusion: Fusion, cued: Collection[int], covered: Collection[int] = ()) -> bool:
     """Whether recall shows anything. When some memory it would show has cue vectors (`cued`: the
     questions it answers were embedded), one of them must reach `fusion.answer_floor` with its
     best similarity (its text's or a cue's): a question that only comes near a project's
     questions is not answered. Among memories without cues (a store from before cues) the bars
-    they passed are the only ones: their text alone is never as close to a question."""
+    they passed are the only ones: their text alone is never as close to a question. A memory
+    holding every content word of the query (`covered`) answers it."""
     shown = list(lexical)
+    if any(mid in covered for mid in shown):
+        return True
     shown += [mid for mid, s in semantic if mid not in lexical and s >= fusion.vector_only_similarity]
     floor = fusion.answer_floor
     if floor is None or not any(mid in cued for mid in shown):
@@ -141,11 +165,13 @@ def answered(lexical: Sequence[int], semantic: Sequence[tuple[int, float]], simi
 
 
 def _close_enough(lexical: list[int], similar: dict[int, float], floor: float, on_topic: Collection[int] = (),
-                  topic_floor: float | None = None) -> list[int]:
+                  topic_floor: float | None = None, covered: Collection[int] = ()) -> list[int]:
     """The bm25 hits at least `floor` similar to the query (`similar`: each memory's best
-    similarity; `topic_floor` for those about a category the query asks about, `on_topic`)."""
+    similarity; `topic_floor` for those about a category the query asks about, `on_topic`), and
+    those holding every content word of the query (`covered`) whatever their similarity."""
     low = floor if topic_floor is None else topic_floor
-    return [mid for mid in lexical if similar.get(mid, 0.0) >= (low if mid in on_topic else floor)]
+    return [mid for mid in lexical
+            if mid in covered or similar.get(mid, 0.0) >= (low if mid in on_topic else floor)]
 
 
 def fused_scores(lexical: Sequence[T], semantic: Sequence[tuple[T, float]],
@@ -164,8 +190,11 @@ def fused_scores(lexical: Sequence[T], semantic: Sequence[tuple[T, float]],
 
 
 def _fuse(store: Store, lexical: list[int], semantic: list[tuple[int, float]], limit: int,
-          fusion: Fusion) -> list[RecallHit]:
+          fusion: Fusion, covered: Collection[int] = ()) -> list[RecallHit]:
     scores = fused_scores(lexical, semantic, fusion)
+    for mid in covered:  # what the question plainly asks for ranks as if the vectors had put it first
+        if mid in scores:
+            scores[mid] = max(scores[mid], 1.0 / (RRF_K + lexical.index(mid) + 1) + fusion.vector_weight / (RRF_K + 1))
     _weigh_trust(store, scores)
     order = sorted(scores, key=lambda mid: (-scores[mid], mid))[:limit]
     lex_rank = {mid: i for i, mid in enumerate(lexical, start=1)}

@@ -7,7 +7,9 @@ dirs are resolved, the config is absent). Measured: `Stop` (one spool file), `Se
 without a store, `SessionStart` injecting memories from a store filled by importing
 Loreline's bundled sample sessions, and `UserPromptSubmit` on that store for a prompt one
 memory answers (its lookup included) and for an unrelated prompt (nothing added), by words and
-by meaning (the warm recall process answering; it is started and waited for first). The store is filled by the `loreline` CLI in a
+by meaning (the warm recall process answering; it is started and waited for first), and
+`PreToolUse` for a command a memory is tied to, a file a memory rests on and an unrelated
+command (each run a new session, so the memory is added every time). The store is filled by the `loreline` CLI in a
 subprocess, so this module itself stays standard-library only. The budget is a median of
 40 ms (docs/benchmarks.md#budgets); this reports, it does not judge.
 """
@@ -31,6 +33,11 @@ PROMPT_BUDGET_MS = 60.0
 RELEVANT_PROMPT = "How do I publish a release of the packages?"
 UNRELATED_PROMPT = "What's the weather like in Paris this weekend?"
 #: a prompt of several sentences: by meaning, the whole and each of its first parts are recalled
+#: tool calls on the sample store: a command its release procedure is tied to, a file two memories
+#: rest on, and a command nothing is tied to
+TOOL_CALLS = (("command", {"tool_name": "Bash", "tool_input": {"command": "pnpm changeset version"}}),
+              ("file", {"tool_name": "Edit", "tool_input": {"file_path": "src/pages/Cart.tsx"}}),
+              ("unrelated", {"tool_name": "Bash", "tool_input": {"command": "ls -la"}}))
 LONG_PROMPT = ("I reworked the parser yesterday and the tests pass locally. How do I publish a release of the "
                "packages? Also, should the changelog be updated first, and who reviews it? Then tell me what "
                "else usually breaks after a release.")
@@ -99,6 +106,7 @@ def measure(runs: int = 40) -> dict[str, dict[str, float]]:
         results["SessionStart (memories)"] = time_runs([*hook, "SessionStart"], stdin, env, runs)
         shown = subprocess.run([*hook, "SessionStart"], input=stdin, capture_output=True, env=env, check=False)
         results["SessionStart (memories)"]["output_chars"] = len(shown.stdout)
+        results.update(_tools(hook, env, start["cwd"], runs))
         results.update(_prompts(hook, env, start["cwd"], runs))
         return results
     finally:
@@ -125,6 +133,19 @@ def _prompts(hook: list[str], env: dict[str, str], cwd: str, runs: int) -> dict[
     return found
 
 
+def _tools(hook: list[str], env: dict[str, str], cwd: str, runs: int) -> dict[str, dict[str, float]]:
+    """PreToolUse timings (`TOOL_CALLS`); each run is a new session."""
+    found: dict[str, dict[str, float]] = {}
+    for label, call in TOOL_CALLS:
+        payload = {"cwd": cwd, "hook_event_name": "PreToolUse", **call}
+        stdins = [json.dumps({**payload, "session_id": f"bench-tool-{label}-{n}"}).encode() for n in range(runs + 1)]
+        name = f"PreToolUse ({label})"
+        found[name] = time_runs([*hook, "PreToolUse"], stdins[:-1], env, runs)
+        shown = subprocess.run([*hook, "PreToolUse"], input=stdins[-1], capture_output=True, env=env, check=False)
+        found[name]["output_chars"] = len(shown.stdout)
+    return found
+
+
 def warm_up(env: dict[str, str], seconds: float = 120.0, *, start: bool = True) -> bool:
     """Whether the warm recall process of the home `env` names listens: started (unless `start`
     is False) and waited for up to `seconds`."""
@@ -146,9 +167,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
         return 0
     for name, numbers in results.items():
-        print(f"{name:<26} median {numbers['median_ms']:7.2f} ms  p90 {numbers['p90_ms']:7.2f} ms"
+        print(f"{name:<34} median {numbers['median_ms']:7.2f} ms  p90 {numbers['p90_ms']:7.2f} ms"
               f"  min {numbers['min_ms']:7.2f} ms")
-    print(f"budget: median <= {BUDGET_MS:.0f} ms for the hook entry, <= {PROMPT_BUDGET_MS:.0f} ms for UserPromptSubmit")
+    print(f"budget: median <= {BUDGET_MS:.0f} ms for the hook entry, <= {PROMPT_BUDGET_MS:.0f} ms for UserPromptSubmit "
+          "and PreToolUse")
     return 0
 
 

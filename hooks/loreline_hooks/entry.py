@@ -3,6 +3,8 @@
     SessionStart   print the project's memory block (hookSpecificOutput.additionalContext)
     UserPromptSubmit  print the few memories relevant to the prompt, if any (`recall`)
     BeforeAgent    Gemini CLI's name for the same moment (its payload carries `prompt` too)
+    PreToolUse     print the memories tied to the command or file the tool call is about to
+                   run or touch, once per session (`moment`); BeforeTool is Gemini CLI's name
     Stop           record the turn (one spool file)
     PreCompact     record, then start a detached `loreline worker --drain` if none runs
     SessionEnd     the same
@@ -46,6 +48,7 @@ MAX_DISCARD = 64 << 20
 RECORDED = ("Stop", "PreCompact", "SessionEnd", "codex-notify")
 STARTS_WORKER = ("PreCompact", "SessionEnd", "codex-notify")
 PROMPT_EVENTS = ("UserPromptSubmit", "BeforeAgent")
+TOOL_EVENTS = ("PreToolUse", "BeforeTool")
 EXTRA_KEYS = ("source", "reason", "trigger", "turn_id")
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,256}$")
 _SALVAGE = re.compile(r'"(session_id|transcript_path|cwd|hook_event_name)"\s*:\s*"((?:[^"\\]|\\.){1,4096})"')
@@ -89,6 +92,8 @@ def _run(args: list[str]) -> None:
 
             payload = prompt_words(payload)
         _prompt(payload, cwd, capture.prompt_recall(settings))
+    elif event in TOOL_EVENTS:
+        _tool(payload, cwd, event)
     elif event in RECORDED:
         _record(event, payload, cwd, settings)
 
@@ -205,6 +210,17 @@ def _prompt(payload: dict[str, Any], cwd: str, how: str) -> None:
         text = recall.output(payload, cwd, how)
     except Exception as err:  # a missing, busy or damaged store: add nothing to the prompt
         spool.log_error("UserPromptSubmit", err)
+        return
+    _print(text)
+
+
+def _tool(payload: dict[str, Any], cwd: str, event: str) -> None:
+    from . import moment
+
+    try:
+        text = moment.output(payload, cwd, event)
+    except Exception as err:  # a missing, busy or damaged store: add nothing to the tool call
+        spool.log_error(event, err)
         return
     _print(text)
 

@@ -6,6 +6,11 @@ names them (the engine's `loreline.assistants` is too heavy to import on every t
 - Gemini CLI sends the same shape; its prompt event is `BeforeAgent`, whose `prompt` carries the
   context earlier hooks added (`prompt_words` leaves it out), and its transcripts are
   `…/chats/session-*.jsonl`.
+- A tool call about to run (Claude Code's and Codex's PreToolUse, Gemini CLI's BeforeTool)
+  carries `tool_name` and `tool_input`: a shell tool's `command` (Claude Code's Bash, Codex's
+  shell, Gemini CLI's run_shell_command; Codex may send its argv as a list), a file tool's
+  `file_path` (Claude Code, Gemini CLI), `notebook_path`, `absolute_path` (Gemini CLI's
+  read_file) or `path` (a search's folder). `tool_call` reads them all the same way.
 - Codex's `notify` program gets `{type: "agent-turn-complete", thread-id, turn-id, cwd, client,
   input-messages[], last-assistant-message}` as the last command-line argument (`NOTIFY`).
   The thread id is the session id and the suffix of the rollout file's name
@@ -59,6 +64,26 @@ def prompt_words(payload: dict[str, Any]) -> dict[str, Any]:
         at = len(prompt) if end < 0 else end + len(HOOK_CONTEXT[1])
     kept.append(prompt[at:])
     return {**payload, "prompt": "".join(kept).strip()}
+
+
+PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
+MAX_TOOL_TEXT = 4000
+
+
+def tool_call(payload: dict[str, Any]) -> tuple[str | None, list[str]]:
+    """(the shell command a tool call runs, the files it names) from a PreToolUse or BeforeTool
+    payload; (None, []) for anything else."""
+    given = payload.get("tool_input")
+    if not isinstance(given, dict):
+        return None, []
+    command = given.get("command")
+    if isinstance(command, list) and all(isinstance(w, str) for w in command):
+        import shlex
+
+        command = " ".join(command[2:]) if command[:2] in (["bash", "-lc"], ["bash", "-c"], ["sh", "-c"]) \
+            else shlex.join(command)
+    paths = [v for k in PATH_KEYS if isinstance(v := given.get(k), str) and 0 < len(v) <= MAX_TOOL_TEXT]
+    return (command[:MAX_TOOL_TEXT] if isinstance(command, str) and command.strip() else None), paths
 
 
 def fields(payload: dict[str, Any]) -> dict[str, Any] | None:

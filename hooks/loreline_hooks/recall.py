@@ -34,6 +34,7 @@ import os
 
 from loreline import home
 from loreline.recall_rules import CANDIDATES, MAX_PROMPT_CHARS, MAX_TERMS, STOP, asked, parts, relevant, terms
+from loreline.recall_rules import asked as asked_about
 from loreline.recall_rules import MAX_INDEXED as MAX_ROWS
 from loreline.recall_rules import WORD_SHARE_FLOOR as FLOOR
 
@@ -53,6 +54,8 @@ TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
+    from . import warm
+
 
 def by_words(db: str, project: str, words: list[str], covered: set[int] | None = None,
              groups: list[list[str]] | None = None) -> list[tuple[int, str, str]]:
@@ -64,17 +67,20 @@ def by_words(db: str, project: str, words: list[str], covered: set[int] | None =
     return hookread.by_words(db, project, words, covered, groups)
 
 
-def by_meaning(project: str, prompt: str, seen: set[int], words: list[int] | None) -> list[tuple[int, str, str]] | None:
+def by_meaning(project: str, prompt: str, seen: set[int], words: list[int] | None,
+               asked: warm.Asked | None = None) -> list[tuple[int, str, str]] | None:
     """The warm process's notes, or None when it cannot answer now (then the words' choice
     stands); `words`: the memories the prompt's words chose, which it keeps at a lower
     similarity (None: it works them out itself, as the hook would); `seen`: those the session
-    already received, which it leaves out. A prompt that found no process running starts one
-    for the next."""
+    already received, which it leaves out; `asked`: the question already sent (`send`), whose
+    answer is read here. A prompt that found no process running starts one for the next."""
     from . import warm
 
-    text = prompt[:MAX_PROMPT_CHARS].encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
     try:
-        rows, reachable = warm.ask(project, text, MAX_MEMORIES, words, sorted(seen))
+        if asked is not None:
+            rows, reachable = warm.receive(asked)
+        else:
+            rows, reachable = warm.ask(project, _cut(prompt), MAX_MEMORIES, words, sorted(seen))
         if not reachable:
             warm.start()
     except Exception as err:  # whatever goes wrong here, the words' choice still answers
@@ -83,6 +89,24 @@ def by_meaning(project: str, prompt: str, seen: set[int], words: list[int] | Non
         spool.log_error("UserPromptSubmit", err)
         return None
     return rows
+
+
+def send(project: str, prompt: str, seen: set[int]) -> warm.Asked | None:
+    """Send the prompt to the warm process (it chooses by words too: `words` None) without
+    waiting; `by_meaning` reads the answer. None when it cannot be asked."""
+    from . import warm
+
+    try:
+        return warm.send(project, _cut(prompt), MAX_MEMORIES, None, sorted(seen))
+    except Exception as err:  # the words' choice still answers
+        from . import spool
+
+        spool.log_error("UserPromptSubmit", err)
+        return None
+
+
+def _cut(prompt: str) -> str:
+    return prompt[:MAX_PROMPT_CHARS].encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
 
 
 def pick(rows: list[tuple[int, str, str]], seen: set[int]) -> list[tuple[int, str, str]]:
@@ -118,22 +142,35 @@ def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | Non
     session_id = payload.get("session_id")
     if not isinstance(prompt, str) or how == "off":
         return None
-    # by meaning, the warm process chooses by words as well, so the categories are worked out
-    # here only when the prompt has no plain words of its own, or when the process cannot answer
-    words = (terms(prompt) or asked(prompt)) if how == "meaning" else asked(prompt)
     db = os.path.abspath(home.db_path())
-    if not words or not isinstance(prompt, str) or not os.path.isfile(db):
+    if not os.path.isfile(db):
         return None
     from loreline.project import project_key
 
     project = project_key(cwd)
     session = session_id if isinstance(session_id, str) and session_id else None
     seen = injected.read(session) if session else set()
-    groups = parts(prompt)
+    # by meaning, the question goes out first: the warm process works on it (the model's forward
+    # pass, its own words path) while this process reads the prompt's words
+    asked = send(project, prompt, seen) if how == "meaning" else None
+    try:
+        return _output(db, project, prompt, session, seen, how, asked)
+    finally:
+        if asked is not None:
+            asked.close()
+
+
+def _output(db: str, project: str, prompt: str, session: str | None, seen: set[int], how: str,
+            asked: warm.Asked | None) -> str | None:
+    # by meaning, the warm process chooses by words as well, so the categories are worked out
+    # here only when the prompt has no plain words of its own, or when the process cannot answer
+    words = (terms(prompt) or asked_about(prompt)) if how == "meaning" else asked_about(prompt)
+    if not words:
+        return None
     if how != "meaning":
-        rows = by_words(db, project, words, groups=groups)
+        rows = by_words(db, project, words, groups=parts(prompt))
     else:  # the warm process's answer, when it gives one, replaces the words' choice
-        meant = by_meaning(project, prompt, seen, None)  # it runs the words path itself (`chosen_by_words`)
+        meant = by_meaning(project, prompt, seen, None, asked)  # it runs the words path itself (`chosen_by_words`)
         if meant is not None:
             rows = meant
         else:

@@ -39,14 +39,28 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
-        shown: list[int] | None = None) -> tuple[list[tuple[int, str, str]] | None, bool]:
-    """(rows, reachable): the warm process's notes for `prompt`, most relevant first, or None when
-    it gave none usable (then choose by words); `words` are the memories the prompt's words chose,
-    `shown` those the session already received (left out); `reachable` is False when no process
-    listens."""
+class Asked:
+    """A question sent to the warm process, its answer not read yet (`send`, then `receive`):
+    the hook sends it as soon as it knows the prompt, so the answer is worked out while the hook
+    goes on with its own start-up. `reachable` is False when no process listens (no `client`)."""
+
+    __slots__ = ("client", "deadline", "reachable")
+
+    def __init__(self, client: Any, deadline: float, reachable: bool) -> None:
+        self.client, self.deadline, self.reachable = client, deadline, reachable
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+
+def send(project: str, prompt: str, limit: int, words: list[int] | None = None,
+         shown: list[int] | None = None) -> Asked | None:
+    """Send the question (see `ask`) without waiting for the answer; None when no answer can be
+    had (no Unix sockets, or the connection failed after connecting: choose by words)."""
     if not supported():
-        return None, True
+        return None
     deadline = time.monotonic() + DEADLINE
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -54,16 +68,40 @@ def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
         try:
             connect(client, socket_path())
         except (FileNotFoundError, ConnectionRefusedError):
-            return None, False
+            client.close()
+            return Asked(None, deadline, False)
         request = {"v": PROTOCOL, "loreline": __version__, "project": project, "prompt": prompt, "limit": limit,
                    "words": words, "shown": (shown or [])[-MAX_SHOWN:]}
         client.sendall(json.dumps(request).encode("ascii") + b"\n")
-        answer = read_line(client, deadline, MAX_ANSWER)
+    except (OSError, ValueError):
+        client.close()
+        return None
+    return Asked(client, deadline, True)
+
+
+def receive(asked: Asked | None) -> tuple[list[tuple[int, str, str]] | None, bool]:
+    """(rows, reachable) for a question `send` sent: the answer, read by the deadline set when it
+    was sent; the connection is closed after."""
+    if asked is None:
+        return None, True
+    if asked.client is None:
+        return None, asked.reachable
+    try:
+        answer = read_line(asked.client, asked.deadline, MAX_ANSWER)
     except (OSError, ValueError):
         return None, True
     finally:
-        client.close()
+        asked.close()
     return _rows(answer), True
+
+
+def ask(project: str, prompt: str, limit: int, words: list[int] | None = None,
+        shown: list[int] | None = None) -> tuple[list[tuple[int, str, str]] | None, bool]:
+    """(rows, reachable): the warm process's notes for `prompt`, most relevant first, or None when
+    it gave none usable (then choose by words); `words` are the memories the prompt's words chose,
+    `shown` those the session already received (left out); `reachable` is False when no process
+    listens."""
+    return receive(send(project, prompt, limit, words, shown))
 
 
 def _rows(answer: bytes) -> list[tuple[int, str, str]] | None:

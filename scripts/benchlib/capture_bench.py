@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from loreline_hooks.bench import PROMPT_BUDGET_MS, UNRELATED_PROMPT, hook_command, measure, time_runs
@@ -20,6 +21,7 @@ from . import texts
 from .registry import Context, Row, median
 
 BUDGET_MS = 40.0
+PROMPT_RATIO = 4.0  # a one-sentence prompt: wall time at most 4× `python -c pass`'s, measured in the same run
 PROMPT_MEMORIES = 3000
 PROJECT = "/bench/prompt-project"
 
@@ -44,15 +46,34 @@ def hook_wall(ctx: Context) -> list[Row]:
               f"{warm_long:.1f} ms; by words relevant {hit:.1f} ms, unrelated {miss:.1f} ms, four sentences "
               f"{long:.1f} ms on the sample store, {big_hit:.1f} / {big_miss:.1f} ms over {PROMPT_MEMORIES} "
               f"memories (floor `python -c pass` {floor:.1f} ms)")
-    if "UserPromptSubmit (relevant, warm)" in results:  # CPU: what the hook itself spends, the floor's in the same run
-        cpu_floor = middle("python -c pass", "cpu_median_ms")
-        cpu = max(middle(f"UserPromptSubmit ({label}, warm)", "cpu_median_ms") for label in ("relevant", "unrelated"))
-        prompt += f"; CPU by meaning {cpu:.1f} ms = {cpu / cpu_floor:.1f}× the floor's {cpu_floor:.1f} ms"
     return [Row("hook entry, wall", figure, max(stop, start), "ms", "median ≤ 40 ms",
                 max(stop, start) <= BUDGET_MS, len(rounds), detail=results,
                 note=f"median of {len(rounds)} rounds of 15 cold starts each"),
             Row("per-prompt recall hook, wall", prompt, worst, "ms", f"median ≤ {PROMPT_BUDGET_MS:.0f} ms",
-                worst <= PROMPT_BUDGET_MS, len(rounds), note="UserPromptSubmit, lookup included, cold starts")]
+                worst <= PROMPT_BUDGET_MS, len(rounds), note="UserPromptSubmit, lookup included, cold starts"),
+            _prompt_ratios(rounds, middle)]
+
+
+def _prompt_ratios(rounds: list[dict[str, dict[str, float]]], middle: Callable[[str, str], float]) -> Row:
+    """The prompt hook's wall time (what the person waits) and CPU time (what the hook itself
+    spends) against `python -c pass`'s, one-sentence prompts, by meaning when the warm process
+    answered in this run, else by words."""
+    how = "warm" if all("UserPromptSubmit (relevant, warm)" in r for r in rounds) else None
+    names = [f"UserPromptSubmit ({label}{', warm' if how else ''})" for label in ("relevant", "unrelated")]
+    floor_wall, floor_cpu = middle("python -c pass", "median_ms"), middle("python -c pass", "cpu_median_ms")
+    wall = max(middle(name, "median_ms") for name in names)
+    cpu = max(middle(name, "cpu_median_ms") for name in names)
+    ratio, cpu_ratio = wall / floor_wall, cpu / max(floor_cpu, 1e-9)
+    words = max(middle(f"UserPromptSubmit ({label})", "median_ms") for label in ("relevant", "unrelated"))
+    figure = (f"{'by meaning' if how else 'by words'}: wall {wall:.1f} ms = {ratio:.1f}× the floor's "
+              f"{floor_wall:.1f} ms, CPU {cpu:.1f} ms = {cpu_ratio:.1f}× the floor's {floor_cpu:.1f} ms"
+              + (f"; by words: wall {words / floor_wall:.1f}×" if how else ""))
+    return Row("per-prompt recall hook vs python -c pass", figure, ratio, "× floor wall",
+               f"wall ≤ {PROMPT_RATIO:.0f}× python -c pass", ratio <= PROMPT_RATIO, len(rounds),
+               {"wall_ms": wall, "cpu_ms": cpu, "floor_wall_ms": floor_wall, "floor_cpu_ms": floor_cpu,
+                "cpu_ratio": cpu_ratio, "by": "meaning" if how else "words"},
+               "UserPromptSubmit, one-sentence prompts (the slower of relevant and unrelated), cold starts; "
+               "the wall time includes the wait for the warm process's answer")
 
 
 def _large_project(ctx: Context) -> tuple[float, float]:

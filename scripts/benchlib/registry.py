@@ -40,6 +40,7 @@ class Row:
 class Context:
     work: Path  # scratch space, removed afterwards unless kept
     size_mb: float = 200.0  # the main tree: throughput, redaction, peak RSS
+    slope_mb: tuple[float, float] = (44.0, 71.0)  # the two trees of the dry-run import's cost per MB
     rss_size_mb: float | None = None  # defaults to size_mb (the same tree)
     sessions: int = 1000  # re-import of unchanged sessions
     memories: tuple[int, ...] = (10_000, 100_000)

@@ -6,8 +6,9 @@
     scripts/eval answers show DIR KEY          one request as the model reads it
     scripts/eval answers check DIR             every answer against its tool's schema
     scripts/eval answers prune DIR             remove requests and answers for stale prompts
-    scripts/eval answers export DIR OUT [--tool T]  each pending request as OUT/<key>.md, to be answered
-                                               one at a time by whoever writes the answers
+    scripts/eval answers export DIR OUT [--tool T] [--keys FILE]  each pending request (of those FILE
+                                               lists) as OUT/<key>.md, to be answered one at a time
+                                               by whoever writes the answers
     scripts/eval answers take DIR OUT --by WHO  the answers written as OUT/<key>.answer.json, each checked
                                                against its tool's schema, into the set
 
@@ -56,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("folder", type=Path)
     export.add_argument("out", type=Path)
     export.add_argument("--tool")
+    export.add_argument("--keys", type=Path, help="only the requests whose keys this file lists (one per line; "
+                                                  "`scripts/eval say-once --missing FILE` writes one)")
     take = sub.add_parser("take")
     take.add_argument("folder", type=Path)
     take.add_argument("out", type=Path)
@@ -85,6 +88,9 @@ def main(argv: Sequence[str]) -> int:
     if args.what == "export":
         args.out.mkdir(parents=True, exist_ok=True)
         keys = [k for k in answers.pending() if args.tool is None or answers.request(k)["tool"]["name"] == args.tool]
+        if args.keys is not None:
+            wanted = set(args.keys.read_text(encoding="utf-8").split())
+            keys = [k for k in keys if k in wanted]
         for key in keys:
             (args.out / f"{key}.md").write_text(render_request(answers, key), encoding="utf-8")
         print(f"wrote {len(keys)} request(s) to {args.out}")

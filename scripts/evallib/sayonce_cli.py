@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="list every repeat, saved or missed")
     p.add_argument("--json", type=Path, default=RESULTS, help="where to write results (.bench/sayonce.json)")
     p.add_argument("--no-docs", action="store_true", help="do not rewrite the say-once section of docs/benchmarks.md")
+    p.add_argument("--missing", type=Path, help="write the keys of the requests recorded answers lacked, one per line "
+                                                "(for `scripts/eval answers export --keys`)")
     return p
 
 
@@ -70,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"[{backend}] " + sayonce_report.line(half, total))
             if args.verbose:
                 print("\n".join(sayonce_report.details(results[half])))
-    complete = missing_answers()
+    complete = missing_answers(args.missing)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps([{"backend": b, "half": h, **t} for b, h, t in rows], indent=1))
     if not args.no_docs and args.half == "both" and complete and args.labels is None:
@@ -78,10 +80,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if complete else 3
 
 
-def missing_answers() -> bool:
-    """Name the requests recorded answers lacked in this run; True when none was missing."""
+def missing_answers(out: Path | None = None) -> bool:
+    """Name the requests recorded answers lacked in this run (every key to `out` when given);
+    True when none was missing."""
     from loreline.distill import recorded
 
+    if out is not None:
+        out.write_text("".join(f"{key}\n" for key in dict.fromkeys(k for _, k, _ in recorded.MISSING)), encoding="utf-8")
     if not recorded.MISSING:
         return True
     by_folder: dict[str, list[str]] = {}

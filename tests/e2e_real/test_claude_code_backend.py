@@ -254,8 +254,13 @@ def test_evidence_validation_kept_the_cited_memories_and_rejected_the_invented_o
 
 def test_claude_code_was_sent_our_prompt_and_only_the_structured_answer_tool(story: Story) -> None:
     asked = [r["body"] for r in story.runs["distill"].requests if r["api"] == "anthropic" and r["body"]]
-    assert len(asked) == 1  # the structured answer ends the run
-    [body] = asked
+    # the structured answer ends the distill run; the import then asks the same login for the
+    # project's brief (the scripted server has no brief to give: the rules brief stands in)
+    distilled = [b for b in asked if b["tools"][0]["input_schema"]["required"] == ["memories"]]
+    briefed = [b for b in asked if b["tools"][0]["input_schema"]["required"] == ["sections"]]
+    assert len(distilled) == 1 and briefed and len(asked) == len(distilled) + len(briefed)
+    assert "write_brief" in json.dumps(briefed[0]["system"]) and PREFERENCE not in json.dumps(briefed[0]["messages"])
+    [body] = distilled
     assert [t["name"] for t in body["tools"]] == [STRUCTURED]
     assert body["tools"][0]["input_schema"]["required"] == ["memories"]
     assert body["model"] == "claude-haiku-4-5"
@@ -275,12 +280,16 @@ def test_the_judge_classified_the_repeat_through_claude_code(story: Story) -> No
 
 def test_usage_is_in_the_ledger_and_the_report(story: Story) -> None:
     spent = story.reports["distill"]["model_use"]
-    assert spent["model"] == "claude-haiku-4-5" and spent["calls"] == 1
-    assert spent["input_tokens"] == 40 and spent["output_tokens"] == 10  # one fake request
+    # the distill call and the brief's (the scripted server answers each request with 40 in, 10 out;
+    # the brief's run asks twice: the CLI asks again itself when no structured answer came)
+    assert spent["model"] == "claude-haiku-4-5" and spent["calls"] == 2
+    assert spent["input_tokens"] == 40 + 80 and spent["output_tokens"] == 10 + 20
     rows = story.box.rows("SELECT backend, model, attended, sum(calls), sum(input_tokens) FROM usage "
                           "GROUP BY backend, model, attended")
-    # distill, judge (2 calls), malformed (2 tries of 3 requests each: the CLI asks again itself), recovered
-    assert rows == [("claude-code", "claude-haiku-4-5", 1, 6, 400)]
+    # distill, judge (2 calls), malformed (2 tries of 3 requests each: the CLI asks again itself),
+    # recovered: 6 calls, 400 tokens; and the brief asked for after the four imports that changed
+    # the memories: 4 calls of 80
+    assert rows == [("claude-code", "claude-haiku-4-5", 1, 10, 720)]
 
 
 def test_an_outage_defers_the_session_and_the_next_run_imports_it(story: Story) -> None:

@@ -169,7 +169,12 @@ def test_the_import_ran_offline_through_codex_and_kept_only_cited_memories(story
 
 
 def test_codex_was_sent_our_prompt_the_strict_schema_and_no_user_config(story: Story) -> None:
-    [body] = responses(story.runs["distill"])
+    asked = responses(story.runs["distill"])
+    # the distill call, then the import asks the same login for the project's brief
+    distilled = [b for b in asked if b["text"]["format"]["schema"]["required"] == ["memories"]]
+    briefed = [b for b in asked if b["text"]["format"]["schema"]["required"] == ["sections"]]
+    assert len(distilled) == 1 and briefed and len(asked) == len(distilled) + len(briefed)
+    [body] = distilled
     schema = body["text"]["format"]["schema"]
     assert body["text"]["format"]["type"] == "json_schema" and schema["additionalProperties"] is False
     assert schema["required"] == ["memories"]
@@ -197,9 +202,12 @@ def test_the_judge_classified_the_repeat_through_codex(story: Story) -> None:
 
 def test_usage_is_in_the_ledger(story: Story) -> None:
     spent = story.reports["distill"]["model_use"]
-    assert spent["calls"] == 1 and spent["input_tokens"] == 40 and spent["output_tokens"] == 10
+    # the distill call and the brief's, 40 tokens in and 10 out each from the scripted server
+    assert spent["calls"] == 2 and spent["input_tokens"] == 80 and spent["output_tokens"] == 20
     rows = story.box.rows("SELECT backend, sum(calls) FROM usage GROUP BY backend")
-    assert rows == [("codex", 6)]  # distill, judge (2), malformed (2 tries), auto
+    # distill, judge (2), malformed (2 tries), auto; and a brief after each of the four imports
+    # that changed the memories
+    assert rows == [("codex", 10)]
 
 
 # -- failures: one line, deferred, nothing lost -------------------------------------------------

@@ -17,6 +17,7 @@ from .. import backends, home, pipeline
 from ..assistants import registry
 from ..distill import Metered
 from ..errors import StoreError, TranscriptMissingError
+from ..models import ImportReport
 from ..store import Store
 from ..transcripts import discover, files
 from .results import ImportOutcome, ImportPlan, ImportRequest
@@ -71,6 +72,7 @@ def run(chosen: ImportPlan, progress: Progress | None = None, should_stop: Calla
         report = pipeline.import_sessions(store, list(chosen.sessions), options)
         native = _follow_native(store, chosen)
         briefs = _rebrief(store, options, chosen)
+        _count_brief_calls(report, chosen)
     report.backend_reason = chosen.choice.reason
     report.left_out.extend(chosen.left_out)
     preview = tuple((piece, tuple(accepted)) for piece, accepted in options.preview)
@@ -85,6 +87,16 @@ def _rebrief(store: Store, options: pipeline.Options, chosen: ImportPlan) -> tup
     from ..brief import rewrite
 
     return tuple(rewrite.after_import(store, options.projects, chosen.choice.distiller).values())
+
+
+def _count_brief_calls(report: ImportReport, chosen: ImportPlan) -> None:
+    """The import's model use includes the calls that rewrote its briefs (same meter)."""
+    from ..brief import rewrite
+
+    model = rewrite.caller_of(chosen.choice.distiller)
+    meter = getattr(model[0], "meter", None) if model is not None else None
+    if meter is not None and report.model:
+        report.usage = meter.total
 
 
 def _follow_native(store: Store, chosen: ImportPlan) -> SyncReport | None:

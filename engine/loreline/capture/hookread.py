@@ -59,6 +59,16 @@ NOT_STALE = "AND (stale IS NULL OR pinned = 1) "
 TIED_TO_FILES = "SELECT DISTINCT memory_id FROM memory_files WHERE path IN ({marks})"
 MAX_PATHS = 500
 
+#: the memories offered at SessionStart that rest on one of the given files or folders (a tool
+#: call about to touch them: `loreline.moment`), pinned then newest
+ON_PATHS = f"""
+SELECT id, kind, text FROM memories
+WHERE status = 'active' {NOT_STALE}AND (project = ? OR scope = 'user')
+AND id IN (SELECT memory_id FROM memory_files WHERE path IN ({{marks}}))
+ORDER BY pinned DESC, coalesce(observed_at, created_at) DESC, id DESC
+LIMIT ?
+"""
+
 TYPE_CHECKING = False  # importing typing costs the hook milliseconds
 if TYPE_CHECKING:
     import sqlite3
@@ -121,7 +131,21 @@ def session_brief(db: str, project: str) -> tuple[list[tuple[str, str, list[int]
     return shown, len(kept) - len(shown)
 
 
-def _select(conn: sqlite3.Connection, sql: str, params: tuple[str, int]) -> list[Any]:
+def tied_to_paths(db: str, project: str, paths: Sequence[str], limit: int = 10) -> list[tuple[int, str, str]]:
+    """(id, kind, text) of the offered memories that rest on one of `paths` (relative to the
+    project: a file, or a folder above it), pinned then newest."""
+    wanted = list(dict.fromkeys(paths))[:MAX_PATHS]
+    if not wanted:
+        return []
+    conn = _connect(db)
+    try:
+        found = _select(conn, ON_PATHS.format(marks=",".join("?" * len(wanted))), (project, *wanted, limit))
+    finally:
+        conn.close()
+    return [(int(i), str(kind), str(text)) for i, kind, text in found]
+
+
+def _select(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
     """The rows of a memories query; on a store without the `stale` or `cues` column (an older
     Loreline wrote it), without them."""
     for attempt in range(3):

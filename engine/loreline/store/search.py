@@ -61,6 +61,17 @@ def fts(store: Store, text: str, projects: tuple[str, ...], limit: int, statuses
     return [int(r[0]) for r in rows][:limit]
 
 
+def holding_all(store: Store, words: list[str], memory_ids: list[int]) -> set[int]:
+    """Those of the given memories whose text or cue words hold every one of `words` (FTS5's own
+    porter stemming: "modules" holds "module")."""
+    if not words or not memory_ids:
+        return set()
+    every = " AND ".join('"' + w.replace('"', '""') + '"' for w in words)
+    marks = ",".join("?" * len(memory_ids))
+    return {int(r[0]) for r in store.rows(f"SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN ({marks})",
+                                          (f"{{text cues}} : ({every})", *memory_ids))}
+
+
 KNN = (
     "SELECT v.memory_id, vec_distance_cosine(v.embedding, ?1) AS distance "
     "FROM memories m CROSS JOIN memory_vec v ON v.memory_id = m.id "

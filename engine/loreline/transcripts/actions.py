@@ -309,9 +309,18 @@ def _shown_command(found: Call, cwd: str | None) -> str:
     if "\n" not in line:
         return outcomes.cut(line, MAX_COMMAND)
     # a script keeps its lines until it is redacted (the command rules read line by line)
-    lines = [" ".join(part.split()) for part in line[: MAX_COMMAND * 2].splitlines()]
+    cropped = line[: MAX_COMMAND * 2]
+    lines = [" ".join(part.split()) for part in cropped.splitlines()]
     kept = "\n".join(part for part in lines if part)
-    return kept if len(kept) <= MAX_COMMAND else kept[: MAX_COMMAND - 1].rstrip() + "…"
+    if len(kept) <= MAX_COMMAND and len(cropped) == len(line):
+        return kept
+    # cut between words (see `outcomes.cut`): no part of a secret outlives the cut
+    head = kept[: MAX_COMMAND]
+    split = kept[MAX_COMMAND].isspace() is False if len(kept) > MAX_COMMAND else not cropped[-1].isspace()
+    if split:
+        at = max(head.rfind(" "), head.rfind("\n"))
+        head = head[:at] if at > 0 else ""
+    return head.rstrip() + "…"
 
 
 def _shown_paths(paths: Sequence[str], cwd: str | None) -> str:

@@ -118,11 +118,22 @@ def first_error(text: str) -> str:
 
 
 def cut(text: str, most: int) -> str:
-    """`text` on one line, at most `most` characters (cut with `…`)."""
-    if len(text) > most * 2:
+    """`text` on one line, at most `most` characters, cut with `…` between words: a word the
+    limit would split is left out whole, so no part of a secret (a password in a URL, a token
+    after `Bearer`) survives a cut that would hide it from the redactor."""
+    cropped = len(text) > most * 2
+    if cropped:
         text = text[: most * 2]
-    text = " ".join(text.split())
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+    words = text.split()
+    if cropped and words and not text[-1].isspace():
+        words.pop()  # the crop went through this word
+    text = " ".join(words)
+    if len(text) <= most and not cropped:
+        return text
+    head = text[: most - 1]
+    if len(text) > most - 1 and text[most - 1] != " ":
+        head = head[: head.rfind(" ")] if " " in head else ""
+    return head.rstrip() + "…"
 
 
 def _unframed(line: str) -> str:

@@ -54,11 +54,14 @@ class Hook:
 HOOKS: tuple[Hook, ...] = (
     Hook("SessionStart", "inject the project's memories"),
     Hook("UserPromptSubmit", "add the memories relevant to the prompt", 5),
+    Hook("PreToolUse", "add the memories tied to the command or file a tool call is about to run or touch", 5),
     Hook("Stop", "record the turn"),
     Hook("PreCompact", "record, start the worker"),
     Hook("SessionEnd", "record, start the worker"),
 )
 EVENTS = tuple(hook.event for hook in HOOKS)
+#: the events a tool call about to run fires (Claude Code's; Gemini CLI calls it BeforeTool)
+TOOL_EVENTS = ("PreToolUse", "BeforeTool")
 #: the same table in other tools that read Claude Code's hook schema (Codex's hooks.json), with
 #: the timeouts they cap (Codex allows SessionEnd 3 s and warns on every start past it)
 TIMEOUT_CAPS: dict[str, dict[str, int]] = {"codex": {"SessionEnd": 3}}

@@ -106,7 +106,7 @@ def status() -> dict[str, Any]:
     from ..claude_code import install as claude_code
     from . import install as codex
 
-    events = claude_code.installed(codex.hooks_path(), tool=NAME)
+    events = claude_code.installed(codex.hooks_path(), tool=NAME, table=codex.HOOKS)
     if events:
         return {"path": str(codex.hooks_path()), "installed": True, "events": events}
     return {"path": str(codex.config_path()), "installed": codex.notify_installed(), "events": []}

@@ -38,6 +38,10 @@ HOOKS_NAME = "hooks.json"
 FEATURE_KEYS = ("hooks", "codex_hooks")
 #: the manifest's mark for "connect created hooks.json itself"
 FILE_MARK = "(file)"
+#: Claude Code's table but its tool-call hook: whether Codex hands a PreToolUse hook's
+#: `additionalContext` to the model is not verified with the real CLI (the offline model server
+#: cannot yet ask Codex for a tool call), so connect leaves that event to Claude Code
+HOOKS: tuple[claude_code.Hook, ...] = tuple(h for h in claude_code.HOOKS if h.event not in claude_code.TOOL_EVENTS)
 
 
 def codex_home() -> Path:
@@ -71,7 +75,7 @@ def connect(path: Path | None = None) -> list[Change]:
     if not hooks_enabled(path):
         return [connect_notify(path)]
     new_file = not hooks_path().exists()
-    hooks = claude_code.connect(hooks_path(), tool=TOOL)
+    hooks = claude_code.connect(hooks_path(), tool=TOOL, table=HOOKS)
     if new_file and hooks.changed:
         _note_created_file()
     old = disconnect_notify(path) if path.exists() else None
@@ -83,7 +87,7 @@ def disconnect(path: Path | None = None) -> list[Change]:
     nothing else is left in it) and its notify program from config.toml."""
     path = path or config_path()
     created = FILE_MARK in manifest.recorded(real_path(hooks_path()), TOOL).created
-    hooks = claude_code.disconnect(hooks_path(), tool=TOOL)
+    hooks = claude_code.disconnect(hooks_path(), tool=TOOL, table=HOOKS)
     if created and hooks.changed:
         _remove_if_empty(hooks_path())
     notify = disconnect_notify(path)
@@ -92,7 +96,7 @@ def disconnect(path: Path | None = None) -> list[Change]:
 
 
 def installed(path: Path | None = None) -> bool:
-    return bool(claude_code.installed(hooks_path(), tool=TOOL)) or notify_installed(path)
+    return bool(claude_code.installed(hooks_path(), tool=TOOL, table=HOOKS)) or notify_installed(path)
 
 
 def _note_created_file() -> None:

@@ -13,8 +13,9 @@
     scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
                                           (the memories with the glossary's cues only, then with a model's)
     scripts/eval backend --backend NAME --set real [--half test] [--max-calls N] [--through-import]
-                                        → one backend (rules, anthropic, claude-code, codex: built as an
-                                          import builds it, with your key or login) over the real labelled set
+                                        → one backend (rules, anthropic, claude-code, codex, gemini,
+                                          openai-compatible: built as an import builds it, with your key,
+                                          login or server) over the real labelled set
     scripts/eval call-cost              → model calls and input tokens per session, per model backend, and
                                           what the account of actions adds to each session's distill input
     scripts/eval cue-rows --half tune   → every retrieval set's half, recall and the prompt hook, with the

@@ -9,7 +9,8 @@ set serves both; the model the client asks for must be the set's (`set.json`'s `
 recorded run stands for that model. A request the set has no answer for is written to the
 set's `requests/` and listed in `recorded.MISSING` (in this process) as `recorded:DIR` does,
 and answered with an empty message: the client sees no usable answer, as it would from
-`recorded:DIR`.
+`recorded:DIR`, but has made the call (it is counted, and the distiller asks once more), so
+model calls and tokens match `recorded:DIR` only on a set that answers every request.
 
     scripts/eval serve-answers tests/eval/answers [--port 8765]
     LORELINE_OPENAI_BASE_URL=http://127.0.0.1:8765/v1 LORELINE_OPENAI_MODEL=claude-haiku-4-5 \\

@@ -66,7 +66,7 @@ def test_values_are_checked_against_their_type_and_range() -> None:
     assert config.parse_value("distill.max_retries", " 3 ") == 3
     with pytest.raises(ConfigError, match="must be an integer, not 'three'"):
         config.set_value("distill.max_retries", "three")
-    with pytest.raises(ConfigError, match="must be one of auto, anthropic, claude-code, codex, rules"):
+    with pytest.raises(ConfigError, match="must be one of auto, anthropic, claude-code, codex, gemini, openai-compatible, rules"):
         config.set_value("distill.backend", "gpt")
     with pytest.raises(ConfigError, match="at least 0"):
         config.set_value("limits.daily_unattended_calls", "-1")
@@ -114,7 +114,7 @@ def test_config_knows_no_assistant_and_the_registry_adds_theirs(loreline_home: P
     assert first == "codex /opt/codex file"
     assert "distill.claude_path must be a string, not 3" in second
     assert set(registry.schema()) >= {"distill.backend", "distill.codex_path", "distill.claude_code_model"}
-    assert registry.schema()["distill.backend"].choices == ("auto", "anthropic", "claude-code", "codex", "rules")
+    assert registry.schema()["distill.backend"].choices == ("auto", "anthropic", "claude-code", "codex", "gemini", "openai-compatible", "rules")
 
 
 def test_other_modules_can_define_settings() -> None:

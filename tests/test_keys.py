@@ -129,6 +129,34 @@ def test_cli_refuses_to_store_without_a_keyring_and_never_echoes_the_key(lorelin
     assert KEY not in status.stdout + status.stderr
 
 
+SERVER_KEY = "sk-local-server-0123456789abcd"
+
+
+def test_the_servers_key_is_its_own_secret_environment_first(use_backend: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    ring = use_backend(MemoryKeyring())
+    assert keys.find_server_key() is None
+    keys.save_key(KEY)
+    assert keys.find_server_key() is None  # the Anthropic key is not the server's
+    keys.save_secret(keys.SERVER_KEY, SERVER_KEY)
+    assert ring.items[("loreline", "openai-compatible")] == SERVER_KEY
+    assert keys.find_server_key() == (SERVER_KEY, "the OS keyring")
+    monkeypatch.setenv("LORELINE_OPENAI_API_KEY", "from-env-0123456789")
+    assert keys.find_server_key() == ("from-env-0123456789", "LORELINE_OPENAI_API_KEY")
+    assert keys.clear_secret(keys.SERVER_KEY) is True and keys.clear_secret(keys.SERVER_KEY) is False
+    assert ("loreline", "anthropic") in ring.items
+
+
+def test_cli_keeps_the_servers_key_apart_and_never_echoes_it(loreline_home: Path) -> None:
+    refused = _cli(loreline_home, "auth", "set", "--for", "openai-compatible", stdin=SERVER_KEY + "\n",
+                   PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    assert refused.returncode == 1 and "the OpenAI-compatible server's key" in refused.stderr
+    assert "LORELINE_OPENAI_API_KEY" in refused.stderr and SERVER_KEY not in refused.stdout + refused.stderr
+    status = _cli(loreline_home, "auth", "status", "--for", "openai-compatible", LORELINE_OPENAI_API_KEY=SERVER_KEY,
+                  PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    assert status.returncode == 0 and "…abcd from LORELINE_OPENAI_API_KEY" in status.stdout
+    assert SERVER_KEY not in status.stdout + status.stderr
+
+
 # ---- the real Secret Service ----------------------------------------------------------------
 
 NEEDS = ("dbus-run-session", "gnome-keyring-daemon", "secret-tool")

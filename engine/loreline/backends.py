@@ -4,14 +4,19 @@
                  --api-key > ANTHROPIC_API_KEY > the OS keyring), else AuthError
     <login>      an assistant's model through the user's own login of that assistant's CLI:
                  each assistant with a `distill_backend` (`assistants/<name>/login.py` says how)
+    openai-compatible  a model on an OpenAI-compatible server (Ollama, LM Studio, llama.cpp,
+                 vLLM, a hosted one): `distill.openai_base_url` and `distill.openai_model`
+                 (or $LORELINE_OPENAI_BASE_URL / $LORELINE_OPENAI_MODEL), its optional key from
+                 `keys.find_server_key`; never chosen by `auto` unless both are configured
     rules        the offline distiller: no key, no network
     recorded:DIR answers recorded in the folder DIR (`distill.recorded`): no model, no network;
                  what it lacks is written there and counted, never answered in its place
 
 `LORELINE_RECORD=DIR` makes a model backend also write every request and answer to DIR (a
 set `recorded:DIR` replays later).
-    auto         `auto_plan()`: an API key if one is configured; else each assistant whose CLI is
-                 logged in, in registry order; else rules with a one-line notice
+    auto         `auto_plan()`: a configured OpenAI-compatible server (the person named it: it
+                 may keep code on this machine); else an API key if one is configured; else each
+                 assistant whose CLI is logged in, in registry order; else rules with a one-line notice
 
 Every choice carries a `reason`, one line saying why that backend runs, which `loreline
 status` and every import report show. The backend comes from the caller (`--backend`) or
@@ -49,6 +54,10 @@ KeyFinder = Callable[[str | None], "tuple[str, str] | None"]
 RECORDED = "recorded:"
 #: set to a folder: every model request and answer of a model backend is also written there
 RECORD_ENV = "LORELINE_RECORD"
+#: the backend that asks an OpenAI-compatible server
+SERVER = "openai-compatible"
+SERVER_URL_ENV = "LORELINE_OPENAI_BASE_URL"
+SERVER_MODEL_ENV = "LORELINE_OPENAI_MODEL"
 NO_KEY_NOTICE = ("No Anthropic API key: using the offline rules distiller (precise, narrow). "
                  "`loreline auth set` enables Claude.")
 
@@ -80,6 +89,8 @@ class Plan:
     login: str | None = None
     #: the folder of recorded answers, for `recorded:DIR`
     answers: Path | None = None
+    #: the OpenAI-compatible server and model, for `openai-compatible`
+    server: tuple[str, str] | None = None
 
 
 def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod.Config | None = None,
@@ -96,6 +107,8 @@ def plan(backend: str | None = None, api_key: str | None = None, cfg: config_mod
         return Plan("rules", f"rules: chosen by {origin}")
     if wanted == "anthropic":
         return _plan_anthropic(api_key, origin, find or keys.find_key)
+    if wanted == SERVER:
+        return _plan_server(cfg, origin)
     login = _login_backend(wanted)
     if login is not None:
         return _plan_login(login, cfg, origin)
@@ -108,6 +121,25 @@ def _plan_anthropic(api_key: str | None, origin: str, find: KeyFinder) -> Plan:
         raise AuthError("the anthropic backend needs an API key: run `loreline auth set`, "
                         "set ANTHROPIC_API_KEY, or pass --api-key")
     return Plan("anthropic", f"anthropic: chosen by {origin}, API key from {found[1]}", key=found)
+
+
+def server(cfg: config_mod.Config) -> tuple[str, str] | str:
+    """The configured OpenAI-compatible server and model (distill.openai_base_url and
+    distill.openai_model, else $LORELINE_OPENAI_BASE_URL and $LORELINE_OPENAI_MODEL), or what
+    is missing, in words."""
+    env = environment.environ()
+    url = cfg.get_str("distill.openai_base_url").strip() or env.get(SERVER_URL_ENV, "").strip()
+    model = cfg.get_str("distill.openai_model").strip() or env.get(SERVER_MODEL_ENV, "").strip()
+    lacking = [what for what, value in ((f"a server URL (distill.openai_base_url or ${SERVER_URL_ENV})", url),
+                                        (f"a model (distill.openai_model or ${SERVER_MODEL_ENV})", model)) if not value]
+    return " and ".join(lacking) if lacking else (url, model)
+
+
+def _plan_server(cfg: config_mod.Config, origin: str) -> Plan:
+    found = server(cfg)
+    if isinstance(found, str):
+        raise ConfigError(f"the {SERVER} backend needs {found}")
+    return Plan(SERVER, f"{SERVER}: chosen by {origin}, {found[1]} at {found[0]}", server=found)
 
 
 def _plan_login(login: LoginBackend, cfg: config_mod.Config, origin: str) -> Plan:
@@ -123,8 +155,12 @@ def _plan_login(login: LoginBackend, cfg: config_mod.Config, origin: str) -> Pla
 
 def auto_plan(api_key: str | None, cfg: config_mod.Config, find: KeyFinder | None = None) -> Plan:
     """`--backend auto`: an API key, else each assistant whose CLI is logged in (registry
-    order: Claude Code, then Codex), else rules. The reason names what was missing: the first
+    order: Claude Code, then Codex, then Gemini CLI), else rules. The reason names what was missing: the first
     assistant's CLI or login, then each later one's login where its CLI is there."""
+    configured = server(cfg)
+    if not isinstance(configured, str):
+        return Plan(SERVER, f"auto: an OpenAI-compatible server is configured ({configured[1]} at {configured[0]})",
+                    server=configured)
     found = (find or keys.find_key)(api_key)
     if found is not None:
         return Plan("anthropic", f"auto: an Anthropic API key is configured ({found[1]})", key=found)
@@ -160,6 +196,8 @@ def choose(backend: str | None = None, api_key: str | None = None, cfg: config_m
         return _recorded(chosen, chosen.answers)
     if chosen.backend == "anthropic" and chosen.key is not None:
         return _recording(_anthropic(chosen, cfg, chosen.key))
+    if chosen.backend == SERVER:
+        return _recording(_chat(chosen, cfg))
     login = _login_backend(chosen.backend)
     if login is not None and chosen.cli is not None:
         return _recording(_login(login, chosen, cfg, chosen.cli))
@@ -175,6 +213,16 @@ def _anthropic(chosen: Plan, cfg: config_mod.Config, found: tuple[str, str]) -> 
     key, source = found
     client = ModelClient(Settings.from_config(cfg), key, source)
     return Choice(AnthropicDistiller(client), chosen.reason, key_source=source, judge=ModelJudge(client))
+
+
+def _chat(chosen: Plan, cfg: config_mod.Config) -> Choice:
+    from .beliefs.judge import ModelJudge
+    from .distill.openai_compat import ChatClient, ChatDistiller, ChatSettings
+
+    assert chosen.server is not None
+    key, source = keys.find_server_key() or (None, None)
+    client = ChatClient(ChatSettings.from_config(cfg, *chosen.server), key, source)
+    return Choice(ChatDistiller(client), chosen.reason, key_source=source, judge=ModelJudge(client))
 
 
 def _login(login: LoginBackend, chosen: Plan, cfg: config_mod.Config, cli: Path) -> Choice:
@@ -228,6 +276,8 @@ def describe(cfg: config_mod.Config | None = None) -> str:
         return f"recorded answers (no model) — {chosen.reason}"
     if chosen.backend == "anthropic" and chosen.key is not None:
         return f"anthropic ({cfg.get_str('distill.model')}, key from {chosen.key[1]}) — {chosen.reason}"
+    if chosen.backend == SERVER and chosen.server is not None:
+        return f"{SERVER} ({chosen.server[1]} at {chosen.server[0]}) — {chosen.reason}"
     login = _login_backend(chosen.backend)
     if login is not None:
         return f"{login.name} ({cfg.get_str(login.model_setting) or login.default_model_status}) — {chosen.reason}"
@@ -260,6 +310,8 @@ def _who(chosen: Plan, cfg: config_mod.Config) -> str:
     if chosen.backend == "anthropic" and chosen.key is not None:
         return (f"Captured sessions are distilled in the background by {cfg.get_str('distill.model')} through the "
                 f"Anthropic API with the API key from {chosen.key[1]}, billed to that key.")
+    if chosen.backend == SERVER and chosen.server is not None:
+        return _who_server(*chosen.server)
     login = _login_backend(chosen.backend)
     if login is None:
         return ("Captured sessions are distilled offline by the rules (no model, nothing leaves this machine); what "
@@ -272,6 +324,17 @@ def _who(chosen: Plan, cfg: config_mod.Config) -> str:
         return (f"{said}: that is your {login.plan_name or 'subscription plan'}, so these runs count against its "
                 "usage limits, beside your own sessions.")
     return said + "."
+
+
+def _who_server(url: str, model: str) -> str:
+    """Who distils on an OpenAI-compatible server, and whether the excerpts leave this machine."""
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    local = host in ("localhost", "::1") or host.startswith("127.")
+    where = ("on this machine: the redacted excerpts never leave it" if local else
+             f"at {host or url}: the redacted excerpts are sent there")
+    return f"Captured sessions are distilled in the background by {model} through the OpenAI-compatible server {url}, {where}."
 
 
 def _gate(cfg: config_mod.Config) -> str:
@@ -295,9 +358,12 @@ def _choices(backend: str) -> str:
     ways = {"anthropic": "an API key (`loreline auth set`, then `loreline config set distill.backend anthropic`)",
             "local": 'a local model server (`distill.backend = "openai-compatible"` with its URL and model, see '
                      "docs/capture.md)",
-            "login": "your Claude Code or Codex login (`loreline config set distill.backend claude-code` or codex)",
+            "login": "your Claude Code, Codex or Gemini CLI login (`loreline config set distill.backend claude-code`, "
+                     "codex or gemini)",
             "rules": "the offline rules (`loreline config set distill.backend rules`: nothing leaves this machine)"}
     current = backend if backend in ("anthropic", "rules") else "login" if _login_backend(backend) else "local"
+    if backend == SERVER:
+        current = "local"
     others = [way for name, way in ways.items() if name != current]
     return "To choose otherwise: " + "; ".join(others) + "."
 

@@ -74,6 +74,11 @@ define("distill.rules_suggest", Setting(bool, True, "the offline rules store onl
                                        "suggestions (false: everything they find is active)"))
 define("distill.base_url", Setting(str, "", "Messages API endpoint; empty means $ANTHROPIC_BASE_URL, "
                                    "else https://api.anthropic.com"))
+define("distill.openai_base_url", Setting(str, "", "OpenAI-compatible server for the openai-compatible backend "
+                                          "(Ollama http://127.0.0.1:11434/v1, LM Studio :1234/v1, llama.cpp :8080/v1, "
+                                          "vLLM :8000/v1); empty means $LORELINE_OPENAI_BASE_URL", secret_free=True))
+define("distill.openai_model", Setting(str, "", "model the openai-compatible backend asks for (e.g. qwen2.5:7b); "
+                                       "empty means $LORELINE_OPENAI_MODEL"))
 define("distill.max_output_tokens", Setting(int, 4096, "most tokens one distillation answer may use", minimum=256))
 define("distill.timeout_seconds", Setting(float, 90.0, "seconds to wait for one model answer", minimum=0.05))
 define("distill.max_retries", Setting(int, 4, "retries (the SDK's, with backoff) after 408/429/5xx/timeouts before the work is deferred",

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 #: the assistant's own credentials and endpoint, which background work never uses (the hook's
 #: `launch.ASSISTANT_CREDENTIALS` is the same list; a test holds them equal)
-ASSISTANT_CREDENTIALS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY")
+ASSISTANT_CREDENTIALS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY",
+                         "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL")
 
 _FLAG: list[Any] = []
 

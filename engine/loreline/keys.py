@@ -16,6 +16,10 @@ Invariants:
 - a keyring that cannot be read while *looking* for a key counts as "no key there", so a
   machine without a keyring still runs with the env var or the offline backend.
 
+The key of an OpenAI-compatible server (`openai-compatible` backend; most local servers need
+none) is a second secret with its own order: `LORELINE_OPENAI_API_KEY`, then the OS keyring
+(service "loreline", username "openai-compatible"): `find_server_key`, under the same invariants.
+
 Background work never uses the assistant's own credentials (`environment.ASSISTANT_CREDENTIALS`):
 the environment is read through `environment.environ()`, so in background work `find_key` and
 `key_source` find only the keyring's key.
@@ -65,6 +69,9 @@ class Secret:
 
 API_KEY = Secret(USERNAME, "the Anthropic API key", f"set {ENV} or pass {FROM_FLAG} instead")
 
+SERVER_ENV = "LORELINE_OPENAI_API_KEY"
+SERVER_KEY = Secret("openai-compatible", "the OpenAI-compatible server's key", f"set {SERVER_ENV} instead")
+
 KEYRING_KEEP_SECONDS = 600.0
 REMEMBERED = "keyring-holds-key"
 
@@ -84,6 +91,19 @@ def find_key(explicit: str | None = None) -> tuple[str, str] | None:
     except KeyringUnavailableError:
         return None
     return (stored, FROM_KEYRING) if stored else None
+
+
+def find_server_key() -> tuple[str, str] | None:
+    """The OpenAI-compatible server's key and where it came from, or None (a local server needs
+    none): $LORELINE_OPENAI_API_KEY, then the OS keyring; an unusable keyring counts as none."""
+    env = environ().get(SERVER_ENV, "").strip()
+    if env:
+        return env, SERVER_ENV
+    try:
+        stored = stored_secret(SERVER_KEY)
+    except KeyringUnavailableError:
+        return None
+    return (stored.strip(), FROM_KEYRING) if stored and stored.strip() else None
 
 
 def key_source(explicit: str | None = None) -> str | None:
@@ -214,3 +234,12 @@ def save_secret(secret: Secret, value: str) -> str:
         raise KeyringUnavailableError(f"the OS keyring ({backend_name(backend)}) did not keep {secret.name}; "
                                       f"{secret.alternatives()}")
     return backend_name(backend)
+
+
+def clear_secret(secret: Secret) -> bool:
+    """Remove a secret kept under the "loreline" service; False when none was kept."""
+    backend = usable_backend(secret)
+    if _guarded(backend, secret, lambda: backend.get_password(SERVICE, secret.username)) is None:
+        return False
+    _guarded(backend, secret, lambda: backend.delete_password(SERVICE, secret.username))
+    return True

@@ -28,7 +28,7 @@ FORMATS = (*TOOLS, "generic")
 DEFAULT_DAYS = 14
 DEFAULT_SESSIONS = 20
 
-BACKENDS = ("auto", "anthropic", "claude-code", "codex", "rules")
+BACKENDS = ("auto", "anthropic", "claude-code", "codex", "gemini", "openai-compatible", "rules")
 
 #: how a conflict is settled by keeping one side or both: the choice and the verdict it records
 KEEP = {"new": "keep_new", "existing": "keep_existing", "both": "keep_both"}

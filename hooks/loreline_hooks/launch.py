@@ -38,7 +38,8 @@ def worker_running() -> bool:
 #: the assistant's own credentials and endpoint: a hook runs with Claude Code's environment,
 #: and background capture must never spend the assistant's key (or go through its gateway)
 #: without the person asking; Loreline's key lives in the OS keyring (`loreline auth set`)
-ASSISTANT_CREDENTIALS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY")
+ASSISTANT_CREDENTIALS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY",
+                         "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL")
 
 
 def worker_env(environ: Mapping[str, str]) -> dict[str, str]:

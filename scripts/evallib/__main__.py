@@ -6,13 +6,16 @@
                                         → would the person have had to repeat themselves? (`sayonce_cli`)
     scripts/eval answers status|pending|show|check|prune DIR
                                         → a set of recorded model answers (`answers_cli`)
+    scripts/eval serve-answers DIR      → a set of recorded answers as an OpenAI-compatible server on loopback,
+                                          for `--backend openai-compatible` (`answer_server`)
     scripts/eval make-sessions          → regenerate tests/eval/sessions and labels.json
     scripts/eval learned                → could a learned sentence scorer replace the rules? (tuning half only)
     scripts/eval fusion-grid            → recall's fusion scored over a grid on the retrieval tuning halves
                                           (the memories with the glossary's cues only, then with a model's)
     scripts/eval backend --backend NAME --set real [--half test] [--max-calls N] [--through-import]
-                                        → one backend (rules, anthropic, claude-code, codex: built as an
-                                          import builds it, with your key or login) over the real labelled set
+                                        → one backend (rules, anthropic, claude-code, codex, gemini,
+                                          openai-compatible: built as an import builds it, with your key,
+                                          login or server) over the real labelled set
     scripts/eval call-cost              → model calls and input tokens per session, per model backend, and
                                           what the account of actions adds to each session's distill input
     scripts/eval cue-rows --half tune   → every retrieval set's half, recall and the prompt hook, with the
@@ -77,6 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import answers_cli
 
         return answers_cli.main(args_list[1:])
+    if args_list[:1] == ["serve-answers"]:
+        from . import answer_server
+
+        return answer_server.main(args_list[1:])
     if args_list[:1] == ["say-once"]:
         from . import sayonce_cli
 
@@ -159,9 +166,10 @@ def evaluate(args: argparse.Namespace, chosen: list[backends.Backend]) -> int:
                         cv = realcv.cross_validate()
         if args.what in ("all", "retrieval"):
             results = [retrieval.evaluate(work / f"home-retrieval-{n}", spec) for n, spec in enumerate(retrieval.SETS)]
-            recorded = [b.strip() for b in args.backend.split(",") if b.strip().startswith("recorded:")]
+            cue_writers = [b.strip() for b in args.backend.split(",")
+                           if b.strip().startswith("recorded:") or b.strip() == "openai-compatible"]
             results += [retrieval.evaluate(work / f"home-retrieval-{n}-cues", spec, with_cues=True, backend=b)
-                        for b in recorded for n, spec in enumerate(retrieval.SETS)]
+                        for b in cue_writers for n, spec in enumerate(retrieval.SETS)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started

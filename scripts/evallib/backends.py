@@ -1,6 +1,6 @@
 """The distiller backends the eval can run, each available or skipped with a reason.
 
-`rules` always runs (offline). `anthropic` runs when `loreline.keys.find_key()` finds a key
+`rules` always runs (offline); `openai-compatible` runs when a server is configured. `anthropic` runs when `loreline.keys.find_key()` finds a key
 (ANTHROPIC_API_KEY, then the OS keyring) and is built by `loreline.backends.choose`,
 exactly as an import would build it (model and endpoint from the user's config). Without a
 key it is skipped and the report says so — never silently.
@@ -40,7 +40,25 @@ def anthropic() -> Backend:
     return Backend("anthropic", make)
 
 
-REGISTRY: dict[str, Callable[[], Backend]] = {"rules": rules, "anthropic": anthropic}
+def openai_compatible() -> Backend:
+    """A configured OpenAI-compatible server (distill.openai_* or $LORELINE_OPENAI_*; `scripts/eval
+    serve-answers DIR` serves a set of recorded answers as one), else skipped with the reason."""
+    from loreline import backends, config
+
+    missing = backends.server(config.load())
+    if isinstance(missing, str):
+        return Backend("openai-compatible", None, f"skipped: no OpenAI-compatible server configured ({missing})")
+
+    def make() -> Distiller:
+        from loreline import backends
+
+        return backends.choose("openai-compatible").distiller
+
+    return Backend("openai-compatible", make)
+
+
+REGISTRY: dict[str, Callable[[], Backend]] = {"rules": rules, "anthropic": anthropic,
+                                              "openai-compatible": openai_compatible}
 
 
 def recorded(name: str) -> Backend:

@@ -28,8 +28,10 @@ from . import realset, sayonce
 SAMPLES = realset.ROOT / "engine" / "loreline" / "samples"
 #: characters each CLI adds to one request beyond Loreline's prompt, schema and chunk (Claude Code
 #: 2.1.332: its system preamble and reminders; Codex 0.171.0: its tool list, skills and agent
-#: instructions, which `codex exec` sends even with the tools it can switch off switched off)
-CLI_OVERHEAD_CHARS = {"anthropic": 0, "claude-code": 2_200, "codex": 31_000}
+#: instructions, which `codex exec` sends even with the tools it can switch off switched off; Gemini CLI
+#: 0.61.0: its session context, ~640 characters, less the schema it gets compact in the instructions;
+#: an OpenAI-compatible server is sent the prompt, schema and chunk as they are)
+CLI_OVERHEAD_CHARS = {"anthropic": 0, "openai-compatible": 0, "claude-code": 2_200, "codex": 31_000, "gemini": 550}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,7 @@ def render(costs: list[Cost]) -> str:
         lines.append(f"{cost.name}: {cost.sessions} sessions, {cost.calls} chunks")
         for backend in CLI_OVERHEAD_CHARS:
             calls, tokens = cost.per_session(backend)
-            lines.append(f"  {backend:<12} {calls:.2f} calls and ~{tokens:,.0f} input tokens per session")
+            lines.append(f"  {backend:<17} {calls:.2f} calls and ~{tokens:,.0f} input tokens per session")
     return "\n".join(lines)
 
 

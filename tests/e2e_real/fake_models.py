@@ -286,6 +286,14 @@ class Handler(BaseHTTPRequestHandler):
         after_tool = any(isinstance(p, dict) and "functionResponse" in p for p in parts)
         said = " ".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
         text = self.server.replies.default if after_tool else self.server.replies.answer(said)
+        if text.startswith(STALL_PREFIX):
+            time.sleep(float(text[len(STALL_PREFIX):]))
+            text = "Too late."
+        if text.startswith(ERROR_PREFIX):  # the Gemini API's error shape: {"error": {code, message, status}}
+            failure = json.loads(text[len(ERROR_PREFIX):])
+            error = {"code": int(failure["status"]), "message": failure.get("message", "fake: scripted failure"),
+                     "status": failure["type"], **failure.get("fields", {})}
+            return self._json(int(failure["status"]), {"error": error}, failure.get("headers"))
         tool = tool_of(text)
         part: dict[str, Any] = ({"functionCall": {"name": tool["name"], "args": tool["input"]}} if tool
                                 else {"text": text})

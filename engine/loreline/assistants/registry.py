@@ -70,10 +70,10 @@ def connectable() -> tuple[Assistant, ...]:
 def _define_settings() -> None:
     with_login = [a for a in ALL if a.distill_backend is not None]
     order = "".join(f"else a logged-in {a.label}, " for a in with_login)
-    choices = ("auto", "anthropic", *login_backends(), "rules")
+    choices = ("auto", "anthropic", *login_backends(), "openai-compatible", "rules")
     config.define("distill.backend", config.Setting(
-        str, "auto", f"distiller: auto (an API key if one is configured, {order}else rules), "
-                     f"{', '.join(choices[1:-1])}, or rules (offline)", choices=choices))
+        str, "auto", f"distiller: auto (a configured OpenAI-compatible server, else an API key if one is configured, "
+                     f"{order}else rules), {', '.join(choices[1:-1])}, or rules (offline)", choices=choices))
     for assistant in ALL:
         for key, setting in assistant.settings:
             config.define(key, setting)

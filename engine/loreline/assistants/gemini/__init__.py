@@ -1,7 +1,7 @@
 """Gemini CLI: `~/.gemini` (`$GEMINI_CLI_HOME/.gemini`), sessions in
 `tmp/<project>/chats/session-<time>-<id8>.jsonl`, hooks (SessionStart, BeforeAgent, SessionEnd)
-and the MCP server in `settings.json`, native memory in GEMINI.md files. No distillation backend
-uses its login yet."""
+and the MCP server in `settings.json`, native memory in GEMINI.md files; the `gemini` distillation
+backend drives its CLI under the user's own login (`login.py`, `distill.py`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import folder
-from ..base import Applied, Assistant, Connector, ProjectMemory, SessionFormat
+from ..base import Applied, Assistant, Connector, LoginBackend, ProjectMemory, SessionFormat
+from ...config import Setting
 
 TYPE_CHECKING = False  # typing is left to the type checker: the everyday commands import none of it
 if TYPE_CHECKING:
@@ -48,6 +49,21 @@ def project_memory() -> ProjectMemory:
     from . import gemini_md
 
     return ProjectMemory(gemini_md.project_files, gemini_md.read, gemini_md.loaded_files)
+
+
+#: the settings of its login backend (`login.py`, `distill.py`)
+SETTINGS = (
+    ("distill.gemini_model", Setting(str, "", "model the gemini backend asks Gemini CLI for; empty means "
+                                     "gemini-2.5-flash")),
+    ("distill.gemini_path", Setting(str, "", "the `gemini` CLI the gemini backend drives; empty means `gemini` on "
+                                    "PATH")),
+)
+
+
+def login_backend() -> LoginBackend:
+    from . import login
+
+    return login.BACKEND
 
 
 def locate_session(root: Path, session_id: str) -> Path | None:
@@ -111,4 +127,5 @@ ASSISTANT = Assistant(
     memory_files=memory_files, session_format=session_format, project_memory=project_memory, memory_reader=memory_reader,
     connector=Connector(connect, disconnect, status, summary="settings.json hooks and MCP server",
                         files=lambda: _files()),
+    distill_backend="gemini", login_backend=login_backend, settings=SETTINGS,
 )

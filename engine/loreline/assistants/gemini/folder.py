@@ -12,6 +12,8 @@ from ..base import home_folder
 DEFAULT = ".gemini"
 ENV = "GEMINI_CLI_HOME"
 ENV_PARENT = True
+#: the cached credentials of a Google login, in its folder
+GOOGLE_LOGIN_FILES = ("oauth_creds.json", "google_accounts.json")
 
 
 def home(explicit: str | os.PathLike[str] | None = None) -> Path:

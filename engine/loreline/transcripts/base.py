@@ -117,10 +117,12 @@ class TurnBuilder:
         resolve(self._actions[index], result)
         return True
 
-    def shows(self, key: str) -> bool:
-        """Whether the call with id `key` is shown whatever its result (else only if refused:
-        its output need not be read)."""
-        return key in self._calls
+    def reads(self, key: str) -> bool:
+        """Whether the output of the call with id `key` is read: only a command's that ran gives
+        its outcome line (an edit's result says only whether it failed; a call shown only if
+        refused needs no more than that)."""
+        index = self._calls.get(key)
+        return index is not None and self._actions[index].call.origin == "ran"
 
     def waits_for(self, key: object) -> TypeGuard[str]:
         """Whether a call with id `key` was added (its result is worth reading)."""

@@ -229,7 +229,7 @@ class ClaudeCodeReader(ReaderBase):
                 continue
             call = block.get("tool_use_id")
             if self.builder.waits_for(call):
-                self.builder.resolve(call, tool_result(block, read=self.builder.shows(call)))
+                self.builder.resolve(call, tool_result(block, read=self.builder.reads(call)))
             name = self._calls.get(call) if isinstance(call, str) else None
             said = user_words(block.get("content"), name, structured)
             words = strip_injected(said[1], self.stats) if said is not None else ""
@@ -278,7 +278,7 @@ def _acting(use: dict[str, Any]) -> actions.Call | None:
 
 def tool_result(block: dict[str, Any], *, read: bool = True) -> actions.Result:
     """What a `tool_result` block says of its call: refused, failed (`is_error`), its output
-    (only when `read`: a call shown only if refused needs no more)."""
+    (only when `read`: a command that ran; an edit or a call shown only if refused needs no more)."""
     content = block.get("content")
     if is_refusal(content):
         return actions.Result(denied=True)

@@ -246,34 +246,41 @@ class ClaudeCodeReader(ReaderBase):
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
-        uses: list[dict[str, Any]] = []
+        uses: list[tuple[dict[str, Any], list[str]]] = []
         parts = content_blocks(message.get("content"), self.stats, self._calls, uses)
         if parts is None:
             return
         texts, files = parts
-        msg_id = message.get("id") if isinstance(message.get("id"), str) else None
+        msg_id = message.get("id")
+        msg_id = msg_id if isinstance(msg_id, str) else None
         same = msg_id is not None and msg_id == self._pending_id
         self._pending_id = msg_id
-        text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
+        text = strip_injected(texts[0] if len(texts) == 1 else "\n\n".join(texts), self.stats) if texts else ""
+        builder = self.builder
         if not uses:
-            self.builder.add_assistant(text, lineno, stamp, files, merge=same)
+            builder.add_assistant(text, lineno, stamp, files, merge=same)
             return
-        calls = [(use, _acting(use)) for use in uses]
-        shown = any(found is not None and found.origin for _, found in calls)
-        self.builder.add_assistant(text, lineno, stamp, files, merge=same, extend=not shown)
+        calls = [(use, _acting(use, paths)) for use, paths in uses]
+        shown = False
+        for _, found in calls:
+            if found is not None and found.origin:
+                shown = True
+                break
+        builder.add_assistant(text, lineno, stamp, files, merge=same, extend=not shown)
         for use, found in calls:
             key = use.get("id")
             key = key if isinstance(key, str) else None
             if found is not None:
-                self.builder.add_action(found, lineno, stamp, key)
+                builder.add_action(found, lineno, stamp, key)
             else:
-                self.builder.add_quiet(use.get("name"), use.get("input"), lineno, stamp, key)
+                builder.add_quiet(use.get("name"), use.get("input"), lineno, stamp, key)
 
 
-def _acting(use: dict[str, Any]) -> actions.Call | None:
+def _acting(use: dict[str, Any], paths: list[str]) -> actions.Call | None:
     """The action a tool call of an acting tool is (None for any other: it is kept unclassified)."""
     name = use.get("name")
-    return actions.call(name, use.get("input")) if isinstance(name, str) and name in actions.ACTING_TOOLS else None
+    return actions.call(name, use.get("input"), paths) if isinstance(name, str) and name in actions.ACTING_TOOLS \
+        else None
 
 
 def tool_result(block: dict[str, Any], *, read: bool = True) -> actions.Result:

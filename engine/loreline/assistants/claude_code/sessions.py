@@ -108,13 +108,19 @@ class ClaudeCodeReader(ReaderBase):
         self._rejected: str | None = None
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
-        self._note_identity(record)
+        if not self._identified:
+            self._note_identity(record)
         kind = record.get("type")
         if kind not in MESSAGE_TYPES:
             self.stats.drop(self._other_reason(kind, record))
             return
-        if self._is_replay(record):
-            return
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):  # a resumed session replays earlier lines under their uuids
+            seen = self._seen_uuids
+            if uuid in seen:
+                self.stats.drop("replayed-uuid")
+                return
+            seen.add(uuid)
         if record.get("isSidechain") is True:
             self.stats.drop(self._sidechain_reason(record))
             return
@@ -168,8 +174,6 @@ class ClaudeCodeReader(ReaderBase):
     # -- messages ----------------------------------------------------------------
 
     def _note_identity(self, record: dict[str, Any]) -> None:
-        if self._identified:
-            return
         self._identified = self.session_id is not None and self.cwd is not None and self.started_at is not None
         if self.session_id is None and isinstance(record.get("sessionId"), str):
             self.session_id = record["sessionId"]
@@ -177,16 +181,6 @@ class ClaudeCodeReader(ReaderBase):
             self.cwd = record["cwd"]
         if self.started_at is None and isinstance(record.get("timestamp"), str):
             self.started_at = record["timestamp"]
-
-    def _is_replay(self, record: dict[str, Any]) -> bool:
-        uuid = record.get("uuid")
-        if not isinstance(uuid, str):
-            return False
-        if uuid in self._seen_uuids:
-            self.stats.drop("replayed-uuid")
-            return True
-        self._seen_uuids.add(uuid)
-        return False
 
     def _user(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:
         content = message.get("content")

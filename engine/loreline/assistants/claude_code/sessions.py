@@ -192,6 +192,8 @@ class ClaudeCodeReader(ReaderBase):
             return
         if isinstance(content, list):
             content = self._tool_results(lineno, record, content, stamp)
+            if not content:  # only tool results (the usual line): no text to read
+                return
         text = block_texts(content, self.stats)
         if not text:
             return

@@ -175,7 +175,7 @@ def test_command_lines_are_one_shell_line_as_the_session_folder_sees_it() -> Non
         "cat > .env <<'EOF' ↵ DB_PASSWORD=[REDACTED:password] ↵ EOF → ok"  # then one line
 
 
-@pytest.mark.parametrize(("command", "output", "expected"), [
+RUNNER_OUTPUTS = [
     ("pytest -q", "..F\n1 failed, 2 passed in 0.12s\n", "1 failed, 2 passed"),
     ("python -m pytest", "==== 3 failed, 10 passed, 2 warnings in 2.31s ====", "3 failed, 10 passed"),
     ("npx jest", "Tests:       3 failed, 1 skipped, 10 passed, 14 total", "3 failed, 10 passed, 1 skipped"),
@@ -188,9 +188,28 @@ def test_command_lines_are_one_shell_line_as_the_session_folder_sees_it() -> Non
     ("python -m unittest", "Ran 12 tests in 0.1s\n\nFAILED (failures=2, errors=1)", "2 failed, 1 error, 9 passed"),
     ("mvn test", "Tests run: 10, Failures: 2, Errors: 0, Skipped: 1", "2 failed, 7 passed, 1 skipped"),
     ("npm test", "sh: 1: jest: not found", "ok"),  # no summary and no failure: an ordinary command
-])
+    ("npm test", "# tests 12\n# pass 10\n# fail 2", "2 failed, 10 passed"),
+    ("bun test", " 10 pass\n 2 fail\n 1 skip", "2 failed, 10 passed, 1 skipped"),
+    ("dotnet test", "Failed!  - Failed:     2, Passed:    10, Skipped:     1, Total: 13", "2 failed, 10 passed, 1 skipped"),
+    ("deno test", "ok | 10 passed | 2 failed", "2 failed, 10 passed"),
+    ("vendor/bin/phpunit tests", "OK (12 tests, 30 assertions)", "12 passed"),
+    ("vendor/bin/phpunit tests", "Tests: 12, Assertions: 30, Failures: 2", "2 failed, 10 passed"),
+]
+
+
+@pytest.mark.parametrize(("command", "output", "expected"), RUNNER_OUTPUTS)
 def test_a_test_run_reads_as_its_runners_summary(command: str, output: str, expected: str) -> None:
     assert outcomes.outcome(command, output) == expected
+
+
+@pytest.mark.parametrize("output", [case[1] for case in RUNNER_OUTPUTS])
+def test_a_runners_reader_is_skipped_only_for_lines_it_cannot_read(output: str) -> None:
+    """`test_summary` tries a reader only when the lines hold one of its words: every reader,
+    given every runner's lines, finds counts only in lines that hold one."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for read, words in outcomes._READERS:
+        if read(lines) is not None:
+            assert any(word in "\n".join(lines) for word in words), (read.__name__, output)
 
 
 def test_a_failed_command_gives_its_first_error_line() -> None:
@@ -226,3 +245,13 @@ def test_the_distill_prompt_explains_every_label_a_chunk_can_hold() -> None:
     for name in actions.LABELS:
         assert f"[{name}]" in text, name
     assert actions.ARROW.strip() in text  # `command → outcome`, as the lines are written
+
+
+@pytest.mark.parametrize("output", [
+    "", "\n\n", "all good\nok", "Exit code 1\nOutput: boom\nError: (none)", "Stdout: fine\n  Stderr:   failed  \nlast",
+    "Traceback (most recent call last):\n  File \"x.py\"\nKeyError: 'a'\nValueError: b\nmore\n",
+    "Traceback (most recent call last):\n  File \"x.py\"\nno closing line", "ok\nExit Code: error\nCommand: rm error\nthe end",
+    "a\nTraceback (most recent call last):", "npm ERR! missing script\nnpm ERR! later", "x\r\nerror: y\rz", "a\x0cerror b\n",
+])
+def test_the_first_error_line_is_found_from_the_first_error_word_as_reading_every_line_finds_it(output: str) -> None:
+    assert outcomes.first_error(output) == outcomes._first_error_lines(output)

@@ -115,7 +115,10 @@ def _may_ask(text: str) -> bool:
     lowered = text.lower()
     if not text.isascii() and (_ODD_CASES is None or not _ODD_CASES.isdisjoint(lowered)):
         return True
-    return any(word in lowered for word in _LITERALS) or _OPENER_SEEN.search(text) is not None
+    for word in _LITERALS:  # a plain loop: half the cost of `any` over a generator
+        if word in lowered:
+            return True
+    return _OPENER_SEEN.search(text) is not None
 
 
 # what is left when a request points elsewhere: nothing but pointers and filler

@@ -131,16 +131,17 @@ class Pending:
 # -- which calls are actions -----------------------------------------------------------
 
 
-def call(name: Any, tool_input: Any) -> Call | None:
+def call(name: Any, tool_input: Any, paths: Sequence[str] | None = None) -> Call | None:
     """The action a structured tool call is (Claude Code, Gemini CLI, Cursor, and Codex's
-    named functions), or a quiet call shown only if refused; None for a nameless call."""
+    named functions), or a quiet call shown only if refused; None for a nameless call.
+    `paths`: the call's `paths.tool_input_paths`, when the caller has them already."""
     if not isinstance(name, str) or not name:
         return None
     args = tool_input if isinstance(tool_input, dict) else {}
     if name in SHELL_TOOLS:
         workdir = args.get("workdir") or args.get("directory") or args.get("cwd") or args.get("dir_path")
         return shell_call(name, args.get("command", args.get("cmd")), workdir if isinstance(workdir, str) else None)
-    paths = tuple(tool_input_paths(name, args))
+    paths = tuple(tool_input_paths(name, args) if paths is None else paths)
     if name in EDIT_TOOLS:
         return edit_call(name, paths)
     if name in NO_DENIAL_LINE:

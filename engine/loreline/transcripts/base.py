@@ -117,10 +117,12 @@ class TurnBuilder:
         resolve(self._actions[index], result)
         return True
 
-    def shows(self, key: str) -> bool:
-        """Whether the call with id `key` is shown whatever its result (else only if refused:
-        its output need not be read)."""
-        return key in self._calls
+    def reads(self, key: str) -> bool:
+        """Whether the output of the call with id `key` is read: only a command's that ran gives
+        its outcome line (an edit's result says only whether it failed; a call shown only if
+        refused needs no more than that)."""
+        index = self._calls.get(key)
+        return index is not None and self._actions[index].call.origin == "ran"
 
     def waits_for(self, key: object) -> TypeGuard[str]:
         """Whether a call with id `key` was added (its result is worth reading)."""
@@ -314,11 +316,12 @@ def mentions(value: Any, needle: str) -> bool:
 
 
 def content_blocks(content: Any, stats: ParseStats, calls: dict[str, str] | None = None,
-                   uses: list[dict[str, Any]] | None = None) -> tuple[list[str], list[str]] | None:
+                   uses: list[tuple[dict[str, Any], list[str]]] | None = None) -> tuple[list[str], list[str]] | None:
     """The texts (stripped, non-empty) and tool-call file paths of a string or a list of content
     blocks; None when the content is malformed. Other blocks are counted as `block:<type>`
     (tool calls as `block:tool_use`): their inputs give paths, never text. `calls`, when
-    given, receives each tool call's id → tool name; `uses` each tool call block."""
+    given, receives each tool call's id → tool name; `uses` each tool call block with the paths
+    its input names (worked out once: `actions.call` takes them)."""
     if isinstance(content, str):
         text = content.strip()
         return ([text] if text else []), []
@@ -338,11 +341,12 @@ def content_blocks(content: Any, stats: ParseStats, calls: dict[str, str] | None
         elif kind == "tool_use":
             stats.drop("block:tool_use")
             name = block.get("name")
-            files.extend(tool_input_paths(name, block.get("input")))
+            paths = tool_input_paths(name, block.get("input"))
+            files.extend(paths)
             if calls is not None and isinstance(block.get("id"), str) and isinstance(name, str):
                 calls[block["id"]] = name
             if uses is not None:
-                uses.append(block)
+                uses.append((block, paths))
         else:
             stats.drop(f"block:{kind}" if isinstance(kind, str) else "block:unknown")
     return texts, files

@@ -21,6 +21,7 @@ Only the head and the tail of a long output are scanned (`HEAD_CHARS`, `TAIL_CHA
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 OK = "ok"
 NO_RESULT = "no result"
@@ -48,6 +49,10 @@ _ERROR_WORD = re.compile(
     r"\b(?:error|errors|err!|fail|failed|failure|fatal|exception|traceback|panic(?:ked)?|cannot|can't|could not"
     r"|couldn't|unable|not found|no such|denied|invalid|missing|refused|undefined|unknown|unexpected|syntax"
     r"|timed out|timeout|killed|abort(?:ed)?)\b", re.I)
+TRACEBACK = "Traceback (most recent call last)"
+#: line breaks `str.splitlines` knows besides `\n` (a carriage return among them); looked for one by one
+#: (`in` is a C scan, a character class in `re` costs ten times more)
+_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _PY_ERROR = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b.*")
 _TEST_COMMAND = re.compile(
     r"(?:^|[\s;&|(/'\"])(?:py\.?test|pytest|jest|vitest|mocha|rspec|phpunit|tox|nox|ctest|bats|playwright test"
@@ -103,12 +108,49 @@ def is_test(command: str) -> bool:
 def first_error(text: str) -> str:
     """The first output line that reads like an error (else the last line with words, where
     runners and builds sum up), cut to `MAX_ERROR` characters; a Python traceback gives its
-    closing exception line."""
+    closing exception line.
+
+    Read from the first error word on: the lines before it are never split apart, and the
+    lines after it only for a traceback's closing line (read from the end). Text with line
+    breaks other than `\n` is read line by line (`_first_error_lines`), with the same answer."""
+    if any(char in text for char in _OTHER_BREAKS):
+        return _first_error_lines(text)
+    at = 0
+    while (found := _ERROR_WORD.search(text, at)) is not None:
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
+        end = len(text) if end < 0 else end
+        line = _unframed(text[start:end])
+        if line and _ERROR_WORD.search(line):
+            if line.startswith(TRACEBACK):
+                closing = _last_line(text, end, _PY_ERROR.match)
+                if closing:
+                    return cut(closing, MAX_ERROR)
+            return cut(line, MAX_ERROR)
+        at = end
+    last = _last_line(text, 0, bool)
+    return cut(last, MAX_ERROR) if last else ""
+
+
+def _last_line(text: str, floor: int, test: Callable[[str], object]) -> str | None:
+    """The last line (unframed, not empty) after position `floor` that passes `test`, read from the end."""
+    end = len(text)
+    while end > floor:
+        newline = text.rfind("\n", floor, end)
+        line = _unframed(text[newline + 1 if newline >= 0 else floor:end])
+        if line and test(line):
+            return line
+        end = newline if newline >= 0 else floor
+    return None
+
+
+def _first_error_lines(text: str) -> str:
+    """`first_error`, every line read: for text with line breaks other than `\n` (`str.splitlines`')."""
     lines = [line for line in (_unframed(raw) for raw in text.splitlines()) if line]
     if not lines:
         return ""
     for index, line in enumerate(lines):
-        if line.startswith("Traceback (most recent call last)"):
+        if line.startswith(TRACEBACK):
             closing = [later for later in lines[index + 1:] if _PY_ERROR.match(later)]
             if closing:
                 return cut(closing[-1], MAX_ERROR)
@@ -167,6 +209,7 @@ _PYTEST_OPENS = frozenset("=0123456789")
 _SUMMARY_OPENS = frozenset("=0123456789#")
 _SUMMARY_STARTS = ("Tests", "test result:", "ok", "FAIL", "--- ", "Ran ", "OK", "Failed", "Passed", "Total", "[",
                    "Tests run:")
+_START_FIRSTS = frozenset(start[0] for start in _SUMMARY_STARTS)  # a set lookup before the `startswith`
 _COUNT = re.compile(r"(\d+) (failed|passed|errors?|skipped|xfailed|xpassed)\b")
 _PYTEST = re.compile(r"=*\s*((?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)"
                      r"(?:, )?)+)(?: in [\d.]+s.*?)?\s*=*\s*$")
@@ -189,15 +232,36 @@ def test_summary(text: str) -> str | None:
     """The closing counts of a test run, `N failed, N errors, N passed, N skipped`; None when no
     runner's summary is in the output's last lines (stripped, each reader looking first at how a
     line opens)."""
-    lines = [line for raw in text[-SUMMARY_LINES * 160:].splitlines()[-SUMMARY_LINES:]
-             if (line := raw.strip()) and (line[0] in _SUMMARY_OPENS or line.startswith(_SUMMARY_STARTS))]
+    lines = [line for raw in text[-SUMMARY_LINES * 160:].splitlines()[-SUMMARY_LINES:] if (line := raw.strip())
+             and ((first := line[0]) in _SUMMARY_OPENS or (first in _START_FIRSTS and line.startswith(_SUMMARY_STARTS)))]
     if not lines:
         return None
-    for read in (_pytest, _jest, _cargo, _go, _examples, _mocha, _unittest, _others):
+    said = "\n".join(lines)
+    for read, words in _READERS:
+        for word in words:
+            if word in said:
+                break
+        else:
+            continue  # the reader matches no line without one of its words: most outputs skip most readers
         counts = read(lines)
         if counts is not None and any(counts.values()):
             return _counts(counts)
     return None
+
+
+def _readers() -> tuple[tuple[Callable[[list[str]], dict[str, int] | None], tuple[str, ...]], ...]:
+    """Each runner's reader with the words one of which every line it reads holds (a test checks
+    that a reader given lines without them finds nothing)."""
+    return (
+        (_pytest, (" passed", " failed", " error")),
+        (_jest, ("Tests",)),
+        (_cargo, ("test result:",)),
+        (_go, ("--- ", "ok", "FAIL")),
+        (_examples, (" failure",)),
+        (_mocha, ("pass", "fail", "pending", "skip")),
+        (_unittest, ("Ran ",)),
+        (_others, ("Tests run:", "Passed:", " passed |", "OK (", "Tests: ")),
+    )
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -313,3 +377,6 @@ def _others(lines: list[str]) -> dict[str, int] | None:
             return {"passed": int(ok)}
         return {"failed": int(bad or 0), "passed": max(0, int(total) - int(bad or 0))}
     return None
+
+
+_READERS = _readers()

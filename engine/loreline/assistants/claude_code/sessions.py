@@ -108,13 +108,19 @@ class ClaudeCodeReader(ReaderBase):
         self._rejected: str | None = None
 
     def feed(self, lineno: int, record: dict[str, Any]) -> None:
-        self._note_identity(record)
+        if not self._identified:
+            self._note_identity(record)
         kind = record.get("type")
         if kind not in MESSAGE_TYPES:
             self.stats.drop(self._other_reason(kind, record))
             return
-        if self._is_replay(record):
-            return
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):  # a resumed session replays earlier lines under their uuids
+            seen = self._seen_uuids
+            if uuid in seen:
+                self.stats.drop("replayed-uuid")
+                return
+            seen.add(uuid)
         if record.get("isSidechain") is True:
             self.stats.drop(self._sidechain_reason(record))
             return
@@ -168,8 +174,6 @@ class ClaudeCodeReader(ReaderBase):
     # -- messages ----------------------------------------------------------------
 
     def _note_identity(self, record: dict[str, Any]) -> None:
-        if self._identified:
-            return
         self._identified = self.session_id is not None and self.cwd is not None and self.started_at is not None
         if self.session_id is None and isinstance(record.get("sessionId"), str):
             self.session_id = record["sessionId"]
@@ -177,16 +181,6 @@ class ClaudeCodeReader(ReaderBase):
             self.cwd = record["cwd"]
         if self.started_at is None and isinstance(record.get("timestamp"), str):
             self.started_at = record["timestamp"]
-
-    def _is_replay(self, record: dict[str, Any]) -> bool:
-        uuid = record.get("uuid")
-        if not isinstance(uuid, str):
-            return False
-        if uuid in self._seen_uuids:
-            self.stats.drop("replayed-uuid")
-            return True
-        self._seen_uuids.add(uuid)
-        return False
 
     def _user(self, lineno: int, record: dict[str, Any], message: dict[str, Any], stamp: str | None) -> None:
         content = message.get("content")
@@ -198,6 +192,8 @@ class ClaudeCodeReader(ReaderBase):
             return
         if isinstance(content, list):
             content = self._tool_results(lineno, record, content, stamp)
+            if not content:  # only tool results (the usual line): no text to read
+                return
         text = block_texts(content, self.stats)
         if not text:
             return
@@ -229,7 +225,7 @@ class ClaudeCodeReader(ReaderBase):
                 continue
             call = block.get("tool_use_id")
             if self.builder.waits_for(call):
-                self.builder.resolve(call, tool_result(block, read=self.builder.shows(call)))
+                self.builder.resolve(call, tool_result(block, read=self.builder.reads(call)))
             name = self._calls.get(call) if isinstance(call, str) else None
             said = user_words(block.get("content"), name, structured)
             words = strip_injected(said[1], self.stats) if said is not None else ""
@@ -246,39 +242,46 @@ class ClaudeCodeReader(ReaderBase):
         if message.get("model") == "<synthetic>" or record.get("isApiErrorMessage") is True:
             self.stats.drop("synthetic")
             return
-        uses: list[dict[str, Any]] = []
+        uses: list[tuple[dict[str, Any], list[str]]] = []
         parts = content_blocks(message.get("content"), self.stats, self._calls, uses)
         if parts is None:
             return
         texts, files = parts
-        msg_id = message.get("id") if isinstance(message.get("id"), str) else None
+        msg_id = message.get("id")
+        msg_id = msg_id if isinstance(msg_id, str) else None
         same = msg_id is not None and msg_id == self._pending_id
         self._pending_id = msg_id
-        text = strip_injected("\n\n".join(texts), self.stats) if texts else ""
+        text = strip_injected(texts[0] if len(texts) == 1 else "\n\n".join(texts), self.stats) if texts else ""
+        builder = self.builder
         if not uses:
-            self.builder.add_assistant(text, lineno, stamp, files, merge=same)
+            builder.add_assistant(text, lineno, stamp, files, merge=same)
             return
-        calls = [(use, _acting(use)) for use in uses]
-        shown = any(found is not None and found.origin for _, found in calls)
-        self.builder.add_assistant(text, lineno, stamp, files, merge=same, extend=not shown)
+        calls = [(use, _acting(use, paths)) for use, paths in uses]
+        shown = False
+        for _, found in calls:
+            if found is not None and found.origin:
+                shown = True
+                break
+        builder.add_assistant(text, lineno, stamp, files, merge=same, extend=not shown)
         for use, found in calls:
             key = use.get("id")
             key = key if isinstance(key, str) else None
             if found is not None:
-                self.builder.add_action(found, lineno, stamp, key)
+                builder.add_action(found, lineno, stamp, key)
             else:
-                self.builder.add_quiet(use.get("name"), use.get("input"), lineno, stamp, key)
+                builder.add_quiet(use.get("name"), use.get("input"), lineno, stamp, key)
 
 
-def _acting(use: dict[str, Any]) -> actions.Call | None:
+def _acting(use: dict[str, Any], paths: list[str]) -> actions.Call | None:
     """The action a tool call of an acting tool is (None for any other: it is kept unclassified)."""
     name = use.get("name")
-    return actions.call(name, use.get("input")) if isinstance(name, str) and name in actions.ACTING_TOOLS else None
+    return actions.call(name, use.get("input"), paths) if isinstance(name, str) and name in actions.ACTING_TOOLS \
+        else None
 
 
 def tool_result(block: dict[str, Any], *, read: bool = True) -> actions.Result:
     """What a `tool_result` block says of its call: refused, failed (`is_error`), its output
-    (only when `read`: a call shown only if refused needs no more)."""
+    (only when `read`: a command that ran; an edit or a call shown only if refused needs no more)."""
     content = block.get("content")
     if is_refusal(content):
         return actions.Result(denied=True)

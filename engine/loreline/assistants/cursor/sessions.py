@@ -81,7 +81,7 @@ class CursorReader(ReaderBase):
             self.builder.add("user", text, lineno, None, tuple(files))
 
     def _assistant(self, lineno: int, content: Any) -> None:
-        uses: list[dict[str, Any]] = []
+        uses: list[tuple[dict[str, Any], list[str]]] = []
         parts = content_blocks(content, self.stats, uses=uses)
         if parts is None:
             return
@@ -90,7 +90,7 @@ class CursorReader(ReaderBase):
         if len(kept) < len(texts):
             self.stats.drop("redacted", len(texts) - len(kept))
         text = strip_injected("\n\n".join(kept), self.stats) if kept else ""
-        calls = [actions.call(use.get("name"), use.get("input")) for use in uses]
+        calls = [actions.call(use.get("name"), use.get("input"), paths) for use, paths in uses]
         calls = [found for found in calls if found is not None and found.origin]  # no results: nothing is refused
         self.builder.add_assistant(text, lineno, None, files, merge=self._after_assistant, extend=not calls)
         for found in calls:

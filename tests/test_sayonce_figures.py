@@ -31,6 +31,7 @@ def _section() -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # two replays of 67 sessions through the real hooks: about five minutes
 def test_the_published_say_once_rows_are_what_the_recorded_answers_replay_to(tmp_path: Path) -> None:
     out, missing = tmp_path / "sayonce.json", tmp_path / "missing.txt"
     run = subprocess.run([sys.executable, "-m", "evallib", "say-once", "--half", "model", "--backend",

@@ -194,3 +194,15 @@ def clean(text: str) -> str:
     control character written as a visible escape."""
     flat = printable(_TAG.sub("‹", _WS.sub(" ", text).strip()))
     return flat if len(flat) <= MAX_MEMORY_CHARS else flat[: MAX_MEMORY_CHARS - 1].rstrip() + "…"
+
+
+def note_line(row: tuple[int, str, str]) -> str:
+    """One memory handed to the assistant after SessionStart (a prompt's or a tool call's notes)."""
+    memory_id, kind, text = row
+    flat = clean(text)
+    return f"- #{memory_id} {kind}: {flat if len(flat) <= 360 else flat[:359].rstrip() + '…'}"
+
+
+def notes(header: str, rows: list[tuple[int, str, str]]) -> str:
+    """Memories under `header`, framed like the SessionStart block."""
+    return "\n".join([OPEN, header, *(note_line(r) for r in rows), CLOSE])

@@ -28,14 +28,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def line(row: tuple[int, str, str]) -> str:
-    memory_id, kind, text = row
-    flat = context.clean(text)
-    return f"- #{memory_id} {kind}: {flat if len(flat) <= 360 else flat[:359].rstrip() + '…'}"
+line = context.note_line
 
 
 def render(rows: list[tuple[int, str, str]]) -> str:
-    return "\n".join([context.OPEN, HEADER, *(line(r) for r in rows), context.CLOSE])
+    return context.notes(HEADER, rows)
 
 
 def output(payload: dict[str, Any], cwd: str, event: str) -> str | None:

@@ -124,14 +124,11 @@ def pick(rows: list[tuple[int, str, str]], seen: set[int]) -> list[tuple[int, st
     return chosen
 
 
-def line(row: tuple[int, str, str]) -> str:
-    memory_id, kind, text = row
-    flat = context.clean(text)
-    return f"- #{memory_id} {kind}: {flat if len(flat) <= 360 else flat[:359].rstrip() + '…'}"
+line = context.note_line
 
 
 def render(rows: list[tuple[int, str, str]]) -> str:
-    return "\n".join([context.OPEN, HEADER, *(line(r) for r in rows), context.CLOSE])
+    return context.notes(HEADER, rows)
 
 
 def output(payload: dict[str, Any], cwd: str, how: str = "meaning") -> str | None:

@@ -22,6 +22,16 @@ searched, so the default answer ends the turn; Gemini: one `functionCall` part, 
 `error_reply(status)`, or no answer for a while when it is written `stall_reply(seconds)`
 (both APIs; the Responses API's error body is OpenAI's).
 
+Recorded answers (`--answers DIR`, a set as `loreline.distill.recorded` writes it): a Gemini
+request that carries the gemini backend's answer rule is read back as the logical request it
+carries (our system prompt, before the rule; the tool the rule names with its schema, and that
+tool's description as the set's requests hold it; the user message, before the CLI's `-p`
+prompt; the model the URL names) and keyed as `recorded.request_key` keys it; the recorded
+answer is the reply text (its JSON), with usage estimated as the recorded answers estimate it
+(characters / 4), so a run through the real CLI gives the figures `--backend recorded:DIR`
+gives. Each lookup is logged (`api` "recorded": key, tool, found); a request the set has no
+answer for is answered with prose the backend refuses, never with an answer of another request.
+
 Probe (`python fake_models.py --probe`, run under `unshare -n`): exits 0 when loopback can be
 brought up, this server answers on it, and no other route exists.
 
@@ -36,8 +46,10 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import hashlib
 import json
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -107,6 +119,90 @@ def tool_of(answer: str) -> dict[str, Any] | None:
         return None
     call = json.loads(answer[len(TOOL_PREFIX):])
     return {"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:22], "name": call["name"], "input": call["input"]}
+
+
+#: the gemini backend's rule after our system prompt, and its `-p` prompt after the user message
+#: (loreline.assistants.gemini.distill's ANSWER_RULE and PROMPT; tests/e2e_real/test_gemini_recorded.py
+#: checks they agree)
+ANSWER_RULE_HEAD = "\n\nWhere these instructions say to call "
+ANSWER_RULE_MIDDLE = (", reply instead with exactly that input as one JSON object, and nothing else: no prose, "
+                      "no code fence. It must match this JSON schema:\n")
+CLI_PROMPT = "\n\nReply now with that one JSON object."
+
+
+def request_key(tool: dict[str, Any], system: str, user: str, model: str) -> str:
+    """`loreline.distill.recorded.request_key`, in the standard library (this runs as a plain script)."""
+    body = json.dumps({"system": system, "user": user, "tool": tool, "model": model},
+                      sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def squeezed(text: str) -> str:
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+@dataclass
+class RecordedAnswers:
+    """A set of recorded answers, answering the Gemini requests of the gemini backend."""
+
+    folder: Path
+    _tools: dict[str, list[dict[str, Any]]] | None = None
+    _prompts: dict[str, list[str]] | None = None
+
+    def tools(self, name: str) -> list[dict[str, Any]]:
+        """The tools named `name` the set's requests hold (each description and schema once)."""
+        if self._tools is None:
+            found: dict[str, list[dict[str, Any]]] = {}
+            for path in sorted((self.folder / "requests").glob("*.json")):
+                tool = json.loads(path.read_text(encoding="utf-8")).get("tool")
+                if isinstance(tool, dict) and tool not in found.setdefault(str(tool.get("name")), []):
+                    found[str(tool.get("name"))].append(tool)
+            self._tools = found
+        return self._tools.get(name, [])
+
+    def prompts(self, sent: str) -> list[str]:
+        """The set's system prompts that Gemini CLI sends as `sent` (the text before the answer rule):
+        it replaces each run of three or more newlines with two (`GEMINI_SYSTEM_MD` included)."""
+        if self._prompts is None:
+            found: dict[str, list[str]] = {}
+            for path in sorted((self.folder / "prompts").glob("*.md")):
+                text = path.read_text(encoding="utf-8")
+                found.setdefault(squeezed(text + "\n\n"), []).append(text)
+            self._prompts = found
+        return self._prompts.get(sent, [])
+
+    def lookup(self, model: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The logical request a Gemini request carries, and its recorded answer (`answer`: None
+        when the set has none); None when the request is not one of the gemini backend's."""
+        system = " ".join(str(p.get("text", "")) for p in (body.get("systemInstruction") or {}).get("parts", [])
+                          if isinstance(p, dict))
+        contents = body.get("contents") if isinstance(body.get("contents"), list) else []
+        parts = contents[-1].get("parts", []) if contents and isinstance(contents[-1], dict) else []
+        said = str(parts[-1].get("text", "")) if parts and isinstance(parts[-1], dict) else ""
+        head = system.rfind(ANSWER_RULE_HEAD.lstrip("\n"))
+        if head < 2 or ANSWER_RULE_MIDDLE not in system[head:] or not said.endswith(CLI_PROMPT):
+            return None
+        name, _, schema_text = system[head:].partition(ANSWER_RULE_MIDDLE)
+        name = name[len(ANSWER_RULE_HEAD) - 2:]
+        try:
+            schema = json.loads(schema_text)
+        except ValueError:
+            return None
+        user = said[:-len(CLI_PROMPT)]
+        tools = [t for t in self.tools(name) if t.get("input_schema") == schema]
+        # the CLI squeezes runs of blank lines in its system prompt: ours is the set's prompt that reads so
+        pairs = [(t, ours) for t in tools for ours in self.prompts(system[:head])]
+        keys = [request_key(t, ours, user, model) for t, ours in pairs]
+        for (tool, ours), key in zip(pairs, keys):
+            path = self.folder / "answers" / f"{key}.json"
+            if path.is_file():
+                answer = json.loads(path.read_text(encoding="utf-8"))["answer"]
+                sent = len(ours) + len(user) + len(json.dumps(tool))
+                return {"key": key, "tool": name, "answer": answer,
+                        "usage": {"promptTokenCount": sent // 4, "candidatesTokenCount": len(json.dumps(answer)) // 4,
+                                  "totalTokenCount": sent // 4 + len(json.dumps(answer)) // 4}}
+        return {"key": keys[0] if keys else None, "tool": name, "answer": None,
+                "known_tool": bool(tools)}
 
 
 @dataclass
@@ -219,7 +315,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._anthropic(body if isinstance(body, dict) else {})
         if route.startswith("/v1beta/models/") and ":" in route:
             self._record("gemini", body)
-            return self._gemini(route.rsplit(":", 1)[1], body if isinstance(body, dict) else {})
+            model, _, method = route[len("/v1beta/models/"):].rpartition(":")
+            return self._gemini(method, body if isinstance(body, dict) else {}, model)
         if route.endswith("/responses"):
             self._record("openai", body)
             return self._openai(body if isinstance(body, dict) else {})
@@ -277,9 +374,20 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- Gemini generateContent --------------------------------------------------------
 
-    def _gemini(self, method: str, body: dict[str, Any]) -> None:
+    def _gemini(self, method: str, body: dict[str, Any], model: str = "") -> None:
         if method == "countTokens":
             return self._json(200, {"totalTokens": 40})
+        if self.server.answers is not None:
+            found = self.server.answers.lookup(model, body)
+            if found is not None:
+                answer = found.pop("answer")
+                self.server.log.append({"t": time.time(), "api": "recorded", "model": model, **found,
+                                        "found": answer is not None})
+                if answer is None:
+                    return self._gemini_text(method, f"fake: no recorded answer for request {found['key']}",
+                                             {"promptTokenCount": 40, "candidatesTokenCount": 10,
+                                              "totalTokenCount": 50})
+                return self._gemini_text(method, json.dumps(answer), found["usage"])
         contents = body.get("contents") if isinstance(body.get("contents"), list) else []
         last = contents[-1] if contents and isinstance(contents[-1], dict) else {}
         parts = last.get("parts") if isinstance(last.get("parts"), list) else []
@@ -294,10 +402,12 @@ class Handler(BaseHTTPRequestHandler):
             error = {"code": int(failure["status"]), "message": failure.get("message", "fake: scripted failure"),
                      "status": failure["type"], **failure.get("fields", {})}
             return self._json(int(failure["status"]), {"error": error}, failure.get("headers"))
+        self._gemini_text(method, text, {"promptTokenCount": 40, "candidatesTokenCount": 10, "totalTokenCount": 50})
+
+    def _gemini_text(self, method: str, text: str, usage: dict[str, int]) -> None:
         tool = tool_of(text)
         part: dict[str, Any] = ({"functionCall": {"name": tool["name"], "args": tool["input"]}} if tool
                                 else {"text": text})
-        usage = {"promptTokenCount": 40, "candidatesTokenCount": 10, "totalTokenCount": 50}
         answer = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
                                   "index": 0}], "usageMetadata": usage, "modelVersion": "gemini-fake"}
         if method != "streamGenerateContent":
@@ -387,17 +497,18 @@ def _namespaced(name: str, tools: Any) -> dict[str, str]:
 class Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, log: RequestLog, replies: Replies) -> None:
+    def __init__(self, log: RequestLog, replies: Replies, answers: RecordedAnswers | None = None) -> None:
         super().__init__(("127.0.0.1", 0), Handler)
         self.log = log
         self.replies = replies
+        self.answers = answers
 
 
 class FakeModels:
     """The server on a background thread: `with FakeModels(log, replies) as fake: fake.port`."""
 
-    def __init__(self, log_path: Path, replies: Replies) -> None:
-        self.server = Server(RequestLog(log_path), replies)
+    def __init__(self, log_path: Path, replies: Replies, answers: Path | None = None) -> None:
+        self.server = Server(RequestLog(log_path), replies, RecordedAnswers(answers) if answers else None)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
@@ -452,7 +563,7 @@ def run(args: argparse.Namespace) -> int:
     if args.lo_up:
         loopback_up()
     replies = Replies.load(Path(args.replies)) if args.replies else Replies()
-    with FakeModels(Path(args.log), replies) as fake:
+    with FakeModels(Path(args.log), replies, Path(args.answers) if args.answers else None) as fake:
         port = str(fake.port)
         env = dict(os.environ)
         for item in args.setenv:
@@ -494,6 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run one command against a loopback fake model server.")
     parser.add_argument("--log", required=True, help="append every request here (JSON lines)")
     parser.add_argument("--replies", help="JSON file: {default, rules: [{contains, reply}]}")
+    parser.add_argument("--answers", help="a set of recorded answers: the gemini backend's requests are answered from it")
     parser.add_argument("--result", required=True, help="write {rc, seconds, port, offline} here")
     parser.add_argument("--stdout", required=True)
     parser.add_argument("--stderr", required=True)

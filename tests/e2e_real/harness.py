@@ -228,8 +228,9 @@ class Sandbox:
         return json.loads(out) if out else None
 
     def run_client(self, name: str, argv: list[str], env: dict[str, str], replies: Replies,
-                   timeout: float = 120.0) -> Run:
-        """Run one CLI invocation beside a fresh fake model server (see the module docstring)."""
+                   timeout: float = 120.0, answers: Path | None = None) -> Run:
+        """Run one CLI invocation beside a fresh fake model server (see the module docstring); with
+        `answers`, a set of recorded answers, the server answers the gemini backend's requests from it."""
         folder = self.root / "runs" / f"{len(self.runs) + 1:02d}-{name}"
         folder.mkdir()
         replies.dump(folder / "replies.json")
@@ -237,6 +238,8 @@ class Sandbox:
                   "--replies", str(folder / "replies.json"), "--result", str(folder / "result.json"),
                   "--stdout", str(folder / "stdout"), "--stderr", str(folder / "stderr"),
                   "--cwd", str(self.repo), "--timeout", str(timeout)]
+        if answers is not None:
+            runner += ["--answers", str(answers)]
         if self.isolation.netns:
             runner = [shutil.which("unshare") or "unshare", "-n", *runner, "--lo-up"]
         for key in [k for k, v in env.items() if "{port}" in v]:

@@ -196,6 +196,6 @@ def test_status_shows_the_hooks_and_the_last_capture(loreline_home: Path, tmp_pa
     assert "last capture never" not in status.stdout
     info = json.loads(subprocess.run([loreline_exe(), "status", "--json"], capture_output=True, text=True,
                                      env=loop.env, timeout=60).stdout)["capture"]
-    assert info["hooks"]["claude_code_user"]["events"] == ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact",
-                                                          "SessionEnd"]
+    assert info["hooks"]["claude_code_user"]["events"] == ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop",
+                                                          "PreCompact", "SessionEnd"]
     assert info["queue"]["done"] >= 1 and info["queue"]["failed"] == 0

@@ -239,17 +239,24 @@ def test_the_command_corpus_held_out_half() -> None:
     assert test["recall"] >= 0.80 and test["false_positives"] <= 26
 
 
-def test_round_two_is_a_fresh_held_out_half_from_new_sources() -> None:
-    """Round 2 shares no source file and no line with round 1, and every row of it is held out."""
+def test_round_two_was_measured_once_and_is_tuning_material_now() -> None:
+    """Round 2 was held out and measured once (0.813); its misses were looked at since, so it is
+    labelled as seen and tuned on, as round 1's test half before it."""
+    second = [r for r in _corpus_rows() if r["round"] == 2]
+    assert len(second) == 479 and all(r["split"] == "tune" and r["half"] == "round 2 test, now tuning" for r in second)
+
+
+def test_round_three_is_a_fresh_held_out_half_from_new_sources() -> None:
+    """Round 3 shares no source file and no line with rounds 1 and 2, and every row of it is held out."""
     rows = _corpus_rows()
-    first = [r for r in rows if r["round"] == 1]
-    second = [r for r in rows if r["round"] == 2]
-    assert all(r["split"] == "test" and r["half"] == "round 2 test" for r in second)
-    assert len(second) >= 300 and sum(r["label"] == "pos" for r in second) >= 150
-    assert not {r["source"] for r in second} & {r["source"] for r in first}
-    assert not {r["text"] for r in second} & {r["text"] for r in first}
-    assert not any(r["source"].startswith("tldr-pages/") for r in second)
-    for row in second:  # every secret is labelled where it sits
+    earlier = [r for r in rows if r["round"] in (1, 2)]
+    third = [r for r in rows if r["round"] == 3]
+    assert all(r["split"] == "test" and r["half"] == "round 3 test" for r in third)
+    assert len(third) >= 300 and sum(r["label"] == "pos" for r in third) >= 150
+    assert not {r["source"] for r in third} & {r["source"] for r in earlier}
+    assert not {r["text"] for r in third} & {r["text"] for r in earlier}
+    assert not any(r["source"].startswith("tldr-pages/") for r in third)
+    for row in third:  # every secret is labelled where it sits
         assert [row["text"][a:b] for a, b in row["spans"]] == row["secrets"]
         assert (row["label"] == "pos") == bool(row["secrets"])
 

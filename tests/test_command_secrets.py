@@ -65,6 +65,32 @@ PLANTED = [
     ("steamcmd +login deploybot Vq7nRt2mKx +quit", "Vq7nRt2mKx", "+login deploybot "),
     ("security unlock-keychain -p Lk4vTq9zW login.keychain", "Lk4vTq9zW", " login.keychain"),
     ("networksetup -setairportnetwork en1 Harbour-5G tidal-crane-88", "tidal-crane-88", "en1 Harbour-5G "),
+    # the families round 3 generalised from rounds 1 and 2: positional secrets of known tools,
+    # flags no rule knew, option lists, quoted and glued forms
+    ("mysqladmin -u root -h db1 password Quartz771", "Quartz771", "mysqladmin -u root -h db1 password "),
+    ("mosquitto_passwd -b -c /etc/mosquitto/passwd sensor1 Tulip4421", "Tulip4421", "/etc/mosquitto/passwd sensor1 "),
+    ("net use Z: \\\\fs01\\share Ferns#882 /user:CORP\\svc /persistent:no", "Ferns#882", "/user:CORP"),
+    ("net user backup Lark-2291 /add", "Lark-2291", "net user backup "),
+    ("mc alias set store http://10.0.0.9:9000 ACCESS01 Wq8rTz2mLp4sVx6n", "Wq8rTz2mLp4sVx6n", "store http://10.0.0.9:9000 ACCESS01 "),
+    ("mc config host add --api s3v4 store http://10.0.0.9:9000 ops harbor-42", "harbor-42", "--api s3v4 store"),
+    ("plink -pw Cinder93 -batch ops@10.0.4.12 uptime", "Cinder93", "ops@10.0.4.12"),
+    ("pscp -pw Cinder93 build.zip ops@10.0.4.12:/tmp/", "Cinder93", "ops@10.0.4.12:/tmp/"),
+    ("sudo mount -t cifs -o username=svc,password=Reef4417,vers=3.0 //fs01/share /mnt", "Reef4417", "//fs01/share /mnt"),
+    ("lftp -u deploy,Maple5523 sftp://files.corp -e 'mirror -R dist /www'", "Maple5523", "-u deploy,"),
+    ("echo Kettle#55 | sudo -S systemctl restart nginx", "Kettle#55", "| sudo -S systemctl"),
+    ('RUN echo "ops:Ivy4419q" | chpasswd', "Ivy4419q", "RUN echo \"ops:"),
+    ("evil-winrm -i 10.0.0.5 -u admin -H 8846f7eaee8fb117ad06bdd830b7586c", "8846f7eaee8fb117ad06bdd830b7586c", "-u admin -H "),
+    ("wmiexec.py -hashes aad3b435b51404eeaad3b435b51404ee:8846f7eaee8fb117ad06bdd830b7586d CORP/admin@10.0.0.5",
+     "8846f7eaee8fb117ad06bdd830b7586d", "CORP/admin@10.0.0.5"),
+    ("secretsdump.py admin:'Sp!ce@44'@10.0.0.5", "Sp!ce@44", "@10.0.0.5"),
+    ("ngrok config add-authtoken 2Qw8ZkL2mNp4RtY6vBx9C_5kHdQ3mLp", "2Qw8ZkL2mNp4RtY6vBx9C_5kHdQ3mLp", "ngrok config"),
+    ("mvn sonar:sonar -Dsonar.host.url=http://sq:9000 -Dsonar.login=9d1c7e4b2a5f8e3c6b0a9d8e7f6c5b4a3e2d1c0b",
+     "9d1c7e4b2a5f8e3c6b0a9d8e7f6c5b4a3e2d1c0b", "-Dsonar.login="),
+    ("alias vnc='x11vnc -passwd Otter5521 -forever'", "Otter5521", "x11vnc -passwd "),
+    ("helm install db bitnami/postgresql --set auth.usernames[0]=app --set auth.passwords[0]=Cobalt7712", "Cobalt7712",
+     "auth.usernames[0]=app"),
+    ("openssl enc -aes-256-cbc -k Lantern#82 -in a.tar -out a.tar.enc", "Lantern#82", "-in a.tar"),
+    ('curl --user "ops@corp.io":Walrus5531 https://api.corp/v1', "Walrus5531", '"ops@corp.io":'),
 ]
 
 LOOK_ALIKES = [
@@ -112,7 +138,38 @@ LOOK_ALIKES = [
     'oathtool --totp --now "2024-02-29 16:21:00" --base32 "$TOTP_KEY"',
     "docker build --secret id=db_pass,src=db_password.txt -t myapp .",
     "psql --host db.internal -p 8443 -U jdoe --password appdb",
+    # look-alikes the round 3 families must leave: references, placeholders, wordlists, pins
+    "mysqladmin -u root password 'new-password'",
+    "mysqladmin -u root password '你的密码'",
+    "plink -pw $password root@$remoteHost $remoteCommand",
+    "sudo mount -t cifs -o credentials=/etc/smb.credentials //server/folder /mnt/dat",
+    "crackmapexec smb 10.0.0.0/24 -u users.txt -p passwords.txt --continue-on-success",
+    "hydra -l admin -P /usr/share/wordlists/rockyou.txt 10.0.0.7 http-post-form '/login:user=^USER^&pass=^PASS^:Invalid'",
+    "kubeadm join 10.0.0.1:6443 --token <token> --discovery-token-ca-cert-hash sha256:<hash>",
+    "echo $HF_TOKEN | huggingface-cli login --token stdin",
+    "redis-server --requirepass file:/run/secrets/redis_password",
+    'docker run -e "SA_PASSWORD=yourStrong(!)Password" mcr.microsoft.com/mssql/server:2022-latest',
+    "lftp -u utilisateur,motdepasse ftp.example.org",
+    'curl https://api.corp/v1 -H "Authorization: Bearer sk-app-<key_id>.<secret>"',
+    'curl --user "$login" -k "https://10.0.0.1/status?profile=1"',
+    "net use \\\\<server>\\<share> /u:<user>",
+    "net user administrator /active:yes",
+    "mc alias set local http://minio:9000 $MINIO_ROOT_USER $MINIO_ROOT_PASSWORD",
 ]
+
+
+# look-alikes the command rules overrule a general guess on: only through `redact_command` (the
+# general `redact` reads a line as a command only when a trigger such as ` -p` says so)
+COMMAND_LOOK_ALIKES = [
+    "xfreerdp /v:hostname:3389 /u:username /p:password /gfx:AVC444",
+    "docker run -e NEO4J_AUTH=neo4j/${NEO4J_PASSWORD} neo4j:5",
+    "helm install db bitnami/mongodb --set auth.rootPassword=secretpassword,auth.username=my-user,auth.password=my-password",
+]
+
+
+@pytest.mark.parametrize("line", COMMAND_LOOK_ALIKES, ids=[line[:40] for line in COMMAND_LOOK_ALIKES])
+def test_a_command_rule_overrules_a_general_guess_on_a_look_alike(line: str) -> None:
+    assert redact_command(line) == line
 
 
 @pytest.mark.parametrize(("line", "secret", "kept"), PLANTED, ids=[p[0][:40] for p in PLANTED])
@@ -223,33 +280,40 @@ def test_round_one_keeps_its_halves_and_is_all_tuning_material_now() -> None:
 
 
 def test_the_command_corpus_tuning_material() -> None:
-    """Round 1 both halves, the rules' tuning material (the held-out round 2 is reported by
-    `scripts/eval redaction`, not held to a figure here)."""
+    """Round 1 both halves and round 2, the rules' tuning material (the held-out round 3 is
+    reported by `scripts/eval redaction`, not held to a figure here)."""
     tune = _eval_module().evaluate_commands("tune")
-    assert tune["lines"] >= 290 and tune["negatives"] >= 270
+    assert tune["lines"] >= 460 and tune["negatives"] >= 580
     assert tune["recall"] >= 0.98 and tune["false_positives"] == 0, (tune["misses"], tune["false_positive_lines"])
 
 
 def test_the_command_corpus_held_out_half() -> None:
-    """Round 2 is reported, not tuned (its misses are not fixed one by one): a floor just below
-    the figure measured once (0.813, 148/182 secrets; 24/308 look-alikes changed) catches a
-    regression."""
+    """Round 3 is reported, not tuned (its misses are not fixed one by one): a floor just below
+    the figure measured with the final rules (0.860, 135/157 secrets; 19/300 look-alikes changed)
+    catches a regression."""
     test = _eval_module().evaluate_commands("test")
     assert test["lines"] >= 150 and test["negatives"] >= 300
-    assert test["recall"] >= 0.80 and test["false_positives"] <= 26
+    assert test["recall"] >= 0.85 and test["false_positives"] <= 21
 
 
-def test_round_two_is_a_fresh_held_out_half_from_new_sources() -> None:
-    """Round 2 shares no source file and no line with round 1, and every row of it is held out."""
+def test_round_two_was_measured_once_and_is_tuning_material_now() -> None:
+    """Round 2 was held out and measured once (0.813); its misses were looked at since, so it is
+    labelled as seen and tuned on, as round 1's test half before it."""
+    second = [r for r in _corpus_rows() if r["round"] == 2]
+    assert len(second) == 479 and all(r["split"] == "tune" and r["half"] == "round 2 test, now tuning" for r in second)
+
+
+def test_round_three_is_a_fresh_held_out_half_from_new_sources() -> None:
+    """Round 3 shares no source file and no line with rounds 1 and 2, and every row of it is held out."""
     rows = _corpus_rows()
-    first = [r for r in rows if r["round"] == 1]
-    second = [r for r in rows if r["round"] == 2]
-    assert all(r["split"] == "test" and r["half"] == "round 2 test" for r in second)
-    assert len(second) >= 300 and sum(r["label"] == "pos" for r in second) >= 150
-    assert not {r["source"] for r in second} & {r["source"] for r in first}
-    assert not {r["text"] for r in second} & {r["text"] for r in first}
-    assert not any(r["source"].startswith("tldr-pages/") for r in second)
-    for row in second:  # every secret is labelled where it sits
+    earlier = [r for r in rows if r["round"] in (1, 2)]
+    third = [r for r in rows if r["round"] == 3]
+    assert all(r["split"] == "test" and r["half"] == "round 3 test" for r in third)
+    assert len(third) >= 300 and sum(r["label"] == "pos" for r in third) >= 150
+    assert not {r["source"] for r in third} & {r["source"] for r in earlier}
+    assert not {r["text"] for r in third} & {r["text"] for r in earlier}
+    assert not any(r["source"].startswith("tldr-pages/") for r in third)
+    for row in third:  # every secret is labelled where it sits
         assert [row["text"][a:b] for a, b in row["spans"]] == row["secrets"]
         assert (row["label"] == "pos") == bool(row["secrets"])
 

@@ -40,6 +40,9 @@ SECRET_FLAGS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("rar", "unrar", "winrar"), ("-p*", "-hp*")),
     **dict.fromkeys(("zpaq",), ("-k*",)),
     **dict.fromkeys(("choco", "nuget"), ("-k", "-ApiKey", "-apikey")),
+    **dict.fromkeys(("plink", "pscp", "psftp", "putty", "kitty", "klink", "plink.exe", "pscp.exe", "putty.exe"),
+                    ("-pw",)),
+    **dict.fromkeys(("openssl",), ("-k",)),
 }
 # commands whose `--password` / `-W` asks for the password and takes no value
 _PROMPTING = frozenset("psql pg_dump pg_dumpall pg_restore pg_basebackup createdb dropdb createuser dropuser "
@@ -49,7 +52,9 @@ _LOGIN_FLAGS = frozenset("-p -t -k --password --token --api-key --apikey".split(
 _CREDENTIAL_FLAGS = frozenset("-C --credential --credentials --creds --auth -auth -a --basic-auth -basic-auth "
                               "--http-auth --proxy-user".split())
 _NOT_VALUE_SUFFIXES = ("-stdin", "-file", "-path", "-env", "-id", "-name", "-url", "-length", "-prompt", "-dir",
-                       "-command", "-cmd", "-helper", "-store", "-type", "-ttl", "-expiry")
+                       "-command", "-cmd", "-helper", "-store", "-type", "-ttl", "-expiry", "-hash")
+# flags that take an NT hash in place of a password (`evil-winrm -u user -H <hash>`, `-hashes LM:NT`)
+_HASH_FLAGS = frozenset("-hashes --hashes -nthash --nthash --nt-hash -H --hash".split())
 _BOOLEAN_PREFIXES = ("--with-", "--no-", "--show-", "--print-", "--generate-", "--rotate-", "--revoke-",
                      "--skip-", "--use-", "--ask-", "--prompt-", "--allow-", "--require-", "--reset-")
 _SECRET_FAMILIES = frozenset(["password", "secret", "token", "api-key", "auth-token", "credentials"])
@@ -65,9 +70,17 @@ _PREFIX_WORDS = frozenset("$ # > % sudo time exec nohup env".split())
 _pattern = lazy_patterns({
     "impacket": r"""(?:[\w.-]{1,64}[/\\]{1,2})?[\w.$-]{1,64}:(?P<pw>[^\s@:'"/]{1,128})@(?=[\w.\[-])""",
     "impacket_bare": r"""[A-Za-z][\w.-]{0,63}/[\w.$-]{1,64}:(?P<pw>[^\s@'"/]{1,128})""",
-    "name_value": r"(?P<name>[A-Za-z_][\w.-]{0,64})=(?P<value>[^\s]{1,4096})",
+    "name_value": r"(?P<name>[A-Za-z_][\w.-]{0,64}(?:\[\d{1,3}\])?)=(?P<value>[^\s]{1,4096})",
     "long_flag": r"(?P<flag>--?[A-Za-z][\w-]{2,64})(?:=(?P<value>.{0,4096}))?",
     "command_word": r"[A-Za-z0-9_./\\~-]{1,64}",
+    "nt_hash": r"(?:[0-9A-Fa-f]{32})?:?(?P<nt>[0-9A-Fa-f]{32})",
+    "impacket_quoted": r"""(?:[\w.-]{1,64}[/\\]{1,2})?[\w.$-]{1,64}:(?P<q>['"])(?P<pw>[^'"]{1,128})(?P=q)@(?=[\w.\[-])""",
+    # a secret-named reference or placeholder word (`$password`, `${PASS}`, `/p:password`): the
+    # word after it is the next argument, not its value
+    "named_ref": r"""(?:/\w{1,12}:|--?[\w-]{1,30}=)?['"]?(?:\$\{?|%)[\w.]{0,30}(?:pass|pwd|secret|token)\w{0,20}\}?%?['"]?"""
+                 r"""|/\w{1,12}:(?:password|passwd|pass|secret|token)""",
+    "secret_suffix": r"(?:^|[_.-])(?:ssh)?(?:pass|passwd|pwd)$",
+    "not_secret_name": r"(?:user(?:name)?s?|names?|ids?|emails?|hosts?|databases?|ports?)(?:\[\d{1,3}\])?$",
 })
 _compiled_bytes: dict[str, re.Pattern[bytes]] = {}
 
@@ -139,8 +152,10 @@ def _scan_line(text: str, start: int, end: int, spans: list[Span], vetoes: list[
                depth: int = 0) -> None:
     found = words(text, start, end)
     for w_start, w_end, word in found:  # `sh 'docker login ...'`, `bash -c "..."`, `ssh host '...'`
-        if depth < 2 and word[:1] in "'\"" and word[-1:] == word[:1] and " -" in word:
-            _scan_line(text, w_start + 1, w_end - 1, spans, vetoes, depth + 1)
+        if depth < 2 and word[-1:] in "'\"`" and " -" in word:
+            eq = word.find("=") + 1 if word[:1] not in "'\"`" else 0  # `alias x='cmd -p ...'`, `X="cmd ..."`
+            if word[eq:eq + 1] == word[-1:] and (eq == 0 or word[:eq - 1].replace("_", "").replace("-", "").isalnum()):
+                _scan_line(text, w_start + eq + 1, w_end - 1, spans, vetoes, depth + 1)
     commands = segments(found)
     for index, seg in enumerate(commands):
         if seg:
@@ -161,9 +176,11 @@ def _scan_segment(text: str, seg: list[Word], spans: list[Span], vetoes: list[tu
             colon = text.find(":", value[0]) + 1
             add(text, colon, value[1], spans)
         elif "=" in word:
-            _name_value(text, w_start, w_end, spans)
+            _name_value(text, w_start, w_end, spans, vetoes)
         if ":" in word and ("@" in word or names[0].endswith(".py") or names[0].startswith("impacket-")):
             _impacket(text, w_start, w_end, spans, "@" not in word)
+        if i + 1 < len(seg) and not seg[i + 1][2].startswith("-") and _pattern("named_ref").fullmatch(word):
+            vetoes.append(seg[i + 1][:2])  # `-pw $password root@host`: the host is not the password
     positional(text, seg, names, spans)
 
 
@@ -185,7 +202,16 @@ def _flag(text: str, seg: list[Word], i: int, names: _Facts, spans: list[Span]) 
                               or (user and word in _PASSWORD_SHORT and not _mysql_prompt(names.mysql, after[2]))):
         value_word(text, after, spans, numbers=not (word in table or names.mysql or (login and word in _LOGIN_FLAGS)))
         return
-    if word in _CREDENTIAL_FLAGS or (word in ("-U", "--user", "-u") and after is not None and "%" in after[2]):
+    if after is not None and (word in _HASH_FLAGS or word.startswith(("/pth:", "-pth"))) and (
+            word != "-H" or names.user):
+        _nt_hash(text, seg[i] if word.startswith("/pth:") else after, spans)
+        return
+    if word in ("-u", "--user") and after is not None and "," in after[2] and "lftp" in names:
+        start, end = unquote(text, after[0], after[1])  # `lftp -u user,secret host`
+        add(text, text.find(",", start, end) + 1, end, spans)
+        return
+    if word in _CREDENTIAL_FLAGS or (word in ("-U", "--user", "-u") and after is not None and (
+            "%" in after[2] or '":' in after[2] or "':" in after[2])):  # `DOM\\user%X`, `"user@host":X`
         if after is not None:
             user_secret(text, after, spans)
         return
@@ -198,6 +224,16 @@ def _flag(text: str, seg: list[Word], i: int, names: _Facts, spans: list[Span]) 
         value_word(text, after, spans, numbers=False)  # `dexter auth --client-id ID -s <generated>`
         return
     _long_flag(text, seg, i, spans)
+
+
+def _nt_hash(text: str, word: Word, spans: list[Span]) -> None:
+    """An NT hash given in place of a password (`-H <32 hex>`, `-hashes LM:NT`, `/pth:<hash>`)."""
+    start, end = unquote(text, word[0], word[1])
+    if text.startswith("/pth:", start):
+        start += 5
+    match = _pattern("nt_hash").fullmatch(text, start, end)
+    if match is not None:
+        add(text, match.start("nt"), match.end("nt"), spans)
 
 
 def _generated(text: str, word: Word) -> bool:
@@ -231,7 +267,7 @@ def _veto(text: str, seg: list[Word], i: int, names: _Facts, vetoes: list[tuple[
         if not after[2].startswith("-"):
             vetoes.append((after[0], after[1]))
         return
-    if (bare.endswith("-stdin") or bare.startswith(_BOOLEAN_PREFIXES)
+    if (bare.endswith(("-stdin", "-hash", "-file", "-path", "-id", "-name")) or bare.startswith(_BOOLEAN_PREFIXES)
             or (bare in ("--password", "-w") and names.prompting)
             or (bare in ("--password", "-p") and _mysql_prompt(names.mysql, after[2]))):
         vetoes.append((after[0], after[1]))
@@ -241,6 +277,7 @@ def _veto(text: str, seg: list[Word], i: int, names: _Facts, vetoes: list[tuple[
         vetoes.append((after[0], after[1]))
     if pattern("redirect").match(after[2]):
         vetoes.append((after[0], after[1]))
+
 
 
 class _Facts(list[str]):
@@ -256,7 +293,7 @@ class _Facts(list[str]):
         self.user = self.windows_user or any(w[2] in _USER_FLAGS for w in seg)
         self.identity = self.user or any(w[2].split("=", 1)[0] in _IDENTITY_FLAGS for w in seg)
         # a login, or a subcommand that creates or unlocks a credential store, takes its secret by flag
-        self.login = "login" in names or _store_word(_subcommand(seg))
+        self.login = any(w[2].strip("'\"") == "login" for w in seg) or _store_word(_subcommand(seg))
         self.mysql = any(n.startswith(("mysql", "mariadb")) for n in names)
         self.prompting = any(n in _PROMPTING for n in names)
         self.manager = any(n in ("secrets", "secret", "secretsmanager", "keyvault") for n in names[1:])
@@ -297,6 +334,8 @@ def _long_flag(text: str, seg: list[Word], i: int, spans: list[Span]) -> None:
     w_start, w_end, word = seg[i]
     match = _pattern("long_flag").fullmatch(word)
     if match is None:
+        if word.startswith("-D") and "=" in word:  # `-Dsonar.login=<token>`: a Java property
+            _name_value(text, w_start + 2, w_end, spans)
         return
     flag = match.group("flag")
     low = flag.lower()
@@ -333,6 +372,8 @@ def _impacket(text: str, start: int, end: int, spans: list[Span], bare: bool = F
         if match is not None:
             add(text, match.start("pw"), match.end("pw"), spans)
         return
+    for match in _pattern("impacket_quoted").finditer(text, start, end):  # `user:'secret'@host`
+        add(text, match.start("pw"), match.end("pw"), spans)
     for match in _pattern("impacket").finditer(text, s, e):
         if text.startswith(("sha256:", "sha512:", "sha1:"), match.end()):
             continue
@@ -341,10 +382,9 @@ def _impacket(text: str, start: int, end: int, spans: list[Span], bare: bool = F
         add(text, match.start("pw"), match.end("pw"), spans)
 
 
-def _name_value(text: str, start: int, end: int, spans: list[Span]) -> None:
-    """`NAME=value` words (`PGPASSWORD=x`, `--from-literal=password=x`, `'db_password=x'`)."""
-    from .names import classify
-
+def _name_value(text: str, start: int, end: int, spans: list[Span], vetoes: list[tuple[int, int]] | None = None) -> None:
+    """`NAME=value` words (`PGPASSWORD=x`, `--from-literal=password=x`, `'db_password=x'`), and
+    lists of them (`-o username=u,password=x`, `--set a=b,auth.password=x`)."""
     s, e = unquote(text, start, end)
     if text.startswith("-", s):
         eq = text.find("=", s, e)
@@ -353,15 +393,42 @@ def _name_value(text: str, start: int, end: int, spans: list[Span]) -> None:
         s = eq + 1
         if text.startswith(("'", '"'), s):
             s, e = unquote(text, s, e)
-    match = _pattern("name_value").fullmatch(text, s, e)
-    if match is None:
-        return
-    family = classify(match.group("name"))
-    if family in _SECRET_FAMILIES or (family or "").endswith(("-key", "-token", "-secret")):
-        v_start, v_end = unquote(text, match.start("value"), match.end("value"))
+    first, kept, vetoed = s, len(spans), False
+    while s < e:  # one `name=value` of a comma-separated list at a time
+        match = _pattern("name_value").match(text, s, e)
+        if match is None:
+            break
+        comma = text.find(",", match.start("value"), e)
+        following = comma != -1 and _pattern("name_value").match(text, comma + 1, e) is not None
+        vetoed |= _one_name_value(text, match.group("name"), match.start("value"), comma if following else e, spans)
+        if not following:
+            break
+        s = comma + 1
+    if vetoed and len(spans) == kept and vetoes is not None:  # what the general scans guess there is not one
+        vetoes.append((first, e))
+
+
+def _one_name_value(text: str, name: str, start: int, end: int, spans: list[Span]) -> bool:
+    """Record the secret of one `name=value`; whether the name is a secret's but the value is not."""
+    from .names import classify
+
+    family = classify(name)
+    v_start, v_end = unquote(text, start, end)
+    value = text[v_start:v_end]
+    if _pattern("not_secret_name").search(name.lower()) and not _pattern("secret_suffix").search(name.lower()):
+        return False  # `auth.usernames[0]=user`, `auth.database=db`: who and where, not the secret
+    if not (family in _SECRET_FAMILIES or (family or "").endswith(("-key", "-token", "-secret"))
+            or _pattern("secret_suffix").search(name.lower())):
+        if name.lower().endswith((".login", "_login")) and (_generated(text, (v_start, v_end, value))
+                                                              or re.fullmatch(r"[0-9a-f]{32,}", value)):
+            add(text, v_start, v_end, spans)  # `-Dsonar.login=<token>`: a login given a generated value
+        return False
+    if family in ("auth-token", "credentials") and re.fullmatch(r"[\w.-]{1,64}/\S+", value):
+        v_start = text.find("/", v_start) + 1  # `NEO4J_AUTH=neo4j/secret`: the user stays
+    kept = len(spans)
+    if not (value.startswith(("/", "~/", "./")) and " " not in value):  # not `credentials=/etc/smb.creds`
         add(text, v_start, v_end, spans)
-
-
+    return len(spans) == kept  # a secret's name given a placeholder, a reference or a path
 
 
 __all__ = ["SECRET_FLAGS", "scan_commands"]

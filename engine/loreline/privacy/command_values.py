@@ -15,10 +15,12 @@ PRIORITY = 1
 
 pattern = lazy_patterns({
     "number": r"\d{1,5}(?:[-:]\d{1,5}){0,2}|[\d.]{7,15}:\d{1,5}(?::\d{1,5})?|[\d.:/\[\]-]{1,40}[.:/\[\]-][\d.:/\[\]-]{0,40}",
-    "user_pw": r"""(?:[\w.-]{1,64}[/\\]{1,2})?[\w.@$-]{1,64}(?P<sep>[:%])(?P<pw>[^\s'"]{1,128})""",
+    "user_pw": r"""(?:[\w.-]{1,64}[/\\]{1,2})?[\w.@$-]{1,64}["']?(?P<sep>[:%])(?P<pw>[^\s'"]{1,128})""",
     "buildkit": r"(?:id|src|source|env|type|target|required|mode|uid|gid)=",
     "redirect": r"\d?[<>]|&|\|",
     "reference": r"\$[{(A-Za-z_$]|\\\$|`|#\{|\{\{|%[A-Za-z_]\w*%|\$env:|['\"] ?\+|\+ ?['\"]",
+    # a file the tool reads the secret from, or a list of candidates (`-P rockyou.txt`, `dist/*`)
+    "file": r"(?:file|env|fileb):.+|@[\w./~-]+|[\w./~-]+\.(?:txt|lst|list|dic|dict|wordlist|key|pem|pub)|\S*/\*\S*|stdin|-",
 })
 
 
@@ -31,7 +33,7 @@ def value_word(text: str, word: Word, spans: list[Span], numbers: bool = True, u
         return
     if numbers and pattern("number").fullmatch(value):
         return
-    if value.startswith(("/", "~/", "./", "../")) and " " not in value:
+    if (value.startswith(("/", "~/", "./", "../")) and " " not in value) or pattern("file").fullmatch(value):
         return
     if user_pass and ":" in value:
         start = text.find(":", start) + 1
@@ -51,7 +53,7 @@ def add(text: str, start: int, end: int, spans: list[Span], unquoted: bool = Fal
     if unquoted:
         start, end = unquote(text, start, end)
     value = text[start:end]
-    if end <= start or placeholder(value) or value.startswith(("%", "<", "[REDACTED")) or pattern("reference").search(value):
+    if end <= start or placeholder(value) or value.startswith(("%", "<", "[")) or pattern("reference").search(value):
         return
     if value.isalpha() and value.isupper():
         return  # `PASSWORD`, `APIKEY`: the name of a value, written where it goes

@@ -29,12 +29,19 @@ off its value) cut into commands at `|`, `||`, `&&`, `;`. Forms, each with its l
   `rabbitmqctl add_user user X`, `wpa_passphrase ssid X`, `create_ap ... ssid X`,
   `idevicebackup2 encryption on X`, `vault login X`, `pulumi config set --secret key X`,
   `npm config set //host/:_authToken X`, `networksetup -setairportnetwork dev ssid X`, the key
-  an OTP generator is given (`oathtool --totp --base32 X`);
+  an OTP generator is given (`oathtool --totp --base32 X`), `mysqladmin password X`,
+  `mosquitto_passwd -b file user X`, `net use \\\\host\\share X`, `net user name X`, `mc alias
+  set name url key X`;
+* **an NT hash in place of a password** (`evil-winrm -u u -H <hash>`, `-hashes LM:NT`);
 * **a literal piped or fed to a command that reads a secret from stdin**: `echo X | docker
   login --password-stdin`, `yes X | passwd`, `gh auth login --with-token <<< X`;
 * **`NAME=value` words** whose name holds a secret (`PGPASSWORD=x psql`, `--from-literal=
   password=x`, `-var 'db_password=x'`) even when the value looks like a word, which the
-  general scan leaves alone in code (`f(password=pw)`).
+  general scan leaves alone in code (`f(password=pw)`); lists of them (`-o username=u,password=x`,
+  `--set a=b,auth.password=x`), `NEO4J_AUTH=user/x` (the user stays), `-Dsonar.login=<token>`;
+  a secret's name given a placeholder, a reference or a path there overrules a general guess.
+
+A command inside an alias, an assignment or backticks (`alias x='tool -p X'`) is read too.
 
 Where the rules live: `command_rules` (flags, `NAME=value` words, user:password arguments, what
 a flag is known not to take), `command_positional` (positional secrets, literals fed to stdin),

@@ -51,7 +51,7 @@ _TIGHT_RE = re.compile(r"""(?:[^\s"'`\\;]|\\u[0-9a-fA-F]{4}|\\(?![nrtbfu"'\\/]))
 _CALL_RE = re.compile(r"[A-Za-z_][\w.]{0,200}[(\[]")
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 _NEXT_LINE_QUOTE_RE = re.compile(r"(?:\r?\n|\\n)[ \t]{0,32}\\?[\"']")
-_YOUR_RE = re.compile(r"your[a-z_-]{0,24}(?:token|key|secret|password|pat)|tokenhere|keyhere")
+_YOUR_RE = re.compile(r"your[a-z_()!-]{0,24}(?:token|key|secret|password|pat)|tokenhere|keyhere")
 _MASKED_TAIL_RE = re.compile(r"(?:x{3,}|\*{3,}|\.{3,}|\u2026)\Z")
 _TEMPLATE_WORD_RE = re.compile(r"[A-Z][A-Z]{2,}(?:_[A-Z]{2,}){1,5}")
 _PART_SPLIT_RE = re.compile(r"[-_.:/]")
@@ -468,6 +468,8 @@ def _header(scan: _Scan, index: int) -> None:
     if word in _SKIPPED_SCHEMES:
         return
     cred = CRED_RE.match(text, scheme.end() if scheme else start, end)
+    if cred and text[cred.end():cred.end() + 1] in ("<", "{"):
+        return  # `Bearer sk-app-<key_id>.<secret>`: a template
     if cred and len(cred.group()) >= 8 and not placeholder(cred.group()):
         scan.add(cred.start(), cred.end(), "basic-auth" if word == "basic" else "bearer-token", CONTEXT)
 
@@ -539,7 +541,7 @@ def placeholder(value: str) -> bool:
         return True  # `ACCESS_TOKEN`, `YOUR_API_KEY`: the name of the value, not the value
     if len(low) >= 16 and len(set(low)) <= 6 and max(low.count(c) for c in set(low)) * 2 > len(low):
         return True  # `glc_1111111111111111111111=`: one character over and over
-    if _YOUR_RE.search(low):
+    if _YOUR_RE.search(low) or P.PLACEHOLDER_RE.search(low) or _described_abroad(low):
         return True  # `ghp_YourPersonalAccessTokenHere`, `yourapikey`
     if low.endswith(_SECRET_NOUNS) and _described(low):
         return True  # `database-password`: words naming the secret, not the secret
@@ -547,6 +549,11 @@ def placeholder(value: str) -> bool:
     if masked is not None and 0 < masked.start() <= 12 and low[masked.start() - 1] in "-_":
         return True
     return all(c in "*xX.\u2022\u00b7#?-_ " for c in value)
+
+
+def _described_abroad(low: str) -> bool:
+    """Words in a script without letter case (`你的密码`, `パスワード`): a description, not a password."""
+    return not any(c.isascii() and c.isalnum() for c in low) and any(ord(c) >= 0x2E80 for c in low)
 
 
 def _described(low: str) -> bool:

@@ -201,6 +201,15 @@ PLACEHOLDER_PARTS: tuple[str, ...] = (
     "abcdefgh", "12345678", "01234567", "<redacted", "[redacted", "[base64 blob", "[private]",
     "[instruction-override", "fake",
 )
+# placeholders beyond the English `your_…`: "your password/key" in other languages (`sua_senha`,
+# `tu-clave`, `votre_mot_de_passe`), a `change me` (`PleaseChangeMe`, `change-me-too`), a secret's
+# name written as one word (`secretpassword`, `mypassword`), a form marker (hydra's `^PASS^`)
+PLACEHOLDER_RE = re.compile(
+    r"(?:^|[^a-z])(?:sua|seu|tu|su|votre|ton|dein|deine|ihr|tuo|tua)[-_](?:senha|contrase|clave|chave|password|"
+    r"passwort|mot|cl[eé]|key|token|secret|pass|usuario|usu[aá]rio|user)|(?:please)?change[-_]?(?:me|it)\b"
+    r"|^(?:my|secret|new|old|some|strong|your)[-_]?(?:password|passwd|pass|pwd)$|\^[a-z]+\^"
+    r"|^(?:mot[-_]?de[-_]?passe|contrase[ñn]a|senha|passwort|kennwort|wachtwoord|parola|has[lł]o|пароль|salasana)$"
+)
 # value starts that are references or templates, not literals (`$$(...)`: a Makefile's `$(...)`)
 REFERENCE_START = re.compile(
     r"""![A-Za-z_]+$|\\?\$\$?(?:[{(]|[A-Za-z_]|\d+$)|\{\{|\{[A-Za-z_][\w.]*\}|%[A-Za-z_(]|@[A-Za-z_]+@|<[^>]{0,60}>$"""

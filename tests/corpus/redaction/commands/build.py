@@ -11,7 +11,9 @@ and its `split` now: `tune` (rules may be adjusted looking at it) or `test` (hel
   sha256("loreline-commands-2026" + source) is odd, else `round 1 tune` (every line from one
   file or one tldr page in one half). Its test half was seen while rules were being fixed, so
   it is tuning material now: `round 1 test, now tuning`, split `tune`.
-* Round 2 (`lines_round2.tsv`, when present): new sources only, every row held out (`test`).
+* Round 2 (`lines_round2.tsv`): new sources only, collected held out and measured once; seen
+  since, so it is tuning material now: `round 2 test, now tuning`, split `tune`.
+* Round 3 (`lines_round3.tsv`, when present): new sources only, every row held out (`test`).
 
     .venv/bin/python tests/corpus/redaction/commands/build.py   # rewrites commands.jsonl
 """
@@ -24,25 +26,27 @@ import re
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SOURCES = ((1, HERE / "lines.tsv"), (2, HERE / "lines_round2.tsv"))
+SOURCES = ((1, HERE / "lines.tsv"), (2, HERE / "lines_round2.tsv"), (3, HERE / "lines_round3.tsv"))
 OUT = HERE / "commands.jsonl"
 SEED = "loreline-commands-2026"
 _MARK = re.compile("⟦(.*?)⟧")
 
 
-R1_TUNE, R1_SEEN, R2_TEST = "round 1 tune", "round 1 test, now tuning", "round 2 test"
+R1_TUNE, R1_SEEN, R2_SEEN, R3_TEST = "round 1 tune", "round 1 test, now tuning", "round 2 test, now tuning", "round 3 test"
 
 
 def half_of(round_: int, source: str) -> str:
     """The half a row was collected in; round 1 split by a hash of its source."""
     if round_ == 2:
-        return R2_TEST
+        return R2_SEEN
+    if round_ == 3:
+        return R3_TEST
     return R1_SEEN if hashlib.sha256((SEED + source).encode()).digest()[0] & 1 else R1_TUNE
 
 
 def split_of(half: str) -> str:
-    """What the rules may look at now: only round 2 is held out."""
-    return "test" if half == R2_TEST else "tune"
+    """What the rules may look at now: only round 3 is held out."""
+    return "test" if half == R3_TEST else "tune"
 
 
 def parse(marked: str) -> tuple[str, list[list[int]], list[str]]:

@@ -76,7 +76,10 @@ def test_approve_edit_and_reject_from_the_cli(loreline_home: Path, tmp_path: Pat
     injected = [text for _, _, text in session_start_memories(str(db_path()), str(proj), 50)[0]]
     assert "We use pnpm for every package." in injected and len(injected) == 2
     with Store() as store:
-        assert [h.memory.id for h in recall(store, "pnpm package", str(proj))][:1] == [second]
+        # the approved wording is what recall searches: found by its words, no longer by the old ones
+        found = {h.memory.id: h.memory.text for h in recall(store, "pnpm package", str(proj))}
+        assert found.get(second) == "We use pnpm for every package."
+        assert second not in {h.memory.id for h in recall(store, "SQLite laptops", str(proj))}
         actions = [r[0] for r in store.rows("SELECT action FROM audit WHERE actor = 'user' ORDER BY id")]
     assert actions[:2] == ["approve", "approve"] and set(actions[2:]) == {"forget"}
 

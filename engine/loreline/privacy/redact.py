@@ -140,7 +140,7 @@ def _find(text: str, whole: bool = False) -> list[Span]:
     # the gates of `passwords` and `onetime`, here to spare most texts two calls: a password
     # word, another script, or a login word with a `/` or `:` for a login pair; ...
     colon = b":" in raw
-    if words or folded is not None or (LOGIN_RE.search(low) and (colon or b"/" in raw)):
+    if words or folded is not None or ((colon or b"/" in raw) and LOGIN_RE.search(low)):
         scan_passwords(text, low, folded, words, spans)
     # ... three digits or more (deleting them is one fast pass), then a run of 3+ digits (one-time
     # codes, cards, backup codes), or `-` and `codes` (GitHub's recovery codes, hex)

@@ -215,6 +215,28 @@ def sanitize_counts(text: str, *, user_turn: bool = False) -> tuple[str, dict[st
 def _sanitize(text: str, counts: Counter[str] | None, user_turn: bool = False) -> str:
     if not text:
         return text
+    if text.isascii():
+        raw = text.encode("ascii")
+        if not (raw.translate(None, _PLAIN) or b"\\" in raw or b"<" in raw or b"]" in raw):
+            return _plain(text, raw, counts, user_turn)
+    return _sanitize_all(text, counts, user_turn)
+
+
+def _plain(text: str, raw: bytes, counts: Counter[str] | None, user_turn: bool) -> str:
+    """`_sanitize_all` on ASCII text without a control character, a backslash, a `<` or a `]`
+    (most text), where it comes down to base64 and the override phrases: the same answer for
+    about half the fixed cost (no stage to rebuild from, the bytes lower-cased once)."""
+    if len(text) >= _BLOB_MIN and raw[::_BLOB_STEP].translate(_B64_TABLE).find(_BLOB_SAMPLES) != -1:
+        return _sanitize_all(text, counts, user_turn)  # a blob may be replaced: the whole way
+    if user_turn and len(text) >= _ENCODED_MIN and raw.translate(_STD_B64_TABLE).find(_ENCODED_RUN) != -1:
+        return _sanitize_all(text, counts, user_turn)
+    low = raw.lower()
+    if _override_spans(text, low, _OVERRIDE_FLAT_USER if user_turn else _OVERRIDE_FLAT_ANY):
+        return _sanitize_all(text, counts, user_turn)  # an override phrase to mark
+    return mark_quoted(text, low) if user_turn else text
+
+
+def _sanitize_all(text: str, counts: Counter[str] | None, user_turn: bool) -> str:
     if not text.isascii():
         if _CONTROL_GATE.search(text) is not None:
             text = _strip_controls(text, counts)

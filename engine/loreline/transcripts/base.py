@@ -117,6 +117,15 @@ class TurnBuilder:
         resolve(self._actions[index], result)
         return True
 
+    def quiet(self, key: str) -> bool:
+        """Whether the call with id `key` is shown only if refused: whether it was is all its result
+        can tell (`refused`), so a reader need not build a `Result` for it."""
+        return key in self._quiet and key not in self._calls
+
+    def refused(self, key: str) -> None:
+        """The person refused the quiet call with id `key` (`resolve` with a denied result)."""
+        self._refused.add(key)
+
     def reads(self, key: str) -> bool:
         """Whether the output of the call with id `key` is read: only a command's that ran gives
         its outcome line (an edit's result says only whether it failed; a call shown only if

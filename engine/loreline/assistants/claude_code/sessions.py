@@ -225,7 +225,10 @@ class ClaudeCodeReader(ReaderBase):
                 continue
             call = block.get("tool_use_id")
             if self.builder.waits_for(call):
-                self.builder.resolve(call, tool_result(block, read=self.builder.reads(call)))
+                if not self.builder.quiet(call):
+                    self.builder.resolve(call, tool_result(block, read=self.builder.reads(call)))
+                elif is_refusal(block.get("content")):  # most calls: a read, a search, seen through
+                    self.builder.refused(call)
             name = self._calls.get(call) if isinstance(call, str) else None
             said = user_words(block.get("content"), name, structured)
             words = strip_injected(said[1], self.stats) if said is not None else ""

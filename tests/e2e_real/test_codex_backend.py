@@ -36,22 +36,10 @@ from tests.e2e_real.fake_models import Replies, error_reply, stall_reply
 from tests.e2e_real.harness import CODEX_KEY, Clients, Isolation, Run, Sandbox
 from tests.e2e_real.test_claude_code_backend import claude_processes_in
 
+from tests.e2e_real.backend_story import DECISION, LATER, PNPM, PNPM_AGAIN, PREFERENCE, REPEAT, memory, record
+
 pytestmark = pytest.mark.real_clients
 
-PREFERENCE = "In this repo we use pnpm, never npm."
-DECISION = "We'll keep Postgres advisory locks because each billing job needs exactly one worker."
-REPEAT = "Reminder: installs go through pnpm here and never through npm."
-LATER = "From now on the CI runs on Node 22."
-PNPM = "The shop repo installs packages with pnpm, never npm."
-PNPM_AGAIN = "The shop repo installs packages with pnpm and never with npm."
-
-
-def memory(kind: str, text: str, line: int, quote: str) -> dict[str, Any]:
-    return {"kind": kind, "text": text, "evidence": [{"line": line, "quote": quote}]}
-
-
-def record(*memories: dict[str, Any]) -> str:
-    return json.dumps({"memories": list(memories)})
 
 
 @dataclass(repr=False)

@@ -81,6 +81,25 @@ def import_into_store(*paths: Path) -> None:
     assert not report.failed, report.failed
 
 
+#: what the everyday-questions stories have a person say (one session)
+UV = "We use uv for Python packages, never pip."
+TESTS = "To run the tests, use `uv run pytest -q` from the repo root."
+DEPLOY = "We decided to deploy the web app to Fly.io from the main branch."
+SQLITE = "We decided to keep SQLite because the app runs on laptops."
+
+
+def everyday_session(cwd: Path, sessions_dir: Path) -> tuple[ClaudeSession, Path]:
+    """A Claude Code session in `cwd` stating the package manager, the test command, where the web
+    app deploys, why SQLite stays and a linter rule, imported for real (rules distiller)."""
+    session = ClaudeSession(cwd=str(cwd))
+    for said in (UV, TESTS, DEPLOY, SQLITE, "Always run the linter before committing."):
+        session.user(said)
+        session.assistant("Noted.")
+    path = session.write(sessions_dir / f"{session.session_id}.jsonl")
+    import_into_store(path)
+    return session, path
+
+
 def remembered_session(cwd: Path, sessions_dir: Path) -> tuple[ClaudeSession, Path]:
     """A Claude Code session stating two preferences, a decision and a fact."""
     session = ClaudeSession(cwd=str(cwd))

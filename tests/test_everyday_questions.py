@@ -14,16 +14,12 @@ from typing import Any
 import pytest
 
 from loreline import questions
-from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
 from loreline_hooks import warm
-from tests.capture_helpers import event, hook_env, import_into_store, run_hook, wait_for, worker_lock_held
+from tests.capture_helpers import (DEPLOY, TESTS, UV, event, everyday_session, hook_env, run_hook, wait_for,
+                                   worker_lock_held)
 from tests.conftest import loreline_exe
 
-UV = "We use uv for Python packages, never pip."
-TESTS = "To run the tests, use `uv run pytest -q` from the repo root."
-DEPLOY = "We decided to deploy the web app to Fly.io from the main branch."
-SQLITE = "We decided to keep SQLite because the app runs on laptops."
 #: (prompt, the memory it must add)
 HEADLINES = (
     ("Which package manager do we use?", UV),
@@ -55,12 +51,7 @@ def test_rules_memories_get_cues_from_the_glossary() -> None:
 def project(loreline_home: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     folder = tmp_path / "proj"
     folder.mkdir()
-    session = ClaudeSession(cwd=str(folder))
-    for said in (UV, TESTS, DEPLOY, SQLITE, "Always run the linter before committing."):
-        session.user(said)
-        session.assistant("Noted.")
-    path = session.write(tmp_path / "sessions" / f"{session.session_id}.jsonl")
-    import_into_store(path)
+    session, path = everyday_session(folder, tmp_path / "sessions")
     return folder, event("UserPromptSubmit", session, path)
 
 

@@ -14,28 +14,19 @@ import pytest
 
 from loreline.api import Loreline
 from loreline.project import project_key
-from loreline.samples.builder import ClaudeSession
 from loreline.store import Store
-from tests.capture_helpers import hook_env, import_into_store
+from tests.capture_helpers import DEPLOY, TESTS, UV, everyday_session, hook_env
 from tests.conftest import loreline_exe
 
 ODOO = ("Upgrade an Odoo module in the Docker setup: docker exec odoo odoo -u <module> -d <db> "
         "--stop-after-init")
-UV = "We use uv for Python packages, never pip."
-TESTS = "To run the tests, use `uv run pytest -q` from the repo root."
-DEPLOY = "We decided to deploy the web app to Fly.io from the main branch."
-SQLITE = "We decided to keep SQLite because the app runs on laptops."
 
 
 @pytest.fixture
 def project(loreline_home: Path, tmp_path: Path) -> Path:
     folder = tmp_path / "shop"
     folder.mkdir()
-    session = ClaudeSession(cwd=str(folder))
-    for said in (UV, TESTS, DEPLOY, SQLITE, "Always run the linter before committing."):
-        session.user(said)
-        session.assistant("Noted.")
-    import_into_store(session.write(tmp_path / "sessions" / f"{session.session_id}.jsonl"))
+    everyday_session(folder, tmp_path / "sessions")
     with Loreline() as lore:  # what an assistant was asked to keep (MCP `remember`), approved by the person
         lore.approve(lore.remember(project_key(str(folder)), ODOO, "procedure", reason="asked", actor="assistant").id)
     return folder

@@ -36,7 +36,8 @@ from tests.e2e_real.fake_models import Replies, error_reply, stall_reply
 from tests.e2e_real.harness import CODEX_KEY, Clients, Isolation, Run, Sandbox
 from tests.e2e_real.test_claude_code_backend import claude_processes_in
 
-from tests.e2e_real.backend_story import DECISION, LATER, PNPM, PNPM_AGAIN, PREFERENCE, REPEAT, memory, record
+from tests.e2e_real.backend_story import (DECISION, LATER, PNPM, PNPM_AGAIN, PREFERENCE, REPEAT, deferred_reason,
+                                             memory, record)
 
 pytestmark = pytest.mark.real_clients
 
@@ -199,14 +200,6 @@ def test_usage_is_in_the_ledger(story: Story) -> None:
 
 
 # -- failures: one line, deferred, nothing lost -------------------------------------------------
-
-
-def deferred_reason(story: Story, step: str) -> str:
-    report = story.reports[step]
-    assert report["sessions"]["imported"] == 0 and report["sessions"]["failed"] == [], report
-    [(path, reason)] = [(d["path"], d["reason"]) for d in report["sessions"]["deferred"]]
-    assert path == str(story.sessions["third"])
-    return str(reason)
 
 
 def test_a_rate_limit_defers_the_session(story: Story) -> None:
